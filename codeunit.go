@@ -1,0 +1,103 @@
+package sandboxauth
+
+import (
+	"context"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/codeunit"
+)
+
+// codeUnitReadTools are the tools whose reads the CodeUnit authorizer
+// confines to the code unit. Reads by other tools go to the fallback.
+var codeUnitReadTools = map[string]bool{
+	"read_file":   true,
+	"ls":          true,
+	"diagnostics": true,
+	"run_tests":   true,
+}
+
+// NewCodeUnitAuthorizer returns an authorizer that confines an agent to a
+// code unit and otherwise defers to fallback. It never allows anything that
+// fallback would refuse:
+//
+//   - reads by the tools read_file, ls, diagnostics and run_tests are refused
+//     with ErrOutsideCodeUnit when any path is outside unit;
+//   - writes by any tool are refused with ErrOutsideCodeUnit when any path is
+//     outside unit;
+//   - shell commands are not confined (their paths cannot be known reliably);
+//   - everything not refused is decided by fallback, which may ask a person.
+//     The CodeUnit authorizer itself never asks, even when the model requests
+//     permission.
+//
+// Membership is decided on resolved paths (see codeunit.CodeUnit.Includes).
+// Close stops this authorizer only: later calls return ErrAuthorizerClosed,
+// and calls it has handed to a fallback built by this package are withdrawn
+// (their questions become no-ops and the calls return ErrAuthorizerClosed).
+// The fallback stays open; it belongs to whoever created it. A fallback from
+// elsewhere finishes calls already handed to it in its own time.
+//
+// A nil unit or fallback yields an authorizer that refuses every call with
+// an error matching ErrInvalidConfig.
+func NewCodeUnitAuthorizer(unit *codeunit.CodeUnit, fallback Authorizer) Authorizer {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &codeUnitAuthorizer{unit: unit, fallback: fallback, ctx: ctx, cancel: cancel}
+}
+
+type codeUnitAuthorizer struct {
+	unit     *codeunit.CodeUnit
+	fallback Authorizer
+	ctx      context.Context // cancelled by Close
+	cancel   context.CancelFunc
+}
+
+func (a *codeUnitAuthorizer) IsAuthorizedForRead(requestPermission bool, requestReason, toolName, sandboxDir string, absPath ...string) error {
+	return a.authorize(readCall(requestPermission, requestReason, toolName, sandboxDir, absPath))
+}
+
+func (a *codeUnitAuthorizer) IsAuthorizedForWrite(requestPermission bool, requestReason, toolName, sandboxDir string, absPath ...string) error {
+	return a.authorize(writeCall(requestPermission, requestReason, toolName, sandboxDir, absPath))
+}
+
+func (a *codeUnitAuthorizer) IsShellAuthorized(requestPermission bool, requestReason, sandboxDir, cwd string, command []string) error {
+	return a.authorize(shellCall(requestPermission, requestReason, sandboxDir, cwd, command))
+}
+
+// Close stops this authorizer and withdraws the calls it handed to its
+// fallback; it does not close the fallback.
+func (a *codeUnitAuthorizer) Close() { a.cancel() }
+
+func (a *codeUnitAuthorizer) authorize(c *call) error {
+	if a.ctx.Err() != nil {
+		return closedError(c)
+	}
+	if a.unit == nil || a.fallback == nil {
+		return invalid(ErrInvalidConfig, "sandboxauth: the code unit authorizer was built with a nil code unit or fallback; nothing can be authorized")
+	}
+	if err := validateCall(c); err != nil {
+		return err
+	}
+	confined := c.op == OpWrite || (c.op == OpRead && codeUnitReadTools[c.tool])
+	if confined {
+		var outside []string
+		for _, p := range c.paths {
+			if !a.unit.Includes(p) {
+				outside = append(outside, p)
+			}
+		}
+		if len(outside) > 0 {
+			return deny(ErrOutsideCodeUnit, "sandboxauth: %s was refused: %s outside the code unit %q (%s). Work only on files of this code unit; its directories are: %s.",
+				describe(c), plural(len(outside), "this path is", "these paths are"), a.unit.Name(), formatPaths(outside), strings.Join(a.unit.Dirs(), ", "))
+		}
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	stop := context.AfterFunc(a.ctx, cancel)
+	defer stop()
+	d := *c
+	d.ctx = ctx
+	err := dispatch(a.fallback, &d)
+	if err != nil && a.ctx.Err() != nil && ctx.Err() != nil {
+		return closedError(c)
+	}
+	return err
+}

@@ -1,0 +1,116 @@
+package sandboxauth
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+)
+
+// placement says where a call's paths lie relative to its sandbox.
+type placement struct {
+	root     string   // the sandbox directory, resolved
+	outside  []string // the paths (as given) that are not inside root
+	resolved []string // what each outside path resolves to, or why it could not be
+}
+
+// checkDir validates an absolute directory argument (the sandbox or a
+// working directory). what names it in the error.
+func checkDir(what, dir string) error {
+	if err := pathres.Validate(dir); err != nil {
+		return invalid(ErrInvalidPath, "sandboxauth: %s %q is not usable: %v; pass an absolute path", what, dir, errors.Unwrap(err))
+	}
+	return nil
+}
+
+// checkPaths validates the paths of a read or write.
+func checkPaths(paths []string) error {
+	for _, p := range paths {
+		if err := pathres.Validate(p); err != nil {
+			return invalid(ErrInvalidPath, "sandboxauth: path %q is not usable: %v; pass absolute paths only", p, errors.Unwrap(err))
+		}
+	}
+	return nil
+}
+
+// checkArgv validates a shell command.
+func checkArgv(argv []string) error {
+	if len(argv) == 0 {
+		return invalid(ErrEmptyCommand, "sandboxauth: the shell command is empty; pass the program and its arguments as argv")
+	}
+	for i, w := range argv {
+		if strings.IndexByte(w, 0) >= 0 {
+			return invalid(ErrInvalidCommand, "sandboxauth: argument %d of the command contains a NUL byte, which no program can receive", i)
+		}
+	}
+	return nil
+}
+
+// validateCall checks that c is well formed without resolving anything: an
+// absolute sandbox, absolute paths, a non-empty argv and an absolute (or
+// empty) working directory.
+func validateCall(c *call) error {
+	if err := checkDir("sandbox directory", c.sandboxDir); err != nil {
+		return err
+	}
+	if c.op != OpShell {
+		return checkPaths(c.paths)
+	}
+	if err := checkArgv(c.argv); err != nil {
+		return err
+	}
+	if c.cwd != "" {
+		return checkDir("working directory", c.cwd)
+	}
+	return nil
+}
+
+// place validates sandboxDir and paths and resolves them. A path that
+// cannot be resolved (a symlink loop, an unreadable directory) counts as
+// outside: nothing proves it is inside. A path is inside only when both its
+// kernel resolution and the resolution of its lexically cleaned form lie in
+// the resolved sandbox, so that a tool which cleans paths before use cannot
+// be led out either.
+func place(sandboxDir string, paths []string) (placement, error) {
+	if err := checkDir("sandbox directory", sandboxDir); err != nil {
+		return placement{}, err
+	}
+	if err := checkPaths(paths); err != nil {
+		return placement{}, err
+	}
+	root, err := pathres.Resolve(sandboxDir)
+	if err != nil {
+		return placement{}, invalid(ErrInvalidPath, "sandboxauth: sandbox directory %q cannot be resolved: %v", sandboxDir, err)
+	}
+	pl := placement{root: root}
+	for _, p := range paths {
+		if where, ok := inside(root, p); !ok {
+			pl.outside = append(pl.outside, p)
+			pl.resolved = append(pl.resolved, where)
+		}
+	}
+	return pl, nil
+}
+
+// inside reports whether p lies in the resolved root. When it does not, the
+// string says where p leads instead.
+func inside(root, p string) (string, bool) {
+	r, err := pathres.Resolve(p)
+	if err != nil {
+		return "unresolvable: " + err.Error(), false
+	}
+	if !pathres.Within(root, r) {
+		return r, false
+	}
+	if c := filepath.Clean(p); c != p {
+		rc, err := pathres.Resolve(c)
+		if err != nil {
+			return "unresolvable: " + err.Error(), false
+		}
+		if !pathres.Within(root, rc) {
+			return rc, false
+		}
+	}
+	return r, true
+}

@@ -1,0 +1,88 @@
+package sandboxauth
+
+// NewSandboxAuthorizer returns the strict Sandbox policy and the channel on
+// which it asks a person.
+//
+// Reads and writes:
+//   - any path outside the sandbox (after resolving symlinks) refuses the
+//     whole call with ErrOutsideSandbox, even when the model requests
+//     permission;
+//   - paths all inside the sandbox are allowed, unless the model requests
+//     permission, in which case a person is asked.
+//
+// Shell commands:
+//   - a working directory outside the sandbox is refused with
+//     ErrOutsideSandbox;
+//   - commands consults the classes in order: safe runs (a person is asked if
+//     the model requests permission), blocked is refused with
+//     ErrBlockedCommand, and dangerous, inscrutable and unlisted (none)
+//     commands are asked about.
+//
+// commands must not be nil: pass NewShellAllowedCommands() for the default
+// lists. The returned channel is buffered (see WithRequestBuffer) and is
+// closed by Close. Close must be called when the authorizer is no longer
+// needed.
+func NewSandboxAuthorizer(commands *ShellAllowedCommands, opts ...Option) (Authorizer, <-chan UserRequest, error) {
+	a, err := newAsker("sandbox", commands, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &sandboxAuthorizer{a}, a.broker.requests, nil
+}
+
+type sandboxAuthorizer struct{ *asker }
+
+func (s *sandboxAuthorizer) IsAuthorizedForRead(requestPermission bool, requestReason, toolName, sandboxDir string, absPath ...string) error {
+	return s.authorize(readCall(requestPermission, requestReason, toolName, sandboxDir, absPath))
+}
+
+func (s *sandboxAuthorizer) IsAuthorizedForWrite(requestPermission bool, requestReason, toolName, sandboxDir string, absPath ...string) error {
+	return s.authorize(writeCall(requestPermission, requestReason, toolName, sandboxDir, absPath))
+}
+
+func (s *sandboxAuthorizer) IsShellAuthorized(requestPermission bool, requestReason, sandboxDir, cwd string, command []string) error {
+	return s.authorize(shellCall(requestPermission, requestReason, sandboxDir, cwd, command))
+}
+
+func (s *sandboxAuthorizer) Close() { s.close() }
+
+func (s *sandboxAuthorizer) authorize(c *call) error { return s.run(c, sandboxPolicy) }
+
+// sandboxPolicy is the Sandbox policy proper.
+func sandboxPolicy(c *call, f *facts) verdict {
+	if c.op == OpShell {
+		if f.cwdOutside {
+			return refuse(deny(ErrOutsideSandbox, "sandboxauth: %s was refused: the working directory is outside the sandbox %q, and this policy runs commands only inside it. Run the command with a working directory inside the sandbox.", describe(c), c.sandboxDir))
+		}
+		switch f.class.Result {
+		case CommandCheckResultSafe:
+			return askIf(c.requested, "the model asked for permission")
+		case CommandCheckResultBlocked:
+			return refuse(blockedError(c, f))
+		}
+		return ask(classWhy(f))
+	}
+	if len(f.place.outside) > 0 {
+		return refuse(deny(ErrOutsideSandbox, "sandboxauth: %s was refused: %s outside the sandbox %q (%s), and this policy never reads or writes outside the sandbox, even with permission. Work with files inside the sandbox, or ask the user to copy what you need into it.",
+			describe(c), plural(len(f.place.outside), "this path is", "these paths are"), c.sandboxDir, formatPaths(f.place.outside)))
+	}
+	return askIf(c.requested, "the model asked for permission")
+}
+
+// blockedError is the refusal of a blocked command, under any policy.
+func blockedError(c *call, f *facts) error {
+	why := f.class.Reason
+	if why == "" {
+		why = f.class.Rule
+	}
+	return deny(ErrBlockedCommand, "sandboxauth: %s was refused: the command is blocked (%s). Blocked commands never run, even with permission. Do the task without it, or ask the user to run it themselves.", describe(c), why)
+}
+
+// classWhy says why a command of class f.class needs a person.
+func classWhy(f *facts) string {
+	s := "the command is " + f.class.Result.String()
+	if f.class.Rule != "" {
+		s += ": " + f.class.Rule
+	}
+	return s
+}

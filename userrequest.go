@@ -1,0 +1,191 @@
+package sandboxauth
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Operation is the kind of call a UserRequest asks about.
+type Operation string
+
+// The operations an Authorizer decides.
+const (
+	OpRead  Operation = "read"
+	OpWrite Operation = "write"
+	OpShell Operation = "shell"
+)
+
+// A UserRequest is a question for a person: may this call run?
+//
+// Requests arrive on the channel an authorizer's constructor returns. The
+// authorization call that raised one blocks until Allow or Disallow is called
+// or the authorizer is closed. Allow and Disallow may be called from any
+// goroutine, any number of times: the first answer wins and later ones are
+// cheap no-ops, as are answers given after the call was released by Close.
+// Calling neither leaves the authorization call blocked until Close.
+//
+// The fields beyond the first six are for a user interface that wants to show
+// more than the Prompt; they are copies, and changing them changes nothing.
+type UserRequest struct {
+	ToolCallID string   // the related tool call ID, when the tool supplied one
+	ToolName   string   // name of the tool; "" for shell requests
+	Prompt     string   // the question to show a person, complete in itself
+	Argv       []string // the shell command; nil unless Operation is OpShell
+	Allow      func()   // idempotent; releases the call with an allow
+	Disallow   func()   // idempotent; releases the call with a refusal
+
+	Policy         string             // the policy that asks: "sandbox" or "permissive"
+	Operation      Operation          // read, write or shell
+	Paths          []string           // the paths of a read or write, as the tool gave them
+	SandboxDir     string             // the sandbox directory of the call
+	Cwd            string             // the working directory of a shell command
+	Classification CommandCheckResult // the command's class; meaningful for OpShell only
+	Rule           string             // the rule that made the policy ask
+	Reason         string             // the model's reason, if it gave one
+	Requested      bool               // the model asked for permission explicitly
+	Outside        []string           // the paths that resolve outside the sandbox, resolved
+}
+
+// Answer states of a pending request. The first transition away from
+// statePending wins; every later one fails.
+const (
+	statePending int32 = iota
+	stateAllowed
+	stateDenied
+	stateClosed    // the authorizer was closed
+	stateWithdrawn // the caller's context ended (a wrapper was closed)
+)
+
+// pending is one call waiting for an answer.
+type pending struct {
+	state   atomic.Int32
+	decided chan struct{} // closed by whoever wins the transition
+}
+
+func (p *pending) decide(s int32) bool {
+	if p.state.CompareAndSwap(statePending, s) {
+		close(p.decided)
+		return true
+	}
+	return false
+}
+
+// broker hands UserRequests to the host and waits for the answers.
+//
+// Invariants: requests is closed exactly once, by close, and only while mu is
+// held for writing, so no send (made under mu's read lock) can race with it;
+// every pending call registered before close observes stateClosed or an
+// earlier answer.
+type broker struct {
+	requests chan UserRequest
+	done     chan struct{} // closed first thing in close: releases blocked senders
+	once     sync.Once
+
+	mu     sync.RWMutex // read: a call registering or sending; write: close
+	closed bool
+
+	pmu   sync.Mutex
+	calls map[*pending]struct{}
+}
+
+func newBroker(buffer int) *broker {
+	return &broker{
+		requests: make(chan UserRequest, buffer),
+		done:     make(chan struct{}),
+		calls:    make(map[*pending]struct{}),
+	}
+}
+
+// isClosed reports whether close has begun.
+func (b *broker) isClosed() bool {
+	select {
+	case <-b.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// ask sends req and blocks until it is answered, the broker is closed, ctx
+// ends, or timeout (if positive) passes. It returns the final state.
+func (b *broker) ask(ctx context.Context, req UserRequest, timeout time.Duration) int32 {
+	p := &pending{decided: make(chan struct{})}
+	req.Allow = func() { p.decide(stateAllowed) }
+	req.Disallow = func() { p.decide(stateDenied) }
+
+	b.mu.RLock()
+	if b.closed {
+		b.mu.RUnlock()
+		return stateClosed
+	}
+	b.pmu.Lock()
+	b.calls[p] = struct{}{}
+	b.pmu.Unlock()
+	defer b.forget(p)
+
+	select {
+	case b.requests <- req:
+	case <-b.done:
+		b.mu.RUnlock()
+		p.decide(stateClosed)
+		return p.state.Load()
+	case <-ctx.Done():
+		b.mu.RUnlock()
+		p.decide(stateWithdrawn)
+		return p.state.Load()
+	}
+	b.mu.RUnlock()
+
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case <-p.decided:
+	case <-ctx.Done():
+		p.decide(stateWithdrawn)
+	case <-expired:
+		p.decide(stateTimedOut)
+	}
+	<-p.decided
+	return p.state.Load()
+}
+
+// stateTimedOut: nobody answered within the configured time.
+const stateTimedOut int32 = stateWithdrawn + 1
+
+func (b *broker) forget(p *pending) {
+	b.pmu.Lock()
+	delete(b.calls, p)
+	b.pmu.Unlock()
+}
+
+// close releases every pending call with stateClosed, discards requests
+// nobody received, and closes the channel. It is idempotent; every call
+// returns after the channel is closed.
+func (b *broker) close() {
+	b.once.Do(func() {
+		close(b.done)
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.closed = true
+		b.pmu.Lock()
+		for p := range b.calls {
+			p.decide(stateClosed)
+		}
+		b.pmu.Unlock()
+		for {
+			select {
+			case <-b.requests:
+				continue
+			default:
+			}
+			break
+		}
+		close(b.requests)
+	})
+}
