@@ -1,0 +1,54 @@
+// Package sandboxauth decides whether an LLM agent's tool call may run.
+//
+// Before a tool reads a file, writes one or runs a shell command, it asks an
+// [Authorizer]. The answer is nil (run), an error (do not run; the message is
+// written for the model), or a question for a person, which the authorizer
+// sends on its channel of [UserRequest] values and waits for, so that the
+// call returns once the person has answered.
+//
+// # Policies
+//
+//   - [NewSandboxAuthorizer]: reads and writes inside the sandbox directory
+//     only; nothing outside, even with permission; safe commands run, blocked
+//     ones are refused, everything else is asked about.
+//   - [NewPermissiveSandboxAuthorizer]: the sandbox is free; a person is asked
+//     about anything outside it and whenever the model requests permission;
+//     unlisted commands run.
+//   - [NewAutoApproveAuthorizer]: everything runs; nobody is asked.
+//   - [NewCodeUnitAuthorizer]: a wrapper that confines reads and writes to a
+//     [codeunit.CodeUnit] and defers everything else to another authorizer.
+//
+// # Paths
+//
+// The sandbox directory and every path must be absolute. Containment is
+// decided on real paths: symbolic links are resolved component by component
+// as the kernel resolves them (a ".." after a link leads to the parent of the
+// link's target; dangling links are followed; a missing tail is resolved from
+// its nearest existing ancestor), and the sandbox directory is resolved too. A
+// path is inside when both its resolution and the resolution of its lexically
+// cleaned form lie in the resolved sandbox. One path outside in a list makes
+// the whole call outside. An empty list authorizes nothing and returns nil.
+//
+// # Shell commands
+//
+// A command is an argv run directly, as os/exec runs it; shell syntax means
+// something only inside a shell wrapper such as bash -c SCRIPT, whose script is
+// parsed. [ShellAllowedCommands] sorts a command into one of five classes
+// (safe, blocked, dangerous, inscrutable, none); see its documentation.
+//
+// # Errors
+//
+// Every refusal matches [ErrDenied] with errors.Is, and one more specific
+// sentinel: [ErrOutsideSandbox], [ErrBlockedCommand], [ErrOutsideCodeUnit],
+// [ErrAuthorizationDenied], [ErrPromptTimeout], [ErrToolNotPermitted] or
+// [ErrAuthorizerClosed]. Malformed calls ([ErrEmptyCommand],
+// [ErrInvalidCommand], [ErrInvalidPath]) and bad configuration
+// ([ErrInvalidConfig]) are errors that do not match ErrDenied, and never
+// authorize anything.
+//
+// # Concurrency
+//
+// Every authorizer and [ShellAllowedCommands] is safe for concurrent use.
+// Close releases every waiting call with ErrAuthorizerClosed, closes the
+// channel of requests and refuses every later call.
+package sandboxauth
