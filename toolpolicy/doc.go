@@ -1,0 +1,118 @@
+// Package toolpolicy decides which tools an agent, a model provider or a
+// subagent may use at all, before any call is made.
+//
+// # Names
+//
+// Every tool name and every pattern goes through one normalizer: surrounding
+// white space is trimmed, ASCII letters are lower-cased, and aliases are
+// resolved (by default "bash" → "exec" and "apply-patch" → "apply_patch";
+// a [Registry] can add more). A canonical tool name is 1 to 128 bytes of
+// a-z, 0-9, '_', '-', '.' and ':', and does not start with "group:". Any
+// other name (empty, non-ASCII, containing a space, a '*', …) is never
+// allowed; [Policy.Explain] reports it as [RuleInvalidName].
+//
+// # Patterns
+//
+// A pattern is one of:
+//
+//   - "*": every tool;
+//   - an exact name, such as "exec" (aliases apply, so "bash" means "exec");
+//   - a wildcard, where '*' stands for any run of characters, possibly empty,
+//     anywhere in the pattern: "fs_*", "*_read", "*test*", "a*b*c". '*' is
+//     the only wildcard. Two adjacent stars are rejected as malformed, since
+//     "**" would suggest a recursive glob that does not exist here.
+//     Wildcards match canonical names: aliases are resolved before matching,
+//     so "ba*" does not match "bash" (which is "exec");
+//   - "group:NAME": the members of a registered group. A group reference
+//     cannot contain a wildcard, and an unknown group is an error.
+//
+// Patterns are compiled once, when a configuration is loaded or a policy
+// is built. Matching uses no regular expressions: exact names and group
+// members are looked up in a map, and wildcards are indexed by their
+// literal prefix, their literal suffix or a two-byte piece of their middle,
+// and then checked segment by segment.
+//
+// # Layers
+//
+// A policy is a stack of layers. Each layer has a deny list and an optional
+// allow list, and denotes a set of tools:
+//
+//   - a tool matched by the layer's deny list is outside the set;
+//   - otherwise, a layer without an allow list (nil) does not restrict, and
+//     the tool is inside;
+//   - otherwise, the tool is inside when the allow list matches it, or when
+//     the allow list matches a tool that grants it (see "Related tools")
+//     and the deny list does not match that granting tool. An explicit
+//     empty allow list allows nothing.
+//
+// The effective policy is the intersection of its layers: a tool is allowed
+// when every layer contains it AND at least one layer has an allow list.
+// With no allow list anywhere (and no profile, which is an allow list), the
+// policy denies everything. Deny is evaluated before allow and always wins:
+// a deny in any layer cannot be undone by an allow in any other layer or by
+// a related-tool grant. A later layer can therefore only narrow.
+//
+// # Related tools
+//
+// An explicit table (by default: "exec" grants "apply_patch") lets an
+// allowed tool bring a related one with it. A grant is computed within one
+// layer and is never stronger than a deny: a layer that denies "apply_patch"
+// excludes it however "exec" was allowed (by name, by "*" or by a wildcard
+// such as "e*"), and a layer that denies "exec" grants nothing through it.
+// Grants are one level deep; they do not chain.
+//
+// # Configuration
+//
+// A JSON configuration (see [ConfigFile]) yields these layers, in order:
+//
+//  1. profile: the agent's "profile" if it sets one, otherwise the global
+//     tools.profile. The agent's profile REPLACES the global one; it is the
+//     only field that overrides rather than intersects. Profiles are named
+//     allow/deny lists: "minimal", "coding", "messaging" and "full" (allow
+//     every tool) by default.
+//  2. global: tools.allow and tools.deny.
+//  3. provider: tools.byProvider["PROVIDER/MODEL"] if that key exists,
+//     otherwise tools.byProvider["PROVIDER"]. Only one entry is used: the
+//     model entry replaces the provider entry; it does not add to it. Keys
+//     are trimmed and lower-cased; the key is split at its first '/'.
+//  4. agent: agents[].tools.allow and .deny of the agent whose id matches
+//     exactly. An id with no entry contributes no agent layer (and keeps the
+//     global profile).
+//  5. subagent: for each level of subagent nesting, one layer whose deny list
+//     is the registry's default subagent deny list (sessions_list,
+//     sessions_history, sessions_send, sessions_spawn, gateway, agents_list,
+//     session_status, cron) plus tools.subagents.tools.deny, and whose allow
+//     list is tools.subagents.tools.allow (absent by default). A subagent of
+//     a subagent gets the layer once more, and [Policy.Subagent] adds any
+//     further layer; a child never gains a tool its parent lacks.
+//
+// Decoding is strict: unknown fields, duplicate keys, null lists, trailing
+// data, blank entries, unknown groups and profiles and malformed patterns
+// are errors that name the offending entry, such as
+// tools.byProvider["openai"].deny[2]: unknown group "group:fz". Nothing is
+// ever dropped, so a typo can never turn an allow list into "allow all".
+// [Config.Lint] additionally reports, against a catalogue of known tool
+// names, the patterns that match no tool.
+//
+// # Default groups
+//
+//	group:fs         read, write, edit, apply_patch
+//	group:runtime    exec, process
+//	group:sessions   sessions_list, sessions_history, sessions_send, sessions_spawn
+//	group:memory     memory_search, memory_get
+//	group:web        web_search, web_fetch
+//	group:messaging  message
+//	group:platform   browser, canvas, nodes, cron, message, gateway,
+//	                 agents_list, session_status, image
+//
+// group:platform holds the tools the host platform itself provides to its
+// agents (browser control, canvases, device nodes, scheduling, messaging,
+// gateway administration, agent listing, session status, images).
+//
+// # Use
+//
+// A [Policy] is immutable and safe for concurrent use. [Policy.Allowed]
+// allocates nothing for a canonical name and costs a map lookup plus a walk
+// of the wildcard index; resolve a policy once per agent session and reuse
+// it. A nil *Policy allows nothing.
+package toolpolicy

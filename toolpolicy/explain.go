@@ -1,0 +1,148 @@
+package toolpolicy
+
+import "fmt"
+
+// RuleKind tells what kind of rule decided a [Decision].
+type RuleKind int
+
+const (
+	// RuleExact is an exact tool name in an allow or deny list.
+	RuleExact RuleKind = iota + 1
+	// RuleWildcard is a pattern with '*' somewhere, other than "*" alone.
+	RuleWildcard
+	// RuleAll is the pattern "*".
+	RuleAll
+	// RuleGroup is a "group:NAME" reference.
+	RuleGroup
+	// RuleRelated is a related-tool grant: the layer allowed a tool that
+	// grants this one (Rule names the granting tool).
+	RuleRelated
+	// RuleNotListed is a layer whose allow list does not match the tool.
+	RuleNotListed
+	// RuleDefaultDeny is a policy in which no layer has an allow list.
+	RuleDefaultDeny
+	// RuleInvalidName is a name that is not a valid tool name.
+	RuleInvalidName
+)
+
+var ruleKindNames = [...]string{
+	RuleExact:       "exact",
+	RuleWildcard:    "wildcard",
+	RuleAll:         "all",
+	RuleGroup:       "group",
+	RuleRelated:     "related",
+	RuleNotListed:   "not-listed",
+	RuleDefaultDeny: "default-deny",
+	RuleInvalidName: "invalid-name",
+}
+
+// String returns a short lower-case name for the kind.
+func (k RuleKind) String() string {
+	if k > 0 && int(k) < len(ruleKindNames) {
+		return ruleKindNames[k]
+	}
+	return fmt.Sprintf("RuleKind(%d)", int(k))
+}
+
+// Decision explains why a policy allows or refuses a tool.
+type Decision struct {
+	// Tool is the canonical name (or the name as given, if invalid).
+	Tool string
+	// Allowed is the verdict; it always equals Policy.Allowed(Tool).
+	Allowed bool
+	// Layer names the deciding layer: for a refusal, the layer whose deny
+	// list matched (deny lists are searched first, in layer order) or the
+	// first layer whose allow list did not match; for a grant, the first
+	// layer with an allow list, which matched. Empty for RuleDefaultDeny
+	// and RuleInvalidName.
+	Layer string
+	// Rule is the deciding pattern as written (normalized), or for
+	// RuleRelated the granting tool. Empty for the kinds that have none.
+	Rule string
+	// Kind tells what kind of rule decided.
+	Kind RuleKind
+	// Source locates the rule, e.g. tools.byProvider["openai"].deny[2].
+	Source string
+	// Reason is one sentence for a log or a model.
+	Reason string
+}
+
+// String returns Reason.
+func (d Decision) String() string { return d.Reason }
+
+// Explain returns the verdict for a tool and the layer and rule that
+// decided it. It evaluates the layers one pattern at a time, in the order
+// written, and agrees with [Policy.Allowed] on every name.
+func (p *Policy) Explain(tool string) Decision {
+	name, ok := p.Normalize(tool)
+	if !ok {
+		return Decision{Tool: tool, Kind: RuleInvalidName,
+			Reason: fmt.Sprintf("%q is not a valid tool name, so it is not allowed", tool)}
+	}
+	d := Decision{Tool: name}
+	if p == nil {
+		d.Kind = RuleDefaultDeny
+		d.Reason = fmt.Sprintf("%q is not allowed: there is no policy", name)
+		return d
+	}
+	// Deny first, in every layer.
+	for _, l := range p.layers {
+		if pt := firstMatch(l.deny, name); pt != nil {
+			d.Layer, d.Rule, d.Kind, d.Source = l.name, pt.src, pt.kind.ruleKind(), pt.origin
+			d.Reason = fmt.Sprintf("%q is denied by layer %s: deny rule %q (%s)", name, l.name, pt.src, pt.origin)
+			return d
+		}
+	}
+	// Then every allow list must match.
+	var grant Decision
+	granted := false
+	for _, l := range p.layers {
+		if l.allow == nil {
+			continue
+		}
+		g, ok := p.layerGrant(l, name)
+		if !ok {
+			d.Layer, d.Kind = l.name, RuleNotListed
+			d.Reason = fmt.Sprintf("%q is not allowed: it is not in the allow list of layer %s", name, l.name)
+			return d
+		}
+		if !granted {
+			grant, granted = g, true
+		}
+	}
+	if !granted {
+		d.Kind = RuleDefaultDeny
+		d.Reason = fmt.Sprintf("%q is not allowed: no layer has an allow list, so nothing is allowed", name)
+		return d
+	}
+	grant.Tool, grant.Allowed = name, true
+	return grant
+}
+
+// layerGrant finds what in layer l's allow list admits name: a pattern, or
+// a related-tool grant from a tool the layer allows and does not deny.
+func (p *Policy) layerGrant(l compiledLayer, name string) (Decision, bool) {
+	if pt := firstMatch(l.allow, name); pt != nil {
+		return Decision{Layer: l.name, Rule: pt.src, Kind: pt.kind.ruleKind(), Source: pt.origin,
+			Reason: fmt.Sprintf("%q is allowed by every layer; first granted by layer %s: allow rule %q (%s)", name, l.name, pt.src, pt.origin)}, true
+	}
+	for _, g := range p.reg.related[name] {
+		pt := firstMatch(l.allow, g)
+		if pt == nil || firstMatch(l.deny, g) != nil {
+			continue
+		}
+		return Decision{Layer: l.name, Rule: g, Kind: RuleRelated, Source: pt.origin,
+			Reason: fmt.Sprintf("%q is allowed by every layer; first granted by layer %s because it allows the related tool %q (%s)", name, l.name, g, pt.origin)}, true
+	}
+	return Decision{}, false
+}
+
+// firstMatch returns the first pattern matching name, or nil.
+func firstMatch(ps []pattern, name string) *pattern {
+	for i := range ps {
+		if ps[i].matches(name) {
+			return &ps[i]
+		}
+	}
+	return nil
+}

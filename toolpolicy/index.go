@@ -1,0 +1,357 @@
+package toolpolicy
+
+import (
+	"math/bits"
+	"sort"
+)
+
+// index is the merged, read-only form of every layer of a policy, built
+// once. Each layer owns one bit; a lookup ORs together the allow bits and
+// the deny bits of every pattern that matches the name.
+type index struct {
+	full     uint64 // one bit per layer
+	noAllow  uint64 // layers without an allow list (they do not restrict)
+	anyAllow bool   // some layer has an allow list
+	allAllow uint64 // layers whose allow list holds "*"
+	allDeny  uint64 // layers whose deny list holds "*"
+	exact    map[string]masks
+	wild     *wildIndex // nil when no layer has a wildcard
+}
+
+// masks are the layer bits in which a name is allowed or denied.
+type masks struct{ allow, deny uint64 }
+
+// allowed decides for a canonical name. It does not allocate.
+func (x *index) allowed(name string) bool {
+	a, d := x.allAllow, x.allDeny
+	if m, ok := x.exact[name]; ok {
+		a |= m.allow
+		d |= m.deny
+	}
+	if d != 0 {
+		return false
+	}
+	if x.wild != nil {
+		wa, wd := x.wild.match(name)
+		a |= wa
+		d |= wd
+	}
+	return d == 0 && (a|x.noAllow) == x.full
+}
+
+// direct returns the layer bits in which a canonical name is matched by an
+// allow or a deny pattern, without related-tool grants.
+func (x *index) direct(name string, exact map[string]masks) masks {
+	m := masks{allow: x.allAllow, deny: x.allDeny}
+	if e, ok := exact[name]; ok {
+		m.allow |= e.allow
+		m.deny |= e.deny
+	}
+	if x.wild != nil {
+		wa, wd := x.wild.match(name)
+		m.allow |= wa
+		m.deny |= wd
+	}
+	return m
+}
+
+// buildIndex merges compiled layers. related maps a granted tool to the
+// tools that grant it.
+func buildIndex(layers []compiledLayer, related map[string][]string) index {
+	x := index{exact: map[string]masks{}}
+	wb := newWildBuilder()
+	for i, l := range layers {
+		bit := uint64(1) << i
+		x.full |= bit
+		if l.allow == nil {
+			x.noAllow |= bit
+		} else {
+			x.anyAllow = true
+		}
+		add := func(ps []pattern, deny bool) {
+			for _, p := range ps {
+				switch p.kind {
+				case patAll:
+					if deny {
+						x.allDeny |= bit
+					} else {
+						x.allAllow |= bit
+					}
+				case patWildcard:
+					wb.add(p.src, p.wild, bit, deny)
+				default:
+					for _, n := range p.names {
+						m := x.exact[n]
+						if deny {
+							m.deny |= bit
+						} else {
+							m.allow |= bit
+						}
+						x.exact[n] = m
+					}
+				}
+			}
+		}
+		add(l.deny, true)
+		add(l.allow, false)
+	}
+	x.wild = wb.build()
+	// Related-tool grants: in each layer where a granter is allowed and
+	// not denied, its granted tool counts as allowed. Denials of the
+	// granted tool are kept in its own deny bits, so a grant never
+	// overrides a deny. Computed from the direct masks only, so grants do
+	// not chain.
+	direct := make(map[string]masks, len(x.exact))
+	for k, v := range x.exact {
+		direct[k] = v
+	}
+	for granted, granters := range related {
+		var via uint64
+		for _, g := range granters {
+			gm := x.direct(g, direct)
+			via |= gm.allow &^ gm.deny
+		}
+		if via != 0 {
+			m := x.exact[granted]
+			m.allow |= via
+			x.exact[granted] = m
+		}
+	}
+	return x
+}
+
+// wildPat is one distinct wildcard with the layer bits it allows and
+// denies in.
+type wildPat struct {
+	w     wildcard
+	allow uint64
+	deny  uint64
+}
+
+// wildIndex finds the wildcards matching a name without scanning them all:
+// a wildcard with a literal prefix sits in a trie of prefixes, one with
+// only a literal suffix in a trie of reversed suffixes, and one with
+// neither ("*ab*") in a bucket keyed by one or two bytes of a middle
+// literal.
+type wildIndex struct {
+	pats   []wildPat
+	prefix trie
+	suffix trie
+	// infix buckets: key k has the patterns infixPats[infixStart[k]:infixStart[k+1]].
+	// Keys 0..alphabetSize²-1 are byte pairs, the next alphabetSize keys
+	// single bytes.
+	infixStart []int32
+	infixPats  []int32
+}
+
+const infixKeys = alphabetSize*alphabetSize + alphabetSize
+
+// match returns the allow and deny bits of every wildcard matching name.
+func (wi *wildIndex) match(name string) (allow, deny uint64) {
+	visit := func(ids []int32) {
+		for _, id := range ids {
+			p := &wi.pats[id]
+			if p.w.match(name) {
+				allow |= p.allow
+				deny |= p.deny
+			}
+		}
+	}
+	if len(wi.prefix.nodes) > 1 {
+		n := &wi.prefix.nodes[0]
+		for i := 0; ; i++ {
+			visit(wi.prefix.pats[n.patStart:n.patEnd])
+			if i == len(name) {
+				break
+			}
+			c, ok := n.child(name[i])
+			if !ok {
+				break
+			}
+			n = &wi.prefix.nodes[c]
+		}
+	}
+	if len(wi.suffix.nodes) > 1 {
+		n := &wi.suffix.nodes[0]
+		for i := len(name); ; i-- {
+			visit(wi.suffix.pats[n.patStart:n.patEnd])
+			if i == 0 {
+				break
+			}
+			c, ok := n.child(name[i-1])
+			if !ok {
+				break
+			}
+			n = &wi.suffix.nodes[c]
+		}
+	}
+	if wi.infixStart != nil {
+		s := wi.infixStart
+		for i := 0; i < len(name); i++ {
+			a := int(alphaIndex[name[i]])
+			k := alphabetSize*alphabetSize + a
+			visit(wi.infixPats[s[k]:s[k+1]])
+			if i+1 < len(name) {
+				k = a*alphabetSize + int(alphaIndex[name[i+1]])
+				visit(wi.infixPats[s[k]:s[k+1]])
+			}
+		}
+	}
+	return allow, deny
+}
+
+// trie is a read-only byte trie over the name alphabet, stored flat: the
+// children of a node are contiguous, in alphabet order, starting at first,
+// and a 40-bit set tells which exist.
+type trie struct {
+	nodes []trieNode
+	pats  []int32
+}
+
+type trieNode struct {
+	children         uint64
+	first            int32
+	patStart, patEnd int32
+}
+
+// child returns the index of the child for byte c.
+func (n *trieNode) child(c byte) (int32, bool) {
+	a := alphaIndex[c]
+	if a < 0 {
+		return 0, false
+	}
+	bit := uint64(1) << uint(a)
+	if n.children&bit == 0 {
+		return 0, false
+	}
+	return n.first + int32(bits.OnesCount64(n.children&(bit-1))), true
+}
+
+// wildBuilder collects distinct wildcards before the index is laid out.
+type wildBuilder struct {
+	byText map[string]int32
+	pats   []wildPat
+}
+
+func newWildBuilder() *wildBuilder { return &wildBuilder{byText: map[string]int32{}} }
+
+func (b *wildBuilder) add(text string, w wildcard, bit uint64, deny bool) {
+	id, ok := b.byText[text]
+	if !ok {
+		id = int32(len(b.pats))
+		b.byText[text] = id
+		b.pats = append(b.pats, wildPat{w: w})
+	}
+	if deny {
+		b.pats[id].deny |= bit
+	} else {
+		b.pats[id].allow |= bit
+	}
+}
+
+func (b *wildBuilder) build() *wildIndex {
+	if len(b.pats) == 0 {
+		return nil
+	}
+	wi := &wildIndex{pats: b.pats}
+	pre, suf := newTrieBuilder(), newTrieBuilder()
+	var infix [infixKeys][]int32
+	hasInfix := false
+	for id, p := range b.pats {
+		switch {
+		case p.w.prefix != "":
+			pre.insert(p.w.prefix, int32(id))
+		case p.w.suffix != "":
+			suf.insert(reverse(p.w.suffix), int32(id))
+		default:
+			// Key by the first two bytes of the longest middle literal, or
+			// by its only byte.
+			lit := p.w.middle[0]
+			for _, m := range p.w.middle[1:] {
+				if len(m) > len(lit) {
+					lit = m
+				}
+			}
+			var k int
+			if len(lit) >= 2 {
+				k = int(alphaIndex[lit[0]])*alphabetSize + int(alphaIndex[lit[1]])
+			} else {
+				k = alphabetSize*alphabetSize + int(alphaIndex[lit[0]])
+			}
+			infix[k] = append(infix[k], int32(id))
+			hasInfix = true
+		}
+	}
+	wi.prefix = pre.layout()
+	wi.suffix = suf.layout()
+	if hasInfix {
+		wi.infixStart = make([]int32, infixKeys+1)
+		for k := range infix {
+			wi.infixStart[k+1] = wi.infixStart[k] + int32(len(infix[k]))
+			wi.infixPats = append(wi.infixPats, infix[k]...)
+		}
+	}
+	return wi
+}
+
+func reverse(s string) string {
+	b := []byte(s)
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+	return string(b)
+}
+
+// trieBuilder is the mutable form of a trie.
+type trieBuilder struct{ root *bnode }
+
+type bnode struct {
+	kids map[int8]*bnode
+	pats []int32
+}
+
+func newTrieBuilder() *trieBuilder { return &trieBuilder{root: &bnode{}} }
+
+func (t *trieBuilder) insert(key string, id int32) {
+	n := t.root
+	for i := 0; i < len(key); i++ {
+		a := alphaIndex[key[i]]
+		if n.kids == nil {
+			n.kids = map[int8]*bnode{}
+		}
+		c, ok := n.kids[a]
+		if !ok {
+			c = &bnode{}
+			n.kids[a] = c
+		}
+		n = c
+	}
+	n.pats = append(n.pats, id)
+}
+
+// layout flattens the trie breadth first, so that each node's children are
+// contiguous and in alphabet order.
+func (t *trieBuilder) layout() trie {
+	var out trie
+	queue := []*bnode{t.root}
+	out.nodes = append(out.nodes, trieNode{})
+	for qi := 0; qi < len(queue); qi++ {
+		b := queue[qi]
+		n := trieNode{patStart: int32(len(out.pats))}
+		out.pats = append(out.pats, b.pats...)
+		n.patEnd = int32(len(out.pats))
+		keys := make([]int, 0, len(b.kids))
+		for k := range b.kids {
+			keys = append(keys, int(k))
+		}
+		sort.Ints(keys)
+		n.first = int32(len(queue))
+		for _, k := range keys {
+			n.children |= 1 << uint(k)
+			queue = append(queue, b.kids[int8(k)])
+			out.nodes = append(out.nodes, trieNode{})
+		}
+		out.nodes[qi] = n
+	}
+	return out
+}
