@@ -1,7 +1,6 @@
 package sandboxauth
 
 import (
-	"context"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/codeunit"
@@ -39,15 +38,12 @@ var codeUnitReadTools = map[string]bool{
 // A nil unit or fallback yields an authorizer that refuses every call with
 // an error matching ErrInvalidConfig.
 func NewCodeUnitAuthorizer(unit *codeunit.CodeUnit, fallback Authorizer) Authorizer {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &codeUnitAuthorizer{unit: unit, fallback: fallback, ctx: ctx, cancel: cancel}
+	return &codeUnitAuthorizer{unit: unit, delegator: newDelegator(fallback)}
 }
 
 type codeUnitAuthorizer struct {
-	unit     *codeunit.CodeUnit
-	fallback Authorizer
-	ctx      context.Context // cancelled by Close
-	cancel   context.CancelFunc
+	unit *codeunit.CodeUnit
+	delegator
 }
 
 func (a *codeUnitAuthorizer) IsAuthorizedForRead(requestPermission bool, requestReason, toolName, sandboxDir string, absPath ...string) error {
@@ -64,10 +60,10 @@ func (a *codeUnitAuthorizer) IsShellAuthorized(requestPermission bool, requestRe
 
 // Close stops this authorizer and withdraws the calls it handed to its
 // fallback; it does not close the fallback.
-func (a *codeUnitAuthorizer) Close() { a.cancel() }
+func (a *codeUnitAuthorizer) Close() { a.close() }
 
 func (a *codeUnitAuthorizer) authorize(c *call) error {
-	if a.ctx.Err() != nil {
+	if a.closed() {
 		return closedError(c)
 	}
 	if a.unit == nil || a.fallback == nil {
@@ -89,15 +85,5 @@ func (a *codeUnitAuthorizer) authorize(c *call) error {
 				describe(c), plural(len(outside), "this path is", "these paths are"), a.unit.Name(), formatPaths(outside), strings.Join(a.unit.Dirs(), ", "))
 		}
 	}
-	ctx, cancel := context.WithCancel(c.ctx)
-	defer cancel()
-	stop := context.AfterFunc(a.ctx, cancel)
-	defer stop()
-	d := *c
-	d.ctx = ctx
-	err := dispatch(a.fallback, &d)
-	if err != nil && a.ctx.Err() != nil && ctx.Err() != nil {
-		return closedError(c)
-	}
-	return err
+	return a.delegate(c)
 }

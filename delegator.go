@@ -1,0 +1,37 @@
+package sandboxauth
+
+import "context"
+
+// delegator is the part of a wrapping authorizer that hands calls to its
+// fallback. Closing it refuses later calls and withdraws the calls it has
+// handed to a fallback of this package, without closing the fallback.
+type delegator struct {
+	fallback Authorizer
+	ctx      context.Context // cancelled by close
+	cancel   context.CancelFunc
+}
+
+func newDelegator(fallback Authorizer) delegator {
+	ctx, cancel := context.WithCancel(context.Background())
+	return delegator{fallback: fallback, ctx: ctx, cancel: cancel}
+}
+
+func (d *delegator) closed() bool { return d.ctx.Err() != nil }
+
+func (d *delegator) close() { d.cancel() }
+
+// delegate decides c with the fallback, under a context that ends when
+// either c's context or the delegator ends.
+func (d *delegator) delegate(c *call) error {
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	stop := context.AfterFunc(d.ctx, cancel)
+	defer stop()
+	inner := *c
+	inner.ctx = ctx
+	err := dispatch(d.fallback, &inner)
+	if err != nil && d.closed() {
+		return closedError(c)
+	}
+	return err
+}

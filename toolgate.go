@@ -1,0 +1,72 @@
+package sandboxauth
+
+import "github.com/sandboxauth/sandboxauth/toolpolicy"
+
+// ShellToolName is the tool name under which NewToolPolicyAuthorizer judges
+// shell calls, which carry no tool name of their own. It is the canonical
+// name of the command-running tool in package toolpolicy (bash is an alias
+// of it).
+const ShellToolName = "exec"
+
+// NewToolPolicyAuthorizer returns an authorizer that refuses calls from tools
+// that policy does not give the agent, and hands every other call to
+// fallback:
+//
+//   - a read or write whose toolName policy does not allow is refused with
+//     ErrToolNotPermitted, whatever the paths and even when the model requests
+//     permission; nobody is asked;
+//   - a shell call is judged as a call of the tool ShellToolName ("exec"): if
+//     policy does not allow exec, every shell call is refused with
+//     ErrToolNotPermitted;
+//   - everything else is decided by fallback, which may ask a person.
+//
+// It never allows what fallback would refuse. Close stops this authorizer
+// only, as for NewCodeUnitAuthorizer: later calls return ErrAuthorizerClosed,
+// calls handed to a fallback of this package are withdrawn, and fallback stays
+// open. A nil policy or fallback yields an authorizer that refuses every call
+// with an error matching ErrInvalidConfig.
+func NewToolPolicyAuthorizer(policy *toolpolicy.Policy, fallback Authorizer) Authorizer {
+	return &toolPolicyAuthorizer{policy: policy, delegator: newDelegator(fallback)}
+}
+
+type toolPolicyAuthorizer struct {
+	policy *toolpolicy.Policy
+	delegator
+}
+
+func (a *toolPolicyAuthorizer) IsAuthorizedForRead(requestPermission bool, requestReason, toolName, sandboxDir string, absPath ...string) error {
+	return a.authorize(readCall(requestPermission, requestReason, toolName, sandboxDir, absPath))
+}
+
+func (a *toolPolicyAuthorizer) IsAuthorizedForWrite(requestPermission bool, requestReason, toolName, sandboxDir string, absPath ...string) error {
+	return a.authorize(writeCall(requestPermission, requestReason, toolName, sandboxDir, absPath))
+}
+
+func (a *toolPolicyAuthorizer) IsShellAuthorized(requestPermission bool, requestReason, sandboxDir, cwd string, command []string) error {
+	return a.authorize(shellCall(requestPermission, requestReason, sandboxDir, cwd, command))
+}
+
+// Close stops this authorizer and withdraws the calls it handed to its
+// fallback; it does not close the fallback.
+func (a *toolPolicyAuthorizer) Close() { a.close() }
+
+func (a *toolPolicyAuthorizer) authorize(c *call) error {
+	if a.closed() {
+		return closedError(c)
+	}
+	if a.policy == nil || a.fallback == nil {
+		return invalid(ErrInvalidConfig, "sandboxauth: the tool policy authorizer was built with a nil policy or fallback; nothing can be authorized")
+	}
+	if err := validateCall(c); err != nil {
+		return err
+	}
+	tool := c.tool
+	if c.op == OpShell {
+		tool = ShellToolName
+	}
+	if !a.policy.Allowed(tool) {
+		d := a.policy.Explain(tool)
+		return deny(ErrToolNotPermitted, "sandboxauth: %s was refused: the tool %q is not available to this agent (%s). Use one of the tools you were given instead.", describe(c), tool, d.Reason)
+	}
+	return a.delegate(c)
+}
