@@ -35,31 +35,31 @@
 // # Layers
 //
 // A policy is a stack of layers. Each layer has a deny list and an optional
-// allow list, and denotes a set of tools:
+// allow list:
 //
-//   - a tool matched by the layer's deny list is outside the set;
-//   - otherwise, a layer without an allow list (nil) does not restrict, and
-//     the tool is inside;
-//   - otherwise, the tool is inside when the allow list matches it, or when
-//     the allow list matches a tool that grants it (see "Related tools")
-//     and the deny list does not match that granting tool. An explicit
+//   - a tool matched by the layer's deny list is refused by the layer;
+//   - otherwise, a layer without an allow list (nil) does not restrict;
+//   - otherwise, the tool must be matched by the allow list. An explicit
 //     empty allow list allows nothing.
 //
 // The effective policy is the intersection of its layers: a tool is allowed
-// when every layer contains it AND at least one layer has an allow list.
-// With no allow list anywhere (and no profile, which is an allow list), the
-// policy denies everything. Deny is evaluated before allow and always wins:
-// a deny in any layer cannot be undone by an allow in any other layer or by
-// a related-tool grant. A later layer can therefore only narrow.
+// directly when no layer denies it, every allow list matches it, AND at
+// least one layer has an allow list. With no allow list anywhere (and no
+// profile, which is an allow list), the policy denies everything. Deny is
+// evaluated before allow and always wins: a deny in any layer cannot be
+// undone by an allow in any other layer or by a related-tool grant. A later
+// layer can therefore only narrow.
 //
 // # Related tools
 //
 // An explicit table (by default: "exec" grants "apply_patch") lets an
-// allowed tool bring a related one with it. A grant is computed within one
-// layer and is never stronger than a deny: a layer that denies "apply_patch"
-// excludes it however "exec" was allowed (by name, by "*" or by a wildcard
-// such as "e*"), and a layer that denies "exec" grants nothing through it.
-// Grants are one level deep; they do not chain.
+// allowed tool bring a related one with it: a tool is also allowed when a
+// tool that grants it is allowed directly (as above) and no layer denies
+// the tool itself. A grant follows its granter and is never stronger than
+// a deny: a deny of "apply_patch" in any layer excludes it however "exec"
+// was allowed (by name, by "*" or by a wildcard such as "e*"), and when
+// "exec" is denied anywhere, or missing from any allow list, it grants
+// nothing. Grants are one level deep; they do not chain.
 //
 // # Configuration
 //

@@ -14,8 +14,9 @@ const (
 	RuleAll
 	// RuleGroup is a "group:NAME" reference.
 	RuleGroup
-	// RuleRelated is a related-tool grant: the layer allowed a tool that
-	// grants this one (Rule names the granting tool).
+	// RuleRelated is a related-tool grant: the policy allows directly a
+	// tool that grants this one (Rule names the granting tool; Layer is
+	// the first layer whose allow list does not list this tool itself).
 	RuleRelated
 	// RuleNotListed is a layer whose allow list does not match the tool.
 	RuleNotListed
@@ -53,8 +54,9 @@ type Decision struct {
 	// Layer names the deciding layer: for a refusal, the layer whose deny
 	// list matched (deny lists are searched first, in layer order) or the
 	// first layer whose allow list did not match; for a grant, the first
-	// layer with an allow list, which matched. Empty for RuleDefaultDeny
-	// and RuleInvalidName.
+	// layer with an allow list, which matched (for RuleRelated, the first
+	// layer that needed the grant). Empty for RuleDefaultDeny and
+	// RuleInvalidName.
 	Layer string
 	// Rule is the deciding pattern as written (normalized), or for
 	// RuleRelated the granting tool. Empty for the kinds that have none.
@@ -93,48 +95,46 @@ func (p *Policy) Explain(tool string) Decision {
 			return d
 		}
 	}
-	// Then every allow list must match.
-	var grant Decision
-	granted := false
-	for _, l := range p.layers {
+	// Then every allow list must match, directly or through a granter
+	// that is itself allowed directly.
+	var first *Decision
+	var miss *compiledLayer
+	for i := range p.layers {
+		l := &p.layers[i]
 		if l.allow == nil {
 			continue
 		}
-		g, ok := p.layerGrant(l, name)
-		if !ok {
-			d.Layer, d.Kind = l.name, RuleNotListed
-			d.Reason = fmt.Sprintf("%q is not allowed: it is not in the allow list of layer %s", name, l.name)
-			return d
+		pt := firstMatch(l.allow, name)
+		if pt == nil {
+			if miss == nil {
+				miss = l
+			}
+			continue
 		}
-		if !granted {
-			grant, granted = g, true
+		if first == nil {
+			first = &Decision{Tool: name, Allowed: true, Layer: l.name, Rule: pt.src, Kind: pt.kind.ruleKind(), Source: pt.origin,
+				Reason: fmt.Sprintf("%q is allowed by every layer; first granted by layer %s: allow rule %q (%s)", name, l.name, pt.src, pt.origin)}
 		}
 	}
-	if !granted {
+	if first == nil && miss == nil {
 		d.Kind = RuleDefaultDeny
 		d.Reason = fmt.Sprintf("%q is not allowed: no layer has an allow list, so nothing is allowed", name)
 		return d
 	}
-	grant.Tool, grant.Allowed = name, true
-	return grant
-}
-
-// layerGrant finds what in layer l's allow list admits name: a pattern, or
-// a related-tool grant from a tool the layer allows and does not deny.
-func (p *Policy) layerGrant(l compiledLayer, name string) (Decision, bool) {
-	if pt := firstMatch(l.allow, name); pt != nil {
-		return Decision{Layer: l.name, Rule: pt.src, Kind: pt.kind.ruleKind(), Source: pt.origin,
-			Reason: fmt.Sprintf("%q is allowed by every layer; first granted by layer %s: allow rule %q (%s)", name, l.name, pt.src, pt.origin)}, true
+	if miss == nil {
+		return *first
 	}
 	for _, g := range p.reg.related[name] {
-		pt := firstMatch(l.allow, g)
-		if pt == nil || firstMatch(l.deny, g) != nil {
+		if !p.idx.directlyAllowed(g) {
 			continue
 		}
-		return Decision{Layer: l.name, Rule: g, Kind: RuleRelated, Source: pt.origin,
-			Reason: fmt.Sprintf("%q is allowed by every layer; first granted by layer %s because it allows the related tool %q (%s)", name, l.name, g, pt.origin)}, true
+		pt := firstMatch(miss.allow, g)
+		return Decision{Tool: name, Allowed: true, Layer: miss.name, Rule: g, Kind: RuleRelated, Source: pt.origin,
+			Reason: fmt.Sprintf("%q is allowed because the policy allows the related tool %q, which grants it; layer %s does not list it itself but allows %q (%s)", name, g, miss.name, g, pt.origin)}
 	}
-	return Decision{}, false
+	d.Layer, d.Kind = miss.name, RuleNotListed
+	d.Reason = fmt.Sprintf("%q is not allowed: it is not in the allow list of layer %s", name, miss.name)
+	return d
 }
 
 // firstMatch returns the first pattern matching name, or nil.

@@ -18,15 +18,21 @@ type index struct {
 	wild     *wildIndex // nil when no layer has a wildcard
 }
 
-// masks are the layer bits in which a name is allowed or denied.
-type masks struct{ allow, deny uint64 }
+// masks are the layer bits in which a name is allowed or denied. granted
+// is set when a tool that grants this one is allowed directly.
+type masks struct {
+	allow, deny uint64
+	granted     bool
+}
 
 // allowed decides for a canonical name. It does not allocate.
 func (x *index) allowed(name string) bool {
 	a, d := x.allAllow, x.allDeny
+	granted := false
 	if m, ok := x.exact[name]; ok {
 		a |= m.allow
 		d |= m.deny
+		granted = m.granted
 	}
 	if d != 0 {
 		return false
@@ -36,14 +42,22 @@ func (x *index) allowed(name string) bool {
 		a |= wa
 		d |= wd
 	}
-	return d == 0 && (a|x.noAllow) == x.full
+	return d == 0 && (granted || (a|x.noAllow) == x.full)
+}
+
+// directlyAllowed reports whether a canonical name is allowed by patterns
+// alone: denied by no layer, matched by every allow list, and some layer
+// has an allow list.
+func (x *index) directlyAllowed(name string) bool {
+	m := x.direct(name)
+	return x.anyAllow && m.deny == 0 && (m.allow|x.noAllow) == x.full
 }
 
 // direct returns the layer bits in which a canonical name is matched by an
 // allow or a deny pattern, without related-tool grants.
-func (x *index) direct(name string, exact map[string]masks) masks {
+func (x *index) direct(name string) masks {
 	m := masks{allow: x.allAllow, deny: x.allDeny}
-	if e, ok := exact[name]; ok {
+	if e, ok := x.exact[name]; ok {
 		m.allow |= e.allow
 		m.deny |= e.deny
 	}
@@ -96,26 +110,24 @@ func buildIndex(layers []compiledLayer, related map[string][]string) index {
 		add(l.allow, false)
 	}
 	x.wild = wb.build()
-	// Related-tool grants: in each layer where a granter is allowed and
-	// not denied, its granted tool counts as allowed. Denials of the
-	// granted tool are kept in its own deny bits, so a grant never
-	// overrides a deny. Computed from the direct masks only, so grants do
-	// not chain.
-	direct := make(map[string]masks, len(x.exact))
-	for k, v := range x.exact {
-		direct[k] = v
-	}
+	// Related-tool grants: a tool is granted when one of its granters is
+	// allowed directly (by patterns, in every layer, denied nowhere). The
+	// granted tool's own deny bits still apply in allowed, so a grant
+	// never overrides a deny. Granted flags are computed before any is
+	// set and are not consulted by directlyAllowed, so grants do not chain.
+	var grantedTools []string
 	for granted, granters := range related {
-		var via uint64
 		for _, g := range granters {
-			gm := x.direct(g, direct)
-			via |= gm.allow &^ gm.deny
+			if x.directlyAllowed(g) {
+				grantedTools = append(grantedTools, granted)
+				break
+			}
 		}
-		if via != 0 {
-			m := x.exact[granted]
-			m.allow |= via
-			x.exact[granted] = m
-		}
+	}
+	for _, t := range grantedTools {
+		m := x.exact[t]
+		m.granted = true
+		x.exact[t] = m
 	}
 	return x
 }

@@ -24,9 +24,9 @@ func DefaultRelated() map[string][]string {
 	return m
 }
 
-// AddRelated records that a layer allowing granter also allows granted,
-// unless that layer denies granted or denies granter. Grants are one level
-// deep: they do not chain.
+// AddRelated records that a policy allowing granter directly also allows
+// granted, unless some layer denies granted. Grants are one level deep:
+// they do not chain.
 func (r *Registry) AddRelated(granter, granted string) error {
 	path := fmt.Sprintf("related %q → %q", granter, granted)
 	g, err := r.canonicalMember(granter)
