@@ -1,0 +1,168 @@
+package pathres
+
+import (
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestContains(t *testing.T) {
+	tr := buildSandboxTree(t)
+	tests := []struct {
+		name, root, p string
+		want          bool
+		wantErr       error
+	}{
+		{"root itself", "sb", "sb", true, nil},
+		{"existing file", "sb", "sb/a/b/c/deep.txt", true, nil},
+		{"missing file", "sb", "sb/a/new.txt", true, nil},
+		{"missing dirs", "sb", "sb/x/y/z", true, nil},
+		{"prefix confusion", "sb", "sb-evil/x", false, nil},
+		{"prefix confusion root", "sb", "sb-evil", false, nil},
+		{"dotdot to sibling", "sb", "sb/../sb-evil/x", false, nil},
+		{"dotdot out", "sb", "sb/..", false, nil},
+		{"dotdot out and back", "sb", "sb/../sb/a", true, nil},
+		{"outside", "sb", "outside/secret", false, nil},
+		{"parent", "sb", "", false, nil},
+		{"file system root", "sb", "/", false, nil},
+		{"etc", "sb", "/etc/passwd", false, nil},
+
+		{"dir link inside", "sb", "sb/dirlink/c", true, nil},
+		{"abs link inside", "sb", "sb/abslink/b", true, nil},
+		{"chain inside", "sb", "sb/chain1/c/deep.txt", true, nil},
+		{"up link", "sb", "sb/up", false, nil},
+		{"up link to outside", "sb", "sb/up/outside/secret", false, nil},
+		{"up link back inside", "sb", "sb/up/sb/a", true, nil},
+		{"link to root", "sb", "sb/rootlink/etc/passwd", false, nil},
+		{"link to root back inside", "sb", "sb/rootlink$B/sb/a", true, nil},
+		{"dangling inside", "sb", "sb/dangin", true, nil},
+		{"dangling inside absolute", "sb", "sb/danginabs", true, nil},
+		{"dangling outside", "sb", "sb/dangout", false, nil},
+		{"dangling outside absolute", "sb", "sb/dangoutabs", false, nil},
+		{"missing then dotdots out", "sb", "sb/missing/../../outside/secret", false, nil},
+		{"missing then dotdot then up link", "sb", "sb/missing/../up/outside", false, nil},
+		{"link beneath missing", "sb", "sb/missing/up/x", true, nil},
+		{"file then component", "sb", "sb/file.txt/x", true, nil},
+
+		// Kernel and lexical cleaning disagree: both must be inside.
+		{"kernel inside, clean outside", "sb", "sb/deeplink/../../../outside/secret", false, nil},
+		{"kernel inside, clean outside (etc)", "sb", "sb/deeplink/../../../../../../../../../../../etc/passwd", false, nil},
+		{"kernel outside, clean inside", "sb", "sb/up/../x", false, nil},
+		{"both inside", "sb", "sb/dirlink/..", true, nil},
+		{"kernel inside, clean just outside", "sb", "sb/deeplink/../../x", false, nil},
+		{"both inside deep", "sb", "sb/deeplink/../x", true, nil},
+
+		// The sandbox root itself reached through a symlink, or unclean.
+		{"root via link, path via link", "sblink", "sblink/a/b", true, nil},
+		{"root via link, real path", "sblink", "sb/a/b", true, nil},
+		{"real root, path via link", "sb", "sblink/a/b", true, nil},
+		{"root via link, evil sibling", "sblink", "sb-evil/x", false, nil},
+		{"root via link, dotdot out", "sblink", "sblink/../outside", false, nil},
+		{"root via link, up link", "sblink", "sblink/up/outside", false, nil},
+		{"root with trailing slash", "sb/", "sb/a", true, nil},
+		{"root with trailing slash, evil", "sb/", "sb-evil", false, nil},
+		{"root with dot", "sb/.", "sb/./a", true, nil},
+		{"root with double slash", "$B//sb", "$B//sb/a", true, nil},
+		{"root through dir link", "sb/dirlink", "sb/a/b/c", true, nil},
+		{"root through dir link, sibling", "sb/dirlink", "sb/a/x", false, nil},
+		{"root is missing", "sb/nosuch", "sb/nosuch/x", true, nil},
+		{"root is a dangling link", "sb/dangout", "outside/new/x", true, nil},
+
+		// "/" as the sandbox contains everything.
+		{"slash root", "/", "/etc/passwd", true, nil},
+		{"slash root, link", "/", "sb/rootlink/etc", true, nil},
+		{"slash root, slash", "/", "/", true, nil},
+
+		// Errors are never inside.
+		{"loop in path", "sb", "sb/self/x", false, ErrLoop},
+		{"loop in clean path only", "sb", "sb/a/self2/../../x", false, ErrLoop},
+		{"loop in root", "sb/loopa", "sb/loopa/x", false, ErrLoop},
+		{"empty path", "sb", "-", false, ErrEmpty},
+		{"relative path", "sb", "-rel", false, ErrNotAbsolute},
+		{"NUL path", "sb", "sb/a\x00", false, ErrNUL},
+		{"empty root", "-", "sb/a", false, ErrEmpty},
+		{"relative root", "-rel", "sb/a", false, ErrNotAbsolute},
+		{"NUL root", "sb\x00", "sb/a", false, ErrNUL},
+	}
+	arg := func(s string) string {
+		switch s {
+		case "-":
+			return ""
+		case "-rel":
+			return "rel/x"
+		}
+		return tr.path(s)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, p := arg(tt.root), arg(tt.p)
+			if tt.p == "" {
+				p = tr.base
+			}
+			resolved, inside, err := Contains(root, p)
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr, "Contains(%q, %q)", root, p)
+				assert.False(t, inside)
+				return
+			}
+			require.NoError(t, err, "Contains(%q, %q)", root, p)
+			assert.Equal(t, tt.want, inside, "Contains(%q, %q) resolved to %q", root, p, resolved)
+			want, err := Resolve(p)
+			require.NoError(t, err)
+			assert.Equal(t, want, resolved, "Contains returns Resolve(p)")
+		})
+	}
+}
+
+// TestContainsSharedPrefix checks that continuing from the resolved root
+// gives the same answer as resolving p from scratch, when the root has
+// symlinks, dots and missing components of its own.
+func TestContainsSharedPrefix(t *testing.T) {
+	tr := buildSandboxTree(t)
+	roots := []string{"sb", "sblink", "sb/", "sb/.", "sb/dirlink", "sb/deeplink/..", "sb/up/sb", "sb/missing", "sb/missing/..", "sb/dangout", "sb/file.txt", "sb/rootlink"}
+	tails := []string{"", "/", "/a", "/..", "/../..", "/../sb-evil", "/dirlink/..", "/up/outside", "/missing/../..", "/x/y", "/./a//b/", "/self", "/deeplink/../../.."}
+	for _, r := range roots {
+		for _, tail := range tails {
+			root := tr.path(r)
+			p := root + tail
+			want, wantErr := Resolve(p)
+			got, inside, err := Contains(root, p)
+			if wantErr != nil || err != nil {
+				// A loop in p, or in filepath.Clean(p).
+				assert.ErrorIs(t, err, ErrLoop, "Contains(%q, %q)", root, p)
+				assert.False(t, inside)
+				if wantErr == nil {
+					_, cleanErr := Resolve(filepath.Clean(p))
+					assert.ErrorIs(t, cleanErr, ErrLoop)
+				}
+				continue
+			}
+			if assert.NoError(t, err, "Contains(%q, %q)", root, p) {
+				assert.Equal(t, want, got, "Contains(%q, %q)", root, p)
+			}
+		}
+	}
+}
+
+func TestHasDotDot(t *testing.T) {
+	tests := map[string]bool{
+		"/":         false,
+		"/a/b":      false,
+		"/..":       true,
+		"/a/..":     true,
+		"/a/../b":   true,
+		"/a/..b":    false,
+		"/a/b..":    false,
+		"/a/...":    false,
+		"/a/...b/":  false,
+		"/..a/..":   true,
+		"/a/.../..": true,
+		"/./.":      false,
+	}
+	for p, want := range tests {
+		assert.Equal(t, want, hasDotDot(p), strconv.Quote(p))
+	}
+}
