@@ -33,7 +33,7 @@ func TestNormalize(t *testing.T) {
 		{"GROUP:fs", "", false},
 		{"ëxec", "", false},
 		{"\u212Aill", "", false}, // Kelvin sign folds to 'k' under Unicode rules; not here
-		{"ｅｘｅｃ", "", false},     // full-width letters
+		{"ｅｘｅｃ", "", false},      // full-width letters
 		{"exec\x00", "", false},
 		{strings.Repeat("a", MaxNameLen), strings.Repeat("a", MaxNameLen), true},
 		{strings.Repeat("a", MaxNameLen+1), "", false},
