@@ -1,7 +1,6 @@
 package pathres
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -18,18 +17,28 @@ const (
 
 // lstat classifies name without following a final symlink. "Does not exist"
 // and "not a directory" are not errors: they make the component missing.
+//
+// It calls syscall.Lstat (available on Linux and macOS alike) with a Stat_t
+// on the stack instead of os.Lstat, which allocates a FileInfo and wraps
+// every error: this is the hot path, one call per component. Other errors
+// are returned as *fs.PathError, as os.Lstat would.
 func lstat(name string) (kind, error) {
-	fi, err := os.Lstat(name)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(name, &st)
+		switch err {
+		case nil:
+			if uint32(st.Mode)&syscall.S_IFMT == syscall.S_IFLNK {
+				return kindSymlink, nil
+			}
+			return kindOther, nil
+		case syscall.EINTR:
+			continue
+		case syscall.ENOENT, syscall.ENOTDIR:
 			return kindMissing, nil
 		}
-		return kindMissing, err
+		return kindMissing, &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		return kindSymlink, nil
-	}
-	return kindOther, nil
 }
 
 // readlink returns the target of the symlink name.
