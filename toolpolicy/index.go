@@ -16,6 +16,10 @@ type index struct {
 	allDeny  uint64 // layers whose deny list holds "*"
 	exact    map[string]masks
 	wild     *wildIndex // nil when no layer has a wildcard
+	// verdict holds the final answer for every name in exact (and any
+	// catalogue names added later), so that a known name costs one map
+	// lookup. Other names can only be matched by "*" and wildcards.
+	verdict map[string]bool
 }
 
 // masks are the layer bits in which a name is allowed or denied. granted
@@ -27,6 +31,26 @@ type masks struct {
 
 // allowed decides for a canonical name. It does not allocate.
 func (x *index) allowed(name string) bool {
+	if v, ok := x.verdict[name]; ok {
+		return v
+	}
+	if x.allDeny != 0 {
+		return false
+	}
+	a := x.allAllow
+	if x.wild != nil {
+		wa, wd := x.wild.match(name)
+		if wd != 0 {
+			return false
+		}
+		a |= wa
+	}
+	return (a | x.noAllow) == x.full
+}
+
+// compute decides for a canonical name from the masks; it is what verdict
+// caches.
+func (x *index) compute(name string) bool {
 	a, d := x.allAllow, x.allDeny
 	granted := false
 	if m, ok := x.exact[name]; ok {
@@ -129,6 +153,10 @@ func buildIndex(layers []compiledLayer, related map[string][]string) index {
 		m.granted = true
 		x.exact[t] = m
 	}
+	x.verdict = make(map[string]bool, len(x.exact))
+	for name := range x.exact {
+		x.verdict[name] = x.anyAllow && x.compute(name)
+	}
 	return x
 }
 
@@ -143,20 +171,16 @@ type wildPat struct {
 // wildIndex finds the wildcards matching a name without scanning them all:
 // a wildcard with a literal prefix sits in a trie of prefixes, one with
 // only a literal suffix in a trie of reversed suffixes, and one with
-// neither ("*ab*") in a bucket keyed by one or two bytes of a middle
-// literal.
+// neither ("*ab*") in a gram table keyed by a piece of one of its middle
+// literals (four bytes if a literal is that long, else two, else one),
+// the piece chosen to keep buckets small. Candidates are then checked
+// segment by segment.
 type wildIndex struct {
 	pats   []wildPat
 	prefix trie
 	suffix trie
-	// infix buckets: key k has the patterns infixPats[infixStart[k]:infixStart[k+1]].
-	// Keys 0..alphabetSize²-1 are byte pairs, the next alphabetSize keys
-	// single bytes.
-	infixStart []int32
-	infixPats  []int32
+	grams  []gramTable // only the tables in use, longest grams first
 }
-
-const infixKeys = alphabetSize*alphabetSize + alphabetSize
 
 // match returns the allow and deny bits of every wildcard matching name.
 func (wi *wildIndex) match(name string) (allow, deny uint64) {
@@ -197,19 +221,43 @@ func (wi *wildIndex) match(name string) (allow, deny uint64) {
 			n = &wi.suffix.nodes[c]
 		}
 	}
-	if wi.infixStart != nil {
-		s := wi.infixStart
-		for i := 0; i < len(name); i++ {
-			a := int(alphaIndex[name[i]])
-			k := alphabetSize*alphabetSize + a
-			visit(wi.infixPats[s[k]:s[k+1]])
-			if i+1 < len(name) {
-				k = a*alphabetSize + int(alphaIndex[name[i+1]])
-				visit(wi.infixPats[s[k]:s[k+1]])
+	for gi := range wi.grams {
+		g := &wi.grams[gi]
+		for i := 0; i+g.n <= len(name); i++ {
+			if g.first&(1<<uint(alphaIndex[name[i]])) == 0 {
+				continue
 			}
+			k := g.key(name, i)
+			visit(g.pats[g.start[k]:g.start[k+1]])
 		}
 	}
 	return allow, deny
+}
+
+// gramTable buckets wildcards by a gram (a run of n bytes) of one of
+// their middle literals. Bucket k holds pats[start[k]:start[k+1]].
+type gramTable struct {
+	n     int    // gram length: 1, 2 or 4
+	shift uint   // n == 4: hash shift (32 - log2(buckets))
+	first uint64 // alphabet bits of the first byte of every key in use
+	start []int32
+	pats  []int32
+}
+
+// key returns the bucket of the gram of name at i.
+func (g *gramTable) key(name string, i int) int {
+	switch g.n {
+	case 1:
+		return int(alphaIndex[name[i]])
+	case 2:
+		return int(alphaIndex[name[i]])*alphabetSize + int(alphaIndex[name[i+1]])
+	default:
+		v := uint32(alphaIndex[name[i]])
+		v = v*uint32(alphabetSize) + uint32(alphaIndex[name[i+1]])
+		v = v*uint32(alphabetSize) + uint32(alphaIndex[name[i+2]])
+		v = v*uint32(alphabetSize) + uint32(alphaIndex[name[i+3]])
+		return int((v * 2654435761) >> g.shift)
+	}
 }
 
 // trie is a read-only byte trie over the name alphabet, stored flat: the
@@ -267,8 +315,7 @@ func (b *wildBuilder) build() *wildIndex {
 	}
 	wi := &wildIndex{pats: b.pats}
 	pre, suf := newTrieBuilder(), newTrieBuilder()
-	var infix [infixKeys][]int32
-	hasInfix := false
+	var infix [3][]int32 // by gram table: 4, 2, 1 bytes
 	for id, p := range b.pats {
 		switch {
 		case p.w.prefix != "":
@@ -276,34 +323,68 @@ func (b *wildBuilder) build() *wildIndex {
 		case p.w.suffix != "":
 			suf.insert(reverse(p.w.suffix), int32(id))
 		default:
-			// Key by the first two bytes of the longest middle literal, or
-			// by its only byte.
-			lit := p.w.middle[0]
-			for _, m := range p.w.middle[1:] {
-				if len(m) > len(lit) {
-					lit = m
-				}
+			longest := 0
+			for _, m := range p.w.middle {
+				longest = max(longest, len(m))
 			}
-			var k int
-			if len(lit) >= 2 {
-				k = int(alphaIndex[lit[0]])*alphabetSize + int(alphaIndex[lit[1]])
-			} else {
-				k = alphabetSize*alphabetSize + int(alphaIndex[lit[0]])
+			switch {
+			case longest >= 4:
+				infix[0] = append(infix[0], int32(id))
+			case longest >= 2:
+				infix[1] = append(infix[1], int32(id))
+			default:
+				infix[2] = append(infix[2], int32(id))
 			}
-			infix[k] = append(infix[k], int32(id))
-			hasInfix = true
 		}
 	}
 	wi.prefix = pre.layout()
 	wi.suffix = suf.layout()
-	if hasInfix {
-		wi.infixStart = make([]int32, infixKeys+1)
-		for k := range infix {
-			wi.infixStart[k+1] = wi.infixStart[k] + int32(len(infix[k]))
-			wi.infixPats = append(wi.infixPats, infix[k]...)
+	for ti, n := range [3]int{4, 2, 1} {
+		if len(infix[ti]) > 0 {
+			wi.grams = append(wi.grams, buildGramTable(n, infix[ti], b.pats))
 		}
 	}
 	return wi
+}
+
+// buildGramTable puts each wildcard in the least full bucket among the
+// grams of length n of its middle literals.
+func buildGramTable(n int, ids []int32, pats []wildPat) gramTable {
+	g := gramTable{n: n}
+	buckets := 1
+	switch n {
+	case 1:
+		buckets = alphabetSize
+	case 2:
+		buckets = alphabetSize * alphabetSize
+	default:
+		bitsNeeded := 4
+		for 1<<bitsNeeded < 2*len(ids) {
+			bitsNeeded++
+		}
+		buckets = 1 << bitsNeeded
+		g.shift = uint(32 - bitsNeeded)
+	}
+	lists := make([][]int32, buckets)
+	for _, id := range ids {
+		best, bestLen, bestFirst := -1, 0, 0
+		for _, m := range pats[id].w.middle {
+			for i := 0; i+n <= len(m); i++ {
+				k := g.key(m, i)
+				if best < 0 || len(lists[k]) < bestLen {
+					best, bestLen, bestFirst = k, len(lists[k]), int(alphaIndex[m[i]])
+				}
+			}
+		}
+		lists[best] = append(lists[best], id)
+		g.first |= 1 << uint(bestFirst)
+	}
+	g.start = make([]int32, buckets+1)
+	for k, l := range lists {
+		g.start[k+1] = g.start[k] + int32(len(l))
+		g.pats = append(g.pats, l...)
+	}
+	return g
 }
 
 func reverse(s string) string {

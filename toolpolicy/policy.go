@@ -176,3 +176,24 @@ func (p *Policy) subagentDepth() int {
 	}
 	return n
 }
+
+// WithCatalogue returns a policy that decides like p, with the verdicts
+// for the given tool names computed in advance, so that each of them costs
+// one map lookup however many wildcards the policy has. Invalid names are
+// skipped. p is not modified.
+func (p *Policy) WithCatalogue(names []string) *Policy {
+	if p == nil {
+		return nil
+	}
+	q := *p
+	q.idx.verdict = make(map[string]bool, len(p.idx.verdict)+len(names))
+	for k, v := range p.idx.verdict {
+		q.idx.verdict[k] = v
+	}
+	for _, raw := range names {
+		if n, ok := p.reg.norm.canonical(raw); ok {
+			q.idx.verdict[n] = p.idx.anyAllow && p.idx.allowed(n)
+		}
+	}
+	return &q
+}

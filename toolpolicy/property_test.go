@@ -175,3 +175,58 @@ func TestIndexAgreesWithReference(t *testing.T) {
 	require.Less(t, countAllowed, total-total/20)
 	t.Logf("%d of %d decisions allowed", countAllowed, total)
 }
+
+// TestIndexAgreesWithReferenceLongLiterals exercises the gram tables and
+// tries with longer literals over a three-letter alphabet, and checks
+// WithCatalogue against the same reference.
+func TestIndexAgreesWithReferenceLongLiterals(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	alphabet := "abc"
+	randWord := func(min, max int, stars bool) string {
+		for {
+			n := min + rng.Intn(max-min+1)
+			var b strings.Builder
+			for i := 0; i < n; i++ {
+				if stars && rng.Intn(4) == 0 {
+					b.WriteByte('*')
+				} else {
+					b.WriteByte(alphabet[rng.Intn(len(alphabet))])
+				}
+			}
+			s := b.String()
+			if !strings.Contains(s, "**") && s != "*" {
+				return s
+			}
+		}
+	}
+	reg := NewRegistry()
+	ref := &refPolicy{related: map[string][]string{"apply_patch": {"exec"}}}
+	for iter := 0; iter < 300; iter++ {
+		layers := make([]Layer, 1+rng.Intn(3))
+		for i := range layers {
+			if rng.Intn(4) > 0 {
+				layers[i].Allow = []string{}
+				for j := rng.Intn(12); j > 0; j-- {
+					layers[i].Allow = append(layers[i].Allow, randWord(1, 10, true))
+				}
+			}
+			for j := rng.Intn(6); j > 0; j-- {
+				layers[i].Deny = append(layers[i].Deny, randWord(1, 10, true))
+			}
+		}
+		p, err := reg.Compile(layers...)
+		require.NoError(t, err)
+		ref.layers = layers
+		var names []string
+		for j := 0; j < 60; j++ {
+			names = append(names, randWord(1, 12, false))
+		}
+		withCat := p.WithCatalogue(names[:30])
+		for _, n := range names {
+			want := ref.allowed(n)
+			require.Equal(t, want, p.Allowed(n), "layers %+v name %q", layers, n)
+			require.Equal(t, want, withCat.Allowed(n), "catalogue: layers %+v name %q", layers, n)
+			require.Equal(t, want, p.Explain(n).Allowed, "explain: layers %+v name %q", layers, n)
+		}
+	}
+}
