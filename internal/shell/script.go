@@ -1,0 +1,619 @@
+// Package shell turns a shell script, as given to `sh -c` or `bash -c`, into
+// the simple commands it would run, or into an "inscrutable" answer.
+//
+// The package is the front end of the shell-command classifier. It parses
+// with mvdan.cc/sh/v3/syntax (bash dialect) and accepts only scripts whose
+// meaning is fixed by their text alone:
+//
+//   - simple commands of literal words: quotes are removed and backslash
+//     escapes decoded exactly as the shell would, so `"cu"rl`, `'su”do'` and
+//     `\curl` come out as curl and sudo;
+//   - environment assignments in front of a command, or alone (`X=1`), with
+//     literal values;
+//   - redirections whose target is a literal word, or a file-descriptor
+//     duplication (`2>&1`, `>&2`, `<&0`, `>&-`);
+//   - the structure joining those commands: one command, a pipeline
+//     (`|`, `|&`), or a list (`&&`, `||`, `;`, newline), with `!` negation
+//     and the `time` keyword looked through.
+//
+// Everything else is reported as an [*InscrutableError] carrying a reason:
+// parameter expansion ($X, ${X}), command substitution ($(...) and
+// backticks), arithmetic, process substitution, ANSI-C ($'...') and locale
+// ($"...") quoting, brace expansion ({a,b}, {1..3}), extended globs,
+// subshells, brace groups, functions, loops, if/case, [[ ]], (( )),
+// declarations (export, declare, local, readonly), here-documents and
+// here-strings, background jobs (&), coprocesses, redirections to
+// non-literal targets or named file descriptors, the builtins that run text
+// or change how later names resolve (eval, exec, source, ., trap, alias,
+// builtin, enable, hash, shopt, fc, bind, mapfile/readarray, let, set with
+// anything but plain option flags), and syntax errors.
+//
+// Globs are decided this way: an unquoted *, ? or [...] is kept in the word
+// and the word is marked in [Command.Globs]; the caller decides what the
+// expansion may reach (the classifier expands it inside the sandbox, or
+// treats it conservatively when no sandbox is known). A leading unquoted ~
+// is kept as is; callers treat it as the home directory.
+package shell
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Script is a script made only of simple commands.
+type Script struct {
+	// Commands in source order. A script has at least one command.
+	Commands []Command
+	// Ops[i] is the operator between Commands[i] and Commands[i+1]: "|",
+	// "|&", "&&", "||" or ";" (a newline is reported as ";").
+	Ops []string
+}
+
+// Compound reports whether the script has more than one command.
+func (s *Script) Compound() bool { return len(s.Commands) > 1 }
+
+// Command is one simple command with its words already expanded (they are
+// all literal, so expansion is quote removal only).
+type Command struct {
+	// Assigns are the NAME=value words in front of the command, or the whole
+	// statement when Args is empty (`X=1`).
+	Assigns []Assign
+	// Args is the argv the shell would execute; empty for a bare assignment.
+	Args []string
+	// Globs[i] reports whether Args[i] holds an unquoted glob pattern.
+	// It is nil when no word does.
+	Globs []bool
+	// Redirs are the redirections of the command, in order.
+	Redirs []Redirect
+	// Negated is set for `! cmd`.
+	Negated bool
+}
+
+// Assign is an environment or shell variable assignment.
+type Assign struct {
+	Name   string
+	Value  string
+	Append bool // NAME+=value
+}
+
+// Redirect is one redirection with a literal target.
+type Redirect struct {
+	// Fd is the file descriptor written before the operator, or -1 when
+	// none was written (the operator's default: 0 for input, 1 for output).
+	Fd int
+	// Op is ">", ">>", ">|", "<", "<>", "&>", "&>>", ">&" or "<&".
+	Op string
+	// Target is the literal target: a file name, or for ">&"/"<&" a file
+	// descriptor number or "-".
+	Target string
+}
+
+// IsDup reports whether the redirection only duplicates or closes a file
+// descriptor (`2>&1`, `>&2`, `<&3`, `>&-`): it opens no file.
+func (r Redirect) IsDup() bool {
+	if r.Op != ">&" && r.Op != "<&" {
+		return false
+	}
+	if r.Target == "-" {
+		return true
+	}
+	return isDigits(r.Target)
+}
+
+// Writes reports whether the redirection opens its target for writing.
+func (r Redirect) Writes() bool {
+	switch r.Op {
+	case ">", ">>", ">|", "&>", "&>>", "<>", ">&":
+		return !r.IsDup()
+	}
+	return false
+}
+
+// InscrutableError reports a script the package does not fully understand.
+type InscrutableError struct {
+	// Reason is a short phrase such as "command substitution".
+	Reason string
+}
+
+func (e *InscrutableError) Error() string { return "inscrutable shell script: " + e.Reason }
+
+func inscrutable(format string, args ...any) error {
+	return &InscrutableError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Dialect selects the shell whose script is parsed.
+type Dialect int
+
+const (
+	// Bash is bash, sh, dash and ksh: all parsed with the bash grammar,
+	// which accepts a superset of POSIX sh.
+	Bash Dialect = iota
+	// Zsh adds zsh's expansions of plain-looking words: a word beginning
+	// with an unquoted = (`=curl` expands to curl's path) is inscrutable.
+	Zsh
+)
+
+// MaxScriptLen is the longest script Parse accepts; longer ones are
+// inscrutable.
+const MaxScriptLen = 64 << 10
+
+var parserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}}
+
+// Parse parses src and returns its simple commands, or an error: an
+// *InscrutableError for anything not fully understood (syntax errors
+// included). Parse never panics.
+func Parse(src string, d Dialect) (s *Script, err error) {
+	if len(src) > MaxScriptLen {
+		return nil, inscrutable("script longer than %d bytes", MaxScriptLen)
+	}
+	if strings.IndexByte(src, 0) >= 0 {
+		return nil, inscrutable("NUL byte in script")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, inscrutable("parser failure")
+		}
+	}()
+	p := parserPool.Get().(*syntax.Parser)
+	f, perr := p.Parse(strings.NewReader(src), "")
+	parserPool.Put(p)
+	if perr != nil {
+		return nil, inscrutable("syntax error: %v", perr)
+	}
+	if len(f.Stmts) == 0 {
+		return nil, inscrutable("empty script")
+	}
+	b := builder{dialect: d, script: &Script{}}
+	for i, st := range f.Stmts {
+		if i > 0 {
+			b.script.Ops = append(b.script.Ops, ";")
+		}
+		if err := b.stmt(st); err != nil {
+			return nil, err
+		}
+	}
+	return b.script, nil
+}
+
+type builder struct {
+	dialect Dialect
+	script  *Script
+}
+
+func (b *builder) stmt(st *syntax.Stmt) error {
+	switch {
+	case st.Background:
+		return inscrutable("background job (&)")
+	case st.Coprocess:
+		return inscrutable("coprocess")
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		cmd, err := b.call(c)
+		if err != nil {
+			return err
+		}
+		if err := b.redirs(&cmd, st.Redirs); err != nil {
+			return err
+		}
+		cmd.Negated = st.Negated
+		b.script.Commands = append(b.script.Commands, cmd)
+		return nil
+	case *syntax.BinaryCmd:
+		if len(st.Redirs) > 0 || st.Negated {
+			return inscrutable("redirection or negation of a compound command")
+		}
+		if err := b.stmt(c.X); err != nil {
+			return err
+		}
+		switch c.Op {
+		case syntax.AndStmt:
+			b.script.Ops = append(b.script.Ops, "&&")
+		case syntax.OrStmt:
+			b.script.Ops = append(b.script.Ops, "||")
+		case syntax.Pipe:
+			b.script.Ops = append(b.script.Ops, "|")
+		case syntax.PipeAll:
+			b.script.Ops = append(b.script.Ops, "|&")
+		default:
+			return inscrutable("operator %v", c.Op)
+		}
+		return b.stmt(c.Y)
+	case *syntax.TimeClause:
+		if c.Stmt == nil || len(st.Redirs) > 0 {
+			return inscrutable("time clause")
+		}
+		if _, ok := c.Stmt.Cmd.(*syntax.CallExpr); !ok {
+			return inscrutable("time of a compound command")
+		}
+		inner := *c.Stmt
+		inner.Negated = inner.Negated || st.Negated
+		return b.stmt(&inner)
+	case nil:
+		return inscrutable("redirection without a command")
+	case *syntax.Subshell:
+		return inscrutable("subshell")
+	case *syntax.Block:
+		return inscrutable("brace group")
+	case *syntax.FuncDecl:
+		return inscrutable("function definition")
+	case *syntax.IfClause:
+		return inscrutable("if clause")
+	case *syntax.WhileClause:
+		return inscrutable("loop")
+	case *syntax.ForClause:
+		return inscrutable("loop")
+	case *syntax.CaseClause:
+		return inscrutable("case clause")
+	case *syntax.ArithmCmd:
+		return inscrutable("arithmetic command")
+	case *syntax.TestClause:
+		return inscrutable("[[ ]] test clause")
+	case *syntax.DeclClause:
+		return inscrutable("declaration (%s)", c.Variant.Value)
+	case *syntax.LetClause:
+		return inscrutable("let arithmetic")
+	case *syntax.CoprocClause:
+		return inscrutable("coprocess")
+	default:
+		return inscrutable("unsupported construct %T", c)
+	}
+}
+
+// runsText are builtins that run a string as code, replace the shell, or
+// change how later command names resolve.
+var runsText = map[string]string{
+	"eval":      "eval runs its arguments as a script",
+	"exec":      "exec replaces the shell or its file descriptors",
+	"source":    "source runs a file in the shell",
+	".":         ". runs a file in the shell",
+	"trap":      "trap registers code to run later",
+	"alias":     "alias changes what a name runs",
+	"unalias":   "unalias changes what a name runs",
+	"builtin":   "builtin bypasses functions and aliases",
+	"enable":    "enable can load builtins from a shared object",
+	"hash":      "hash changes where a command name points",
+	"shopt":     "shopt changes the shell's expansion rules",
+	"fc":        "fc edits and runs history",
+	"bind":      "bind binds keys to commands",
+	"mapfile":   "mapfile can run a callback",
+	"readarray": "readarray can run a callback",
+	"let":       "let evaluates arithmetic",
+	"typeset":   "declaration",
+	"declare":   "declaration",
+	"export":    "declaration",
+	"local":     "declaration",
+	"readonly":  "declaration",
+	"coproc":    "coprocess",
+	"select":    "select loop",
+	"function":  "function definition",
+	"emulate":   "zsh emulate changes the shell's rules",
+	"autoload":  "autoload loads functions",
+	"zmodload":  "zmodload loads shell modules",
+	"noglob":    "zsh precommand modifier",
+	"nocorrect": "zsh precommand modifier",
+}
+
+func (b *builder) call(c *syntax.CallExpr) (Command, error) {
+	var cmd Command
+	for _, a := range c.Assigns {
+		if a.Naked || a.Name == nil || a.Index != nil || a.Array != nil {
+			return cmd, inscrutable("array or indexed assignment")
+		}
+		v := ""
+		if a.Value != nil {
+			s, glob, err := b.word(a.Value, false)
+			if err != nil {
+				return cmd, err
+			}
+			if glob {
+				// Assignments do not glob, but a pattern here is unusual
+				// enough not to guess.
+				return cmd, inscrutable("glob in assignment value")
+			}
+			v = s
+		}
+		cmd.Assigns = append(cmd.Assigns, Assign{Name: a.Name.Value, Value: v, Append: a.Append})
+	}
+	for i, w := range c.Args {
+		s, glob, err := b.word(w, i == 0)
+		if err != nil {
+			return cmd, err
+		}
+		if glob {
+			if cmd.Globs == nil {
+				cmd.Globs = make([]bool, len(c.Args))
+			}
+			cmd.Globs[i] = true
+		}
+		cmd.Args = append(cmd.Args, s)
+	}
+	if len(cmd.Args) > 0 {
+		if cmd.Globs != nil && cmd.Globs[0] {
+			return cmd, inscrutable("glob in command name")
+		}
+		if why, ok := runsText[cmd.Args[0]]; ok {
+			return cmd, inscrutable("%s", why)
+		}
+		if cmd.Args[0] == "set" && !plainSet(cmd.Args[1:]) {
+			return cmd, inscrutable("set changes positional parameters or unusual options")
+		}
+	}
+	return cmd, nil
+}
+
+// plainSet accepts `set` with option flags that only change error handling
+// or tracing: -e -u -x -v -o pipefail/errexit/nounset/xtrace (and + forms).
+func plainSet(args []string) bool {
+	if len(args) == 0 {
+		return false // prints all variables and functions: unusual
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			return false
+		}
+		for j := 1; j < len(a); j++ {
+			switch a[j] {
+			case 'e', 'u', 'x', 'v':
+			case 'o':
+				if j != len(a)-1 || i+1 >= len(args) {
+					return false
+				}
+				switch args[i+1] {
+				case "pipefail", "errexit", "nounset", "xtrace", "verbose":
+				default:
+					return false
+				}
+				i++
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (b *builder) redirs(cmd *Command, rs []*syntax.Redirect) error {
+	for _, r := range rs {
+		if r.Hdoc != nil {
+			return inscrutable("here-document")
+		}
+		fd := -1
+		if r.N != nil {
+			if !isDigits(r.N.Value) || len(r.N.Value) > 4 {
+				return inscrutable("named file descriptor {%s}", r.N.Value)
+			}
+			fd = atoi(r.N.Value)
+		}
+		var op string
+		switch r.Op {
+		case syntax.RdrOut:
+			op = ">"
+		case syntax.AppOut:
+			op = ">>"
+		case syntax.RdrIn:
+			op = "<"
+		case syntax.RdrInOut:
+			op = "<>"
+		case syntax.DplIn:
+			op = "<&"
+		case syntax.DplOut:
+			op = ">&"
+		case syntax.ClbOut:
+			op = ">|"
+		case syntax.RdrAll:
+			op = "&>"
+		case syntax.AppAll:
+			op = "&>>"
+		case syntax.Hdoc, syntax.DashHdoc:
+			return inscrutable("here-document")
+		case syntax.WordHdoc:
+			return inscrutable("here-string")
+		default:
+			return inscrutable("redirection %v", r.Op)
+		}
+		if r.Word == nil {
+			return inscrutable("redirection without a target")
+		}
+		t, glob, err := b.word(r.Word, false)
+		if err != nil {
+			return err
+		}
+		if glob {
+			return inscrutable("glob in redirection target")
+		}
+		if t == "" {
+			return inscrutable("empty redirection target")
+		}
+		cmd.Redirs = append(cmd.Redirs, Redirect{Fd: fd, Op: op, Target: t})
+	}
+	return nil
+}
+
+// word returns the literal value of w after quote removal, and whether it
+// holds an unquoted glob pattern.
+func (b *builder) word(w *syntax.Word, first bool) (string, bool, error) {
+	if braceShaped(w) {
+		return "", false, inscrutable("brace expansion")
+	}
+	var sb strings.Builder
+	glob := false
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if b.dialect == Zsh && i == 0 && strings.HasPrefix(p.Value, "=") {
+				return "", false, inscrutable("zsh =command expansion")
+			}
+			g := unquoteLit(&sb, p.Value)
+			glob = glob || g
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false, inscrutable("ANSI-C $'...' quoting")
+			}
+			sb.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false, inscrutable(`locale $"..." quoting`)
+			}
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false, inscrutable("%s inside double quotes", partName(q))
+				}
+				unquoteDbl(&sb, lit.Value)
+			}
+		default:
+			return "", false, inscrutable("%s", partName(part))
+		}
+	}
+	return sb.String(), glob, nil
+}
+
+func partName(p syntax.WordPart) string {
+	switch p.(type) {
+	case *syntax.ParamExp:
+		return "parameter expansion"
+	case *syntax.CmdSubst:
+		return "command substitution"
+	case *syntax.ArithmExp:
+		return "arithmetic expansion"
+	case *syntax.ProcSubst:
+		return "process substitution"
+	case *syntax.ExtGlob:
+		return "extended glob"
+	case *syntax.BraceExp:
+		return "brace expansion"
+	}
+	return fmt.Sprintf("word part %T", p)
+}
+
+// unquoteLit appends an unquoted literal with backslash escapes removed and
+// reports whether it holds an unescaped glob pattern.
+func unquoteLit(sb *strings.Builder, v string) bool {
+	glob := false
+	openBracket := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' {
+			if i+1 < len(v) {
+				i++
+				if v[i] != '\n' {
+					sb.WriteByte(v[i])
+				}
+			}
+			continue
+		}
+		switch c {
+		case '*', '?':
+			glob = true
+		case '[':
+			openBracket = true
+		case ']':
+			if openBracket {
+				glob = true
+			}
+		}
+		sb.WriteByte(c)
+	}
+	return glob
+}
+
+// unquoteDbl appends a literal found inside double quotes, where a
+// backslash escapes only $ ` " \ and newline.
+func unquoteDbl(sb *strings.Builder, v string) {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) {
+			switch v[i+1] {
+			case '$', '`', '"', '\\':
+				sb.WriteByte(v[i+1])
+				i++
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		sb.WriteByte(c)
+	}
+}
+
+// braceShaped reports whether the unquoted parts of w form a brace
+// expansion. Quoted text stands in as a neutral letter, since bash expands
+// {a,"b"} but not {"a,b"}.
+func braceShaped(w *syntax.Word) bool {
+	open := false
+	for _, part := range w.Parts {
+		if lit, ok := part.(*syntax.Lit); ok && strings.IndexByte(lit.Value, '{') >= 0 {
+			open = true
+			break
+		}
+	}
+	if !open {
+		return false
+	}
+	var shape strings.Builder
+	for _, part := range w.Parts {
+		if lit, ok := part.(*syntax.Lit); ok {
+			shape.WriteString(lit.Value)
+		} else {
+			shape.WriteByte('x')
+		}
+	}
+	return hasBraceExpansion(shape.String())
+}
+
+// hasBraceExpansion reports an unescaped {...} holding a comma or "..",
+// which bash expands into several words. `{}` alone (find -exec) is literal.
+func hasBraceExpansion(v string) bool {
+	depth := 0
+	start := -1
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '{':
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+				if depth == 0 {
+					inner := v[start+1 : i]
+					if strings.Contains(inner, ",") || strings.Contains(inner, "..") {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}

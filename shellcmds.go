@@ -1,0 +1,409 @@
+package sandboxauth
+
+import (
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// ErrMatcherNotFound is returned (wrapped) by RemoveBlocked, RemoveDangerous
+// and RemoveSafe when the matcher is not on the list. It is an input error,
+// not a refusal: it does not match ErrDenied.
+var ErrMatcherNotFound = errors.New("command matcher not found")
+
+// ShellAllowedCommands keeps the blocked, dangerous and safe command lists
+// and classifies shell commands against them. All methods are safe for
+// concurrent use. The zero value has empty lists (every understood command
+// is then "none"); NewShellAllowedCommands starts from the default lists.
+//
+// # Classes
+//
+//   - safe: on the safe list, with none of its dangerous flags, and touching
+//     nothing outside the sandbox; runs without asking under the Sandbox
+//     policy. Safe means it cannot write, delete or execute outside the
+//     sandbox, reach the network, install software, or change git history
+//     or remotes.
+//   - blocked: on the blocked list (network clients, privilege escalation,
+//     system package managers, system control, ...); never runs.
+//   - dangerous: on the dangerous list, or reaching outside the sandbox (a
+//     path argument, a redirection, a command path), or run with an
+//     environment variable that changes what it runs (PATH, LD_PRELOAD,
+//     GIT_*, ...).
+//   - inscrutable: the classifier cannot tell what would run: shell syntax
+//     it does not fully understand, shell operators given as argv elements,
+//     xargs, env -S, wrappers with options it cannot parse, compound
+//     scripts when per-segment analysis is off.
+//   - none: understood, but on no list (including programs inside the
+//     sandbox such as ./build.sh).
+//
+// # Precedence
+//
+// For one command, the list matchers decide with the precedence safe >
+// blocked > dangerous: a safe match overrules the others, which is why
+// every safe entry is guarded with ExceptFlags against its dangerous forms.
+// Rules about the command's surroundings (paths outside the sandbox,
+// environment assignments, odd command names, unparsable syntax) can only
+// make the answer worse, in the order safe < none < dangerous <
+// inscrutable < blocked: a blocked command stays blocked, a safe one that
+// reads ~/.ssh becomes dangerous.
+//
+// # Command names
+//
+// argv[0] is matched by its base name (/usr/bin/curl is curl), without
+// regard to ASCII case for the blocked and dangerous lists (CURL is curl on
+// a case-insensitive file system) but never safe unless written in lower
+// case. A name with non-ASCII characters is never safe (dangerous at best),
+// and is matched against the blocked list after folding Cyrillic and Greek
+// look-alikes (ѕudo is sudo). A trailing .exe is ignored, and versioned
+// names match their family (python3.12 is python).
+//
+// # Wrappers
+//
+// Shell wrappers (sh, bash, dash, ksh, mksh, ash, zsh with -c and login or
+// error-handling options: -c, -lc, -l -c, --login -c, -ec, -o pipefail ...)
+// have their script parsed (package internal/shell): a script of one simple
+// command of literal words is classified as that command, recursively (a
+// nested `bash -c "sh -c '...'"` too, up to a depth limit). Unknown shell
+// options, arguments after the script, a shell reading standard input, and
+// shells whose language is not parsed (fish, csh, ...) are inscrutable; a
+// shell running a script file is "none" (or dangerous if the file is
+// outside). Transparent wrappers (env, timeout, nice, nohup, time, command,
+// stdbuf, setsid, ionice, chrt, taskset) are looked through, so `timeout 5
+// curl x` is as blocked as `curl x`; a wrapper whose options cannot be
+// parsed with confidence is inscrutable, and so are xargs and env -S.
+// git's global options are looked through too (`git --no-pager log`,
+// `git -C sub status`); -c, --config-env, --git-dir, --work-tree,
+// --exec-path make a git command dangerous.
+//
+// # Compound scripts
+//
+// By default a pipeline or list (a | b, a && b, a; b) is inscrutable. With
+// SetSplitCompound(true) every segment is classified: the script is blocked
+// if any segment is blocked, safe only if every segment is safe, and
+// otherwise takes the worst class (inscrutable > dangerous > none). `cd DIR`
+// in a list changes the directory against which later segments are
+// resolved (both the old and the new directory are checked, since cd can
+// fail); cd outside the sandbox is dangerous.
+type ShellAllowedCommands struct {
+	mu            sync.RWMutex
+	blocked       matcherList
+	dangerous     matcherList
+	safe          matcherList
+	splitCompound bool
+}
+
+// matcherList is one list, kept in insertion order and indexed by
+// normalised command name.
+type matcherList struct {
+	list   []CommandMatcher
+	byName map[string][]compiledMatcher
+}
+
+type compiledMatcher struct {
+	m     CommandMatcher
+	style flagStyle
+	rule  string // "safe: git log (except --output, ...)"
+}
+
+func (l *matcherList) add(kind string, m CommandMatcher) {
+	if m.Command == "" {
+		return
+	}
+	for i := range l.list {
+		if sameMatcher(&l.list[i], &m) {
+			return
+		}
+	}
+	m = cloneMatcher(m)
+	l.list = append(l.list, m)
+	if l.byName == nil {
+		l.byName = make(map[string][]compiledMatcher)
+	}
+	name := normalizeCommandName(m.Command)
+	l.byName[name] = append(l.byName[name], compiledMatcher{m: m, style: flagStyleOf(name), rule: kind + ": " + m.String()})
+}
+
+func (l *matcherList) remove(kind string, m CommandMatcher) error {
+	for i := range l.list {
+		if sameMatcher(&l.list[i], &m) {
+			l.list = slices.Delete(l.list, i, i+1)
+			l.reindex(kind, normalizeCommandName(m.Command))
+			return nil
+		}
+	}
+	return invalid(ErrMatcherNotFound, "%s matcher %q is not on the list", kind, m.String())
+}
+
+// reindex rebuilds the index entry of one command name.
+func (l *matcherList) reindex(kind, name string) {
+	if l.byName == nil {
+		l.byName = make(map[string][]compiledMatcher)
+	}
+	var cms []compiledMatcher
+	for _, m := range l.list {
+		if normalizeCommandName(m.Command) == name {
+			cms = append(cms, compiledMatcher{m: m, style: flagStyleOf(name), rule: kind + ": " + m.String()})
+		}
+	}
+	if len(cms) == 0 {
+		delete(l.byName, name)
+		return
+	}
+	l.byName[name] = cms
+}
+
+func (l *matcherList) copies() []CommandMatcher {
+	out := make([]CommandMatcher, len(l.list))
+	for i, m := range l.list {
+		out[i] = cloneMatcher(m)
+	}
+	return out
+}
+
+// lookup returns the first matcher of the list that matches args (argv
+// with argv[0] already normalised to name).
+func (l *matcherList) lookup(name string, args []string) *compiledMatcher {
+	if l.byName == nil {
+		return nil
+	}
+	for _, key := range [2]string{name, versionless(name)} {
+		cms := l.byName[key]
+		for i := range cms {
+			if matchArgs(&cms[i].m, cms[i].style, args) {
+				return &cms[i]
+			}
+		}
+		if key == versionless(name) {
+			break
+		}
+	}
+	return nil
+}
+
+// NewShellAllowedCommands returns lists holding the default matchers
+// (DefaultBlockedCommandMatchers, DefaultDangerousCommandMatchers,
+// DefaultSafeCommandMatchers). Per-segment analysis of compound scripts is
+// off.
+func NewShellAllowedCommands() *ShellAllowedCommands {
+	s := &ShellAllowedCommands{}
+	for _, m := range defaultBlocked() {
+		s.blocked.add("blocked", m)
+	}
+	for _, m := range defaultDangerous() {
+		s.dangerous.add("dangerous", m)
+	}
+	for _, m := range defaultSafe() {
+		s.safe.add("safe", m)
+	}
+	return s
+}
+
+// DefaultBlockedCommandMatchers returns a fresh copy of the default blocked
+// list: network clients, remote shells, privilege escalation, system
+// package managers, system control, scheduled jobs, kernel, firewall and
+// network configuration, user administration. It does not depend on s.
+func (s *ShellAllowedCommands) DefaultBlockedCommandMatchers() []CommandMatcher {
+	return defaultBlocked()
+}
+
+// DefaultDangerousCommandMatchers returns a fresh copy of the default
+// dangerous list: git operations that change history or talk to remotes,
+// recursive or forced rm, installs, interpreters with inline code,
+// container and cloud tools, kill, chmod/chown, dd, editors, and programs
+// that run other commands.
+func (s *ShellAllowedCommands) DefaultDangerousCommandMatchers() []CommandMatcher {
+	return defaultDangerous()
+}
+
+// DefaultSafeCommandMatchers returns a fresh copy of the default safe list:
+// read-only inspection and project build/test, each guarded against its
+// dangerous flags.
+func (s *ShellAllowedCommands) DefaultSafeCommandMatchers() []CommandMatcher {
+	return defaultSafe()
+}
+
+// BlockedCommandMatchers returns a deep copy of the current blocked list.
+func (s *ShellAllowedCommands) BlockedCommandMatchers() []CommandMatcher {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.blocked.copies()
+}
+
+// DangerousCommandMatchers returns a deep copy of the current dangerous
+// list.
+func (s *ShellAllowedCommands) DangerousCommandMatchers() []CommandMatcher {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.dangerous.copies()
+}
+
+// SafeCommandMatchers returns a deep copy of the current safe list.
+func (s *ShellAllowedCommands) SafeCommandMatchers() []CommandMatcher {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.safe.copies()
+}
+
+// BlockedCommands returns the names of the commands blocked regardless of
+// their arguments (blocked matchers with no prefix, flags or except
+// flags), sorted and without duplicates: a simple list to give a model.
+func (s *ShellAllowedCommands) BlockedCommands() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []string
+	for i := range s.blocked.list {
+		if s.blocked.list[i].bare() {
+			out = append(out, normalizeCommandName(s.blocked.list[i].Command))
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// AddBlocked adds m to the blocked list. It is a no-op if an equal matcher
+// (ignoring Reason) is already there, or if m.Command is empty.
+func (s *ShellAllowedCommands) AddBlocked(m CommandMatcher) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.blocked.add("blocked", m)
+}
+
+// RemoveBlocked removes m (compared ignoring Reason) from the blocked list,
+// or returns an error wrapping ErrMatcherNotFound.
+func (s *ShellAllowedCommands) RemoveBlocked(m CommandMatcher) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.blocked.remove("blocked", m)
+}
+
+// AddDangerous adds m to the dangerous list (no-op if already there).
+func (s *ShellAllowedCommands) AddDangerous(m CommandMatcher) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dangerous.add("dangerous", m)
+}
+
+// RemoveDangerous removes m from the dangerous list, or returns an error
+// wrapping ErrMatcherNotFound.
+func (s *ShellAllowedCommands) RemoveDangerous(m CommandMatcher) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dangerous.remove("dangerous", m)
+}
+
+// AddSafe adds m to the safe list (no-op if already there). A safe matcher
+// overrules the blocked and dangerous lists for the commands it matches, so
+// guard it with ExceptFlags.
+func (s *ShellAllowedCommands) AddSafe(m CommandMatcher) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.safe.add("safe", m)
+}
+
+// RemoveSafe removes m from the safe list, or returns an error wrapping
+// ErrMatcherNotFound.
+func (s *ShellAllowedCommands) RemoveSafe(m CommandMatcher) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.safe.remove("safe", m)
+}
+
+// SetSplitCompound turns per-segment analysis of pipelines and lists on or
+// off (off by default: compound scripts are inscrutable).
+func (s *ShellAllowedCommands) SetSplitCompound(on bool) {
+	s.mu.Lock()
+	s.splitCompound = on
+	s.mu.Unlock()
+}
+
+// SplitCompound reports whether per-segment analysis is on.
+func (s *ShellAllowedCommands) SplitCompound() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.splitCompound
+}
+
+// CommandSite says where a command would run. The zero value means "no
+// sandbox known": every path that may point outside is taken as outside.
+type CommandSite struct {
+	// SandboxDir is the absolute, clean sandbox directory, or "" for none.
+	SandboxDir string
+	// Cwd is the absolute, clean working directory; "" means SandboxDir.
+	// It is ignored when SandboxDir is "".
+	Cwd string
+}
+
+// Classification is a command's class with the rule that decided it.
+type Classification struct {
+	Result CommandCheckResult
+	// Rule names the matcher or rule that decided, e.g. "blocked: curl",
+	// "safe: git log (except --output, ...)", "rule: path outside sandbox:
+	// ~/.ssh/id_rsa", "rule: shell command substitution".
+	Rule string
+	// Reason is one line for a person or a model.
+	Reason string
+	// Argv is the command as classified, after unwrapping shell and
+	// transparent wrappers (for a compound script: the original argv).
+	Argv []string
+	// Segments holds one classification per command of a compound script
+	// analysed segment by segment; nil otherwise.
+	Segments []Classification
+}
+
+// Check classifies argv with no sandbox known: any absolute, ~ or ..
+// path argument, any path-qualified command and any file redirection is
+// taken as possibly outside the sandbox. It is Classify(CommandSite{},
+// argv) without the explanation; see ShellAllowedCommands for the rules.
+// Errors: an empty argv wraps ErrEmptyCommand, an element with a NUL byte
+// wraps ErrInvalidCommand.
+func (s *ShellAllowedCommands) Check(argv []string) (CommandCheckResult, error) {
+	if err := validateArgv(argv); err != nil {
+		return CommandCheckResultNone, err
+	}
+	s.mu.RLock()
+	r := cmdClassifier{s: s, split: s.splitCompound}
+	v := r.argv(argv, nil, "", 0, false)
+	s.mu.RUnlock()
+	return v.res, nil
+}
+
+// Classify classifies argv as it would run at site, and says which rule
+// decided. Paths (the command path, path arguments, redirection targets,
+// cd targets, glob expansions) are resolved against site.Cwd and judged
+// against site.SandboxDir with symlinks resolved: outside (absolute, ~,
+// .., or a symlink leading out) makes the command dangerous; a program
+// inside the sandbox is "none", not dangerous. Writes into a .git directory
+// (whose hooks and configuration later git commands run) count as outside.
+// With SandboxDir "" it behaves as Check. The caller validates that
+// SandboxDir and Cwd are absolute and clean. Errors as for Check.
+func (s *ShellAllowedCommands) Classify(site CommandSite, argv []string) (Classification, error) {
+	if err := validateArgv(argv); err != nil {
+		return Classification{}, err
+	}
+	cwd := ""
+	if site.SandboxDir != "" {
+		cwd = site.Cwd
+		if cwd == "" {
+			cwd = site.SandboxDir
+		}
+	}
+	s.mu.RLock()
+	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir}
+	v := r.argv(argv, nil, cwd, 0, false)
+	s.mu.RUnlock()
+	return v.public(), nil
+}
+
+func validateArgv(argv []string) error {
+	if len(argv) == 0 {
+		return invalid(ErrEmptyCommand, "empty command: argv has no elements")
+	}
+	for i, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return invalid(ErrInvalidCommand, "invalid command: argument %d contains a NUL byte", i)
+		}
+	}
+	return nil
+}

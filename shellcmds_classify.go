@@ -1,0 +1,607 @@
+package sandboxauth
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+	"github.com/sandboxauth/sandboxauth/internal/shell"
+)
+
+// maxDepth bounds nested shells and wrappers (`bash -c "sh -c '...'"`,
+// `env env nice ...`); deeper nesting is inscrutable.
+const maxDepth = 8
+
+// cmdVerdict is the classifier's internal answer; public() turns it into a
+// Classification.
+type cmdVerdict struct {
+	res    CommandCheckResult
+	rule   string
+	reason string
+	argv   []string
+	segs   []cmdVerdict
+}
+
+// classRank orders classes from best to worst: safe < none < dangerous <
+// inscrutable < blocked.
+func classRank(r CommandCheckResult) int {
+	switch r {
+	case CommandCheckResultSafe:
+		return 0
+	case CommandCheckResultNone:
+		return 1
+	case CommandCheckResultDangerous:
+		return 2
+	case CommandCheckResultInscrutable:
+		return 3
+	case CommandCheckResultBlocked:
+		return 4
+	}
+	return 3
+}
+
+// worseOf returns a unless b is strictly worse.
+func worseOf(a, b cmdVerdict) cmdVerdict {
+	if classRank(b.res) > classRank(a.res) {
+		return b
+	}
+	return a
+}
+
+func (v cmdVerdict) public() Classification {
+	c := Classification{Result: v.res, Rule: v.rule, Reason: v.reason, Argv: slices.Clone(v.argv)}
+	for _, s := range v.segs {
+		c.Segments = append(c.Segments, s.public())
+	}
+	return c
+}
+
+func mkVerdict(res CommandCheckResult, rule, reason string) cmdVerdict {
+	return cmdVerdict{res: res, rule: rule, reason: reason}
+}
+
+var safeCmdVerdict = cmdVerdict{res: CommandCheckResultSafe}
+
+// cmdClassifier holds one classification's settings. The lists are read under
+// the caller's read lock.
+type cmdClassifier struct {
+	s       *ShellAllowedCommands
+	split   bool
+	sandbox string // "" when no sandbox is known
+}
+
+// argv classifies one command given as an argv. globs marks the words that
+// hold unquoted glob patterns (only for commands from a parsed script);
+// fromScript is false for the argv the caller gave, whose elements are
+// never shell syntax.
+func (r *cmdClassifier) argv(argv []string, globs []bool, cwd string, depth int, fromScript bool) cmdVerdict {
+	if depth > maxDepth {
+		return mkVerdict(CommandCheckResultInscrutable, "rule: nesting too deep", "shells and wrappers nested more than 8 deep")
+	}
+	if !fromScript {
+		if op, i := shellOperatorIn(argv); i >= 0 {
+			v := mkVerdict(CommandCheckResultInscrutable, "rule: shell syntax in argv",
+				fmt.Sprintf("argument %d (%q) is shell syntax, but argv is not run by a shell", i, op))
+			v.argv = argv
+			return v
+		}
+	}
+	v := r.argvInner(argv, globs, cwd, depth, fromScript)
+	if v.argv == nil {
+		v.argv = argv
+	}
+	return v
+}
+
+func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth int, fromScript bool) cmdVerdict {
+	arg0 := argv[0]
+	base := commandBase(arg0)
+	if base == "" || base == "." || base == ".." {
+		return mkVerdict(CommandCheckResultInscrutable, "rule: empty command name", "the command name is empty or a directory")
+	}
+	floor := safeCmdVerdict
+	if strings.IndexByte(arg0, '/') >= 0 {
+		floor = worseOf(floor, r.commandPath(arg0, cwd))
+	}
+	name := normalizeCommandName(base)
+	safeOK := name == base
+	if !isASCIIName(base) {
+		name = foldLookAlikes(base)
+		safeOK = false
+		floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: non-ASCII command name",
+			fmt.Sprintf("%q contains characters outside ASCII, which can imitate another command", base)))
+	}
+	if strings.ContainsAny(name, "\\'\"$`*?[]{}()<>|&;= ") {
+		name = strings.Map(func(c rune) rune {
+			if strings.ContainsRune("\\'\"", c) {
+				return -1
+			}
+			return c
+		}, name)
+		safeOK = false
+		floor = worseOf(floor, mkVerdict(CommandCheckResultNone, "rule: unusual command name",
+			fmt.Sprintf("%q holds quoting or shell characters", base)))
+	}
+	if !safeOK && floor.res == CommandCheckResultSafe {
+		floor = mkVerdict(CommandCheckResultNone, "rule: command name in unusual case",
+			fmt.Sprintf("%q is not written in lower case; it is never auto-allowed", base))
+	}
+
+	// Shells.
+	if d, ok := shellDialects[name]; ok {
+		return worseOf(r.shellWrapper(d, argv, cwd, depth), floor)
+	}
+	if d, ok := shellDialects[versionless(name)]; ok && versionless(name) != name {
+		return worseOf(r.shellWrapper(d, argv, cwd, depth), floor)
+	}
+	if foreignShells[name] {
+		return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: shell language not parsed",
+			name+" scripts are not analysed"), floor)
+	}
+	if name == "xargs" {
+		return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: xargs",
+			"xargs runs commands built from its input"), floor)
+	}
+
+	// Transparent wrappers.
+	if !(name == "command" && len(argv) > 1 && (argv[1] == "-v" || argv[1] == "-V")) {
+		if u, ok := unwrap(name, argv[1:], globs); ok {
+			if u.problem != "" {
+				return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: wrapper "+name, u.problem), floor)
+			}
+			if u.inner != nil {
+				inner := r.argv(u.inner, u.globs, cwd, depth+1, fromScript)
+				v := worseOf(inner, r.envSettings(u.assigns))
+				v = worseOf(v, floor)
+				v.argv = inner.argv
+				return v
+			}
+			if len(u.assigns) > 0 {
+				return worseOf(mkVerdict(CommandCheckResultNone, "rule: env without a command", "prints an altered environment"), floor)
+			}
+		}
+	}
+
+	// Substitutions in an argv that no shell parses: the caller expected a
+	// shell.
+	if !fromScript {
+		if i := substitutionIn(argv); i >= 0 {
+			return mkVerdict(CommandCheckResultInscrutable, "rule: shell syntax in argv",
+				fmt.Sprintf("argument %d (%q) holds shell substitution syntax, but argv is not run by a shell", i, argv[i]))
+		}
+	}
+
+	// git's global options.
+	args := argv
+	if name == "git" {
+		norm, dirs, problem := gitGlobals(argv)
+		if problem != "" {
+			floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: git global option", problem))
+		} else if len(norm) != len(argv) {
+			if globs != nil {
+				off := len(argv) - len(norm)
+				globs = append([]bool{false}, globs[off+1:]...)
+			}
+			args = norm
+			for _, d := range dirs {
+				if pv := r.pathArg(d, cwd, false); pv.res != CommandCheckResultSafe {
+					floor = worseOf(floor, pv)
+				}
+			}
+		}
+	}
+
+	// The lists, safe > blocked > dangerous.
+	v := r.match(name, args, safeOK)
+	if v.res == CommandCheckResultSafe {
+		switch name {
+		case "sed":
+			if !sedArgsHarmless(args[1:]) {
+				v = mkVerdict(CommandCheckResultDangerous, "rule: sed script not provably harmless",
+					"sed scripts with w, W, r, R or e commands, s///w or s///e flags, or that cannot be parsed, may write files or run commands")
+			}
+		case "awk", "gawk", "mawk", "nawk":
+			if !awkArgsHarmless(args[1:]) {
+				v = mkVerdict(CommandCheckResultDangerous, "rule: awk program not provably harmless",
+					"awk programs with system(), pipes, output redirection, getline or comparisons written with > may run commands or write files")
+			}
+		}
+	}
+	v = worseOf(v, r.operands(name, args, globs, cwd))
+	return worseOf(v, floor)
+}
+
+// match applies the lists to args (a normalised argv).
+func (r *cmdClassifier) match(name string, args []string, safeOK bool) cmdVerdict {
+	if safeOK {
+		if cm := r.s.safe.lookup(name, args[1:]); cm != nil {
+			return cmdVerdict{res: CommandCheckResultSafe, rule: cm.rule, reason: cm.m.Reason}
+		}
+	}
+	if cm := r.s.blocked.lookup(name, args[1:]); cm != nil {
+		return cmdVerdict{res: CommandCheckResultBlocked, rule: cm.rule, reason: cm.m.Reason}
+	}
+	if cm := r.s.dangerous.lookup(name, args[1:]); cm != nil {
+		return cmdVerdict{res: CommandCheckResultDangerous, rule: cm.rule, reason: cm.m.Reason}
+	}
+	return cmdVerdict{res: CommandCheckResultNone, rule: "rule: on no list",
+		reason: "the command is understood but on no list; a person decides"}
+}
+
+// shellWrapper classifies sh/bash/... argv.
+func (r *cmdClassifier) shellWrapper(d shell.Dialect, argv []string, cwd string, depth int) cmdVerdict {
+	sc := parseShellInvocation(argv[1:])
+	switch {
+	case sc.problem != "":
+		return mkVerdict(CommandCheckResultInscrutable, "rule: shell invocation", sc.problem)
+	case !sc.hasC:
+		v := mkVerdict(CommandCheckResultNone, "rule: shell runs a script file",
+			"the script "+sc.file+" is not analysed")
+		return worseOf(v, r.pathArg(sc.file, cwd, false))
+	}
+	if depth+1 > maxDepth {
+		return mkVerdict(CommandCheckResultInscrutable, "rule: nesting too deep", "shells nested too deep")
+	}
+	return r.script(sc.script, d, cwd, depth+1)
+}
+
+// script classifies a shell script.
+func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth int) cmdVerdict {
+	if words, ok := shell.PlainWords(src); ok && (d != shell.Zsh || !anyHasPrefix(words, "=")) {
+		return r.argv(words, nil, cwd, depth, true)
+	}
+	sc, err := shell.Parse(src, d)
+	if err != nil {
+		reason := err.Error()
+		if ie, ok := err.(*shell.InscrutableError); ok {
+			reason = ie.Reason
+		}
+		return mkVerdict(CommandCheckResultInscrutable, "rule: shell "+firstWords(reason), reason)
+	}
+	if len(sc.Commands) == 1 {
+		return r.command(sc.Commands[0], cwd, depth)
+	}
+	if !r.split {
+		return mkVerdict(CommandCheckResultInscrutable, "rule: compound script",
+			"pipelines and lists are inscrutable unless per-segment analysis is on")
+	}
+	cwds := []string{cwd}
+	overall := mkVerdict(CommandCheckResultSafe, "rule: every segment is safe", "each command of the script is safe")
+	segs := make([]cmdVerdict, 0, len(sc.Commands))
+	for i, c := range sc.Commands {
+		inPipe := (i > 0 && strings.HasPrefix(sc.Ops[i-1], "|")) || (i < len(sc.Ops) && strings.HasPrefix(sc.Ops[i], "|"))
+		var v cmdVerdict
+		if len(c.Args) > 0 && (c.Args[0] == "cd" || c.Args[0] == "pushd" || c.Args[0] == "popd") {
+			var dir string
+			v, dir = r.cd(c, cwds)
+			if dir != "" && !inPipe && !slices.Contains(cwds, dir) {
+				cwds = append(cwds, dir)
+			}
+		} else {
+			v = safeCmdVerdict
+			for k, wd := range cwds {
+				cv := r.command(c, wd, depth)
+				if k == 0 {
+					v = cv
+				} else {
+					v = worseOf(v, cv)
+				}
+			}
+		}
+		if v.argv == nil {
+			v.argv = c.Args
+		}
+		segs = append(segs, v)
+		overall = worseOf(overall, v)
+	}
+	overall.segs = segs
+	overall.argv = nil
+	return overall
+}
+
+func anyHasPrefix(words []string, p string) bool {
+	for _, w := range words {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstWords shortens an inscrutable reason to a rule name ("command
+// substitution", "syntax error").
+func firstWords(reason string) string {
+	if i := strings.IndexAny(reason, ":("); i > 0 {
+		reason = reason[:i]
+	}
+	return strings.TrimSpace(reason)
+}
+
+// command classifies one simple command from a parsed script: its
+// assignments, its argv and its redirections.
+func (r *cmdClassifier) command(c shell.Command, cwd string, depth int) cmdVerdict {
+	var v cmdVerdict
+	if len(c.Args) > 0 {
+		v = r.argv(c.Args, c.Globs, cwd, depth, true)
+	} else {
+		v = mkVerdict(CommandCheckResultSafe, "rule: shell variable assignment", "sets shell variables")
+	}
+	for _, a := range c.Assigns {
+		if res, why := envClass(a.Name, a.Value); res != CommandCheckResultSafe {
+			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+a.Name, why))
+		}
+	}
+	for _, rd := range c.Redirs {
+		v = worseOf(v, r.redirect(rd, cwd))
+	}
+	return v
+}
+
+// cd classifies cd/pushd/popd in a list and returns the new directory (""
+// when unknown or unchanged).
+func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, string) {
+	v := mkVerdict(CommandCheckResultSafe, "rule: cd inside the sandbox", "changes directory inside the sandbox")
+	for _, a := range c.Assigns {
+		if res, why := envClass(a.Name, a.Value); res != CommandCheckResultSafe {
+			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+a.Name, why))
+		}
+	}
+	if c.Args[0] == "popd" {
+		if len(c.Args) > 1 {
+			return mkVerdict(CommandCheckResultInscrutable, "rule: popd with arguments", "popd arguments are not analysed"), ""
+		}
+		return v, ""
+	}
+	args := c.Args[1:]
+	for len(args) > 0 && (args[0] == "-P" || args[0] == "-L" || args[0] == "-e" || args[0] == "--") {
+		args = args[1:]
+	}
+	if len(args) != 1 || args[0] == "-" || strings.HasPrefix(args[0], "-") || (c.Globs != nil && slices.Contains(c.Globs, true)) {
+		return mkVerdict(CommandCheckResultDangerous, "rule: cd outside the sandbox",
+			"cd without a plain directory goes to $HOME, $OLDPWD or somewhere unknown"), ""
+	}
+	dir := args[0]
+	for _, rd := range c.Redirs {
+		v = worseOf(v, r.redirect(rd, cwds[0]))
+	}
+	newDir := ""
+	for _, wd := range cwds {
+		pv := r.pathArg(dir, wd, false)
+		if pv.res != CommandCheckResultSafe {
+			pv.rule = "rule: cd outside the sandbox: " + dir
+			return pv, ""
+		}
+		if r.sandbox != "" && newDir == "" {
+			p := dir
+			if !strings.HasPrefix(p, "/") {
+				p = wd + "/" + p
+			}
+			if res, inside, err := pathres.Contains(r.sandbox, p); err == nil && inside {
+				newDir = res
+			}
+		}
+	}
+	return v, newDir
+}
+
+// envSettings classifies env NAME=VALUE settings.
+func (r *cmdClassifier) envSettings(settings []envSetting) cmdVerdict {
+	v := safeCmdVerdict
+	for _, s := range settings {
+		if res, why := envClass(s.name, s.value); res != CommandCheckResultSafe {
+			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+s.name, why))
+		}
+	}
+	return v
+}
+
+// shellOperatorIn returns the first argv element that is a shell operator
+// (|, ||, &&, ;, &, >, >>, <, 2>&1, ...). An element that merely contains
+// | or > (a regex, a pattern) is not one.
+//
+// Elements holding substitutions are looked for separately (substitutionIn)
+// once shell wrappers are unwrapped, since a -c script may hold them.
+func shellOperatorIn(argv []string) (string, int) {
+	for i, a := range argv {
+		if isShellOperator(a) {
+			return a, i
+		}
+	}
+	return "", -1
+}
+
+// substitutionIn returns the index of the first element holding $(, ${,
+// a backtick, or starting with <( or >(, or -1.
+func substitutionIn(argv []string) int {
+	for i, a := range argv {
+		if strings.Contains(a, "$(") || strings.Contains(a, "${") || strings.IndexByte(a, '`') >= 0 ||
+			strings.HasPrefix(a, "<(") || strings.HasPrefix(a, ">(") {
+			return i
+		}
+	}
+	return -1
+}
+
+func isShellOperator(a string) bool {
+	switch a {
+	case "|", "||", "&&", ";", ";;", "&", "|&", ">", ">>", "<", "<<", "<<<", "<>", ">|", "&>", "&>>", "{", "}", "((", "))", "$":
+		return true
+	}
+	// [n]>file-less redirections such as 2>, 2>>, 2>&1, >&2, 1>&-, 0<&3.
+	i := 0
+	for i < len(a) && a[i] >= '0' && a[i] <= '9' {
+		i++
+	}
+	rest := a[i:]
+	switch {
+	case rest == ">" || rest == ">>" || rest == "<" || rest == ">|" || rest == "<>":
+		return true
+	case strings.HasPrefix(rest, ">&") || strings.HasPrefix(rest, "<&"):
+		t := rest[2:]
+		return t == "" || t == "-" || isAllDigits(t)
+	case (rest == "&>" || rest == "&>>") && i == 0:
+		return true
+	}
+	return false
+}
+
+func isAllDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// commandPath judges a path-qualified command name.
+func (r *cmdClassifier) commandPath(arg0, cwd string) cmdVerdict {
+	if r.sandbox == "" {
+		return mkVerdict(CommandCheckResultDangerous, "rule: path-qualified command: "+arg0,
+			"with no sandbox known, a command given by path may lie outside the sandbox")
+	}
+	if pv := r.pathArg(arg0, cwd, false); pv.res != CommandCheckResultSafe {
+		pv.rule = "rule: command outside sandbox: " + arg0
+		pv.reason = "the program lies outside the sandbox"
+		return pv
+	}
+	return mkVerdict(CommandCheckResultNone, "rule: program inside the sandbox",
+		arg0+" is a program inside the sandbox; what it does is unknown")
+}
+
+// operands checks every argument of args that may name a file, and glob
+// patterns.
+func (r *cmdClassifier) operands(name string, args []string, globs []bool, cwd string) cmdVerdict {
+	bad := safeCmdVerdict
+	for i, g := range globs {
+		if g && i > 0 && i < len(args) {
+			bad = worseOf(bad, r.glob(args[i], cwd))
+		}
+	}
+	spec := operandSpecs[name]
+	writes := spec != nil && spec.writes
+	walkOperands(spec, flagStyleOf(name), args[1:], func(p string) bool {
+		if pv := r.pathArg(p, cwd, writes); pv.res != CommandCheckResultSafe {
+			bad = worseOf(bad, pv)
+			return false
+		}
+		return true
+	})
+	return bad
+}
+
+// harmlessDevices are paths that read or write nothing.
+func isHarmlessDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/urandom", "/dev/random", "-":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") && isAllDigits(p[len("/dev/fd/"):])
+}
+
+// pathArg judges one argument that may name a file: safeCmdVerdict when it
+// stays inside the sandbox (or, with no sandbox known, cannot point
+// outside), dangerous otherwise.
+func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
+	if p == "" || isHarmlessDevice(p) {
+		return safeCmdVerdict
+	}
+	if p[0] == '~' {
+		return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+p,
+			"a ~ path names the home directory, outside the sandbox")
+	}
+	if r.sandbox == "" {
+		if p[0] == '/' || hasDotDotComponent(p) {
+			return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+p,
+				"with no sandbox known, an absolute or .. path may point outside it")
+		}
+		if writes && inGitDir(p) {
+			return mkVerdict(CommandCheckResultDangerous, "rule: writes into .git: "+p,
+				"files in .git (hooks, config) make later git commands run programs")
+		}
+		return safeCmdVerdict
+	}
+	abs := p
+	if p[0] != '/' {
+		abs = cwd + "/" + p
+	}
+	resolved, inside, err := pathres.Contains(r.sandbox, abs)
+	if err != nil || !inside {
+		return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+p,
+			"the path resolves outside the sandbox")
+	}
+	if writes && inGitDir(resolved) {
+		return mkVerdict(CommandCheckResultDangerous, "rule: writes into .git: "+p,
+			"files in .git (hooks, config) make later git commands run programs")
+	}
+	return safeCmdVerdict
+}
+
+func hasDotDotComponent(p string) bool {
+	return p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../")
+}
+
+func inGitDir(p string) bool {
+	return p == ".git" || strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") || strings.HasSuffix(p, "/.git")
+}
+
+// glob judges an unquoted glob pattern from a script: the expansion must
+// stay inside the sandbox and must not produce option-like names.
+func (r *cmdClassifier) glob(pattern, cwd string) cmdVerdict {
+	for _, comp := range strings.Split(pattern, "/") {
+		if strings.HasPrefix(comp, ".") && strings.ContainsAny(comp, "*?[") {
+			return mkVerdict(CommandCheckResultDangerous, "rule: glob may match ..: "+pattern,
+				"a pattern starting with . can match .. in some shells")
+		}
+	}
+	if r.sandbox == "" {
+		if strings.ContainsAny(pattern[:1], "*?[") {
+			return mkVerdict(CommandCheckResultInscrutable, "rule: glob expansion unknown: "+pattern,
+				"with no sandbox known, a leading glob may expand to names that look like options")
+		}
+		return safeCmdVerdict
+	}
+	if pattern[0] == '/' || pattern[0] == '~' {
+		return safeCmdVerdict // judged as a path argument
+	}
+	matches, err := filepath.Glob(cwd + "/" + pattern)
+	if err != nil {
+		return mkVerdict(CommandCheckResultInscrutable, "rule: glob pattern not understood: "+pattern, err.Error())
+	}
+	for _, m := range matches {
+		rel := strings.TrimPrefix(m, cwd+"/")
+		if strings.HasPrefix(rel, "-") {
+			return mkVerdict(CommandCheckResultInscrutable, "rule: glob expands to an option-like name: "+rel,
+				"a file whose name starts with - would be read as an option")
+		}
+		if pv := r.pathArg(m, cwd, false); pv.res != CommandCheckResultSafe {
+			pv.rule = "rule: glob reaches outside sandbox: " + pattern
+			return pv
+		}
+	}
+	return safeCmdVerdict
+}
+
+// redirect judges one redirection of a script command.
+func (r *cmdClassifier) redirect(rd shell.Redirect, cwd string) cmdVerdict {
+	if rd.IsDup() || isHarmlessDevice(rd.Target) {
+		return safeCmdVerdict
+	}
+	if r.sandbox == "" {
+		return mkVerdict(CommandCheckResultDangerous, "rule: file redirection with no sandbox known: "+rd.Op+rd.Target,
+			"with no sandbox known, a redirection may read or write outside it")
+	}
+	pv := r.pathArg(rd.Target, cwd, rd.Writes())
+	if pv.res != CommandCheckResultSafe {
+		pv.rule = "rule: redirection outside sandbox: " + rd.Op + rd.Target
+		if rd.Writes() && !strings.HasPrefix(pv.reason, "files in .git") {
+			pv.reason = "the redirection writes outside the sandbox"
+		}
+	}
+	return pv
+}

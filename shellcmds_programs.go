@@ -1,0 +1,320 @@
+package sandboxauth
+
+import "strings"
+
+// Programs that carry a small program of their own (sed scripts, awk
+// programs) are safe only when that program is provably harmless: it may
+// print and transform text, but not write or read other files, or run
+// commands.
+
+// sedArgsHarmless reports whether every script given to sed (with -e,
+// --expression, or as the first operand) is harmless. The safe sed matcher
+// already excludes -i and -f.
+func sedArgsHarmless(args []string) bool {
+	found := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		switch {
+		case a == "--expression" || (strings.HasPrefix(a, "--exp") && !strings.Contains(a, "=") && strings.HasPrefix("--expression", a)):
+			if i+1 >= len(args) {
+				return false
+			}
+			i++
+			found = true
+			if !sedScriptHarmless(args[i]) {
+				return false
+			}
+		case strings.HasPrefix(a, "--exp") && strings.Contains(a, "="):
+			found = true
+			if !sedScriptHarmless(a[strings.IndexByte(a, '=')+1:]) {
+				return false
+			}
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 1:
+			if j := strings.IndexByte(a, 'e'); j >= 0 {
+				// Every letter before e must be a known flag.
+				for _, c := range a[1:j] {
+					if !strings.ContainsRune("nrEsuz", c) {
+						return false
+					}
+				}
+				script := a[j+1:]
+				if script == "" {
+					if i+1 >= len(args) {
+						return false
+					}
+					i++
+					script = args[i]
+				}
+				found = true
+				if !sedScriptHarmless(script) {
+					return false
+				}
+			} else if j := strings.IndexByte(a, 'l'); j >= 0 && j == len(a)-1 {
+				i++ // -l N takes the next argument
+			}
+		}
+	}
+	if found {
+		return true
+	}
+	// The script is the first operand.
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if i+1 < len(args) {
+				return sedScriptHarmless(args[i+1])
+			}
+			return false
+		}
+		if len(a) > 1 && a[0] == '-' {
+			if a == "-l" || a == "--line-length" {
+				i++
+			}
+			continue
+		}
+		return sedScriptHarmless(a)
+	}
+	return false
+}
+
+// sedScriptHarmless parses a sed script and accepts only commands that
+// print or transform text: no w/W/r/R/e commands, no s///w or s///e flags.
+// Anything it cannot parse is not harmless.
+func sedScriptHarmless(s string) bool {
+	i := 0
+	n := len(s)
+	skipSpace := func() {
+		for i < n && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	// delimited skips a delimited regex or text starting after the opening
+	// delimiter d; it reports false when the closing one is missing.
+	delimited := func(d byte) bool {
+		for i < n {
+			c := s[i]
+			switch {
+			case c == '\\':
+				i += 2
+				continue
+			case c == d:
+				i++
+				return true
+			case c == '\n':
+				return false
+			}
+			i++
+		}
+		return false
+	}
+	address := func() bool {
+		switch {
+		case i < n && s[i] >= '0' && s[i] <= '9':
+			for i < n && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+			if i < n && s[i] == '~' {
+				i++
+				for i < n && s[i] >= '0' && s[i] <= '9' {
+					i++
+				}
+			}
+		case i < n && s[i] == '$':
+			i++
+		case i < n && s[i] == '/':
+			i++
+			if !delimited('/') {
+				return false
+			}
+			for i < n && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		case i+1 < n && s[i] == '\\':
+			d := s[i+1]
+			if d == '\n' || d == '\\' {
+				return false
+			}
+			i += 2
+			if !delimited(d) {
+				return false
+			}
+			for i < n && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		}
+		return true
+	}
+	toEOL := func() {
+		for i < n && s[i] != '\n' {
+			i++
+		}
+	}
+	toEOC := func() { // a label: up to ; or newline
+		for i < n && s[i] != '\n' && s[i] != ';' && s[i] != '}' {
+			i++
+		}
+	}
+	for i < n {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '}' {
+			i++
+			continue
+		}
+		if c == '#' {
+			toEOL()
+			continue
+		}
+		start := i
+		if !address() {
+			return false
+		}
+		if i > start && i < n && s[i] == ',' {
+			i++
+			skipSpace()
+			if i < n && (s[i] == '+' || s[i] == '~') {
+				i++
+				for i < n && s[i] >= '0' && s[i] <= '9' {
+					i++
+				}
+			} else if !address() {
+				return false
+			}
+		}
+		skipSpace()
+		for i < n && s[i] == '!' {
+			i++
+			skipSpace()
+		}
+		if i >= n {
+			return i == start // an address with no command is an error
+		}
+		cmd := s[i]
+		i++
+		switch cmd {
+		case '{':
+		case '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
+		case 'l', 'q', 'Q', 'L':
+			skipSpace()
+			for i < n && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+		case ':', 'b', 't', 'T':
+			toEOC()
+		case 'a', 'i', 'c':
+			// Text to the end of the line; a trailing backslash continues it.
+			for i < n {
+				if s[i] == '\\' && i+1 < n {
+					i += 2
+					continue
+				}
+				if s[i] == '\n' {
+					break
+				}
+				i++
+			}
+		case 'y':
+			if i >= n || s[i] == '\\' || s[i] == '\n' {
+				return false
+			}
+			d := s[i]
+			i++
+			if !delimited(d) || !delimited(d) {
+				return false
+			}
+		case 's':
+			if i >= n || s[i] == '\\' || s[i] == '\n' {
+				return false
+			}
+			d := s[i]
+			i++
+			if !delimited(d) || !delimited(d) {
+				return false
+			}
+			for i < n {
+				f := s[i]
+				if f == 'g' || f == 'p' || f == 'i' || f == 'I' || f == 'm' || f == 'M' || (f >= '0' && f <= '9') {
+					i++
+					continue
+				}
+				if f == ';' || f == '\n' || f == '}' || f == ' ' || f == '\t' || f == '#' {
+					break
+				}
+				return false // w, W, e or anything unknown
+			}
+		default:
+			// w W r R e v and anything unknown.
+			return false
+		}
+	}
+	return true
+}
+
+// awkArgsHarmless reports whether the awk program (first operand, or the
+// texts of -e/--source) is provably harmless. The safe awk matchers exclude
+// -f, -i, -l and -E already.
+func awkArgsHarmless(args []string) bool {
+	found := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		switch {
+		case a == "-e" || a == "--source":
+			if i+1 >= len(args) {
+				return false
+			}
+			i++
+			found = true
+			if !awkProgramHarmless(args[i]) {
+				return false
+			}
+		case strings.HasPrefix(a, "--source="):
+			found = true
+			if !awkProgramHarmless(a[len("--source="):]) {
+				return false
+			}
+		case strings.HasPrefix(a, "-e"):
+			found = true
+			if !awkProgramHarmless(a[2:]) {
+				return false
+			}
+		}
+	}
+	if found {
+		return true
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return i+1 < len(args) && awkProgramHarmless(args[i+1])
+		}
+		if len(a) > 1 && a[0] == '-' {
+			if a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator" {
+				i++
+			}
+			continue
+		}
+		return awkProgramHarmless(a)
+	}
+	return false
+}
+
+// awkProgramHarmless accepts an awk program that has no way to run a
+// command, open a file or load code: no system(), no pipes, no output
+// redirection (nor comparisons written with >, which awk cannot tell apart
+// here), no getline, no @include/@load.
+func awkProgramHarmless(p string) bool {
+	if strings.ContainsAny(p, "|>@`") {
+		return false
+	}
+	for _, bad := range []string{"system", "getline", "close", "fflush", "PROCINFO", "ENVIRON"} {
+		if strings.Contains(p, bad) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,446 @@
+package sandboxauth
+
+import (
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/shell"
+)
+
+// Shell wrappers: programs that run a script given with -c.
+var shellDialects = map[string]shell.Dialect{
+	"sh": shell.Bash, "bash": shell.Bash, "dash": shell.Bash, "ksh": shell.Bash,
+	"mksh": shell.Bash, "ash": shell.Bash, "posh": shell.Bash, "zsh": shell.Zsh,
+}
+
+// Shells whose language the classifier does not parse.
+var foreignShells = map[string]bool{
+	"tcsh": true, "csh": true, "fish": true, "nu": true, "xonsh": true, "elvish": true,
+	"rc": true, "es": true, "yash": true, "oksh": true, "loksh": true, "pdksh": true,
+}
+
+// shellInvocation is a parsed shell invocation.
+type shellInvocation struct {
+	script   string // the -c script
+	hasC     bool
+	file     string // a script file to run, when there is no -c
+	problem  string // why the invocation is inscrutable
+	lenient  bool
+	readsRCs bool
+}
+
+// parseShellInvocation parses the options of sh/bash/zsh/... (args is argv[1:]).
+// Accepted: -c, login and error-handling options (-l, --login, -e, -u, -x,
+// -v, -f, -n, -E, -h, -B, -C, -o pipefail|errexit|nounset|xtrace|noglob,
+// --norc, --noprofile, --posix), in any bundle (-lc, -ec, -eux). Anything
+// else, or arguments after the script (which would become $0, $1, ...), is
+// inscrutable.
+func parseShellInvocation(args []string) shellInvocation {
+	var sc shellInvocation
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || a == "-" {
+			i++
+			break
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			switch a {
+			case "--login", "--norc", "--noprofile", "--posix", "--noediting":
+				continue
+			}
+			sc.problem = "shell option " + a
+			return sc
+		}
+		wantO := false
+		for k := 1; k < len(a); k++ {
+			switch a[k] {
+			case 'c':
+				if a[0] == '+' {
+					sc.problem = "shell option " + a
+					return sc
+				}
+				sc.hasC = true
+			case 'l', 'e', 'u', 'x', 'v', 'f', 'n', 'E', 'h', 'B', 'C', 'T', 'H', 'P':
+			case 'o':
+				wantO = true
+			default:
+				sc.problem = "shell option " + a
+				return sc
+			}
+		}
+		if wantO {
+			if i+1 >= len(args) {
+				sc.problem = "shell option -o without a name"
+				return sc
+			}
+			i++
+			switch args[i] {
+			case "pipefail", "errexit", "nounset", "xtrace", "noglob", "verbose", "noclobber":
+			default:
+				sc.problem = "shell option -o " + args[i]
+				return sc
+			}
+		}
+	}
+	rest := args[i:]
+	if sc.hasC {
+		if len(rest) == 0 {
+			sc.problem = "-c without a script"
+			return sc
+		}
+		if len(rest) > 1 {
+			sc.problem = "arguments after the -c script become $0, $1, ..."
+			return sc
+		}
+		sc.script = rest[0]
+		return sc
+	}
+	if len(rest) == 0 {
+		sc.problem = "shell reading commands from standard input"
+		return sc
+	}
+	sc.file = rest[0]
+	return sc
+}
+
+// unwrapped is the result of looking through a transparent wrapper.
+type unwrapped struct {
+	inner   []string     // the wrapped command; nil when there is none
+	globs   []bool       // glob marks of inner, when the wrapper came from a script
+	assigns []envSetting // env NAME=VALUE settings
+	problem string       // why the wrapper is inscrutable
+}
+
+type envSetting struct{ name, value string }
+
+// transparentWrappers are programs that run their operand command with
+// different scheduling, signals, buffering or environment, and nothing
+// else: the inner command is classified in their place.
+var transparentWrappers = map[string]func(args []string) (int, []envSetting, string){
+	"env":     unwrapEnv,
+	"timeout": unwrapTimeout,
+	"nice":    unwrapNice,
+	"nohup":   unwrapNohup,
+	"time":    unwrapTime,
+	"command": unwrapCommand,
+	"stdbuf":  unwrapStdbuf,
+	"setsid":  unwrapSetsid,
+	"ionice":  unwrapIonice,
+	"chrt":    unwrapChrt,
+	"taskset": unwrapTaskset,
+}
+
+// unwrap looks through the wrapper name; args is argv[1:]. The returned
+// index is where the inner command starts in args (len(args) when there is
+// none).
+func unwrap(name string, args []string, globs []bool) (unwrapped, bool) {
+	f, ok := transparentWrappers[name]
+	if !ok {
+		return unwrapped{}, false
+	}
+	idx, settings, problem := f(args)
+	u := unwrapped{assigns: settings, problem: problem}
+	if problem == "" && idx < len(args) {
+		u.inner = args[idx:]
+		if globs != nil {
+			u.globs = globs[1+idx:]
+		}
+	}
+	return u, true
+}
+
+func unwrapEnv(args []string) (int, []envSetting, string) {
+	var settings []envSetting
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-i" || a == "--ignore-environment" || a == "-" || a == "-0" || a == "--null" || a == "-v" || a == "--debug":
+		case a == "-u" || a == "--unset":
+			i++
+		case strings.HasPrefix(a, "--unset="):
+		case strings.HasPrefix(a, "-u") && len(a) > 2 && !strings.ContainsAny(a[2:], "S"):
+		case a == "--":
+			return i + 1, settings, ""
+		case strings.HasPrefix(a, "-S") || strings.HasPrefix(a, "--split-string") || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'S')):
+			return 0, nil, "env -S splits a string into a command line"
+		case strings.HasPrefix(a, "-"):
+			return 0, nil, "env option " + a
+		case strings.Contains(a, "="):
+			j := strings.IndexByte(a, '=')
+			settings = append(settings, envSetting{a[:j], a[j+1:]})
+		default:
+			return i, settings, ""
+		}
+	}
+	return len(args), settings, ""
+}
+
+func isDuration(s string) bool {
+	if s == "" {
+		return false
+	}
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+		case i == len(s)-1 && (c == 's' || c == 'm' || c == 'h' || c == 'd'):
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+func isSignedNumber(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func unwrapTimeout(args []string) (int, []envSetting, string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--preserve-status" || a == "--foreground" || a == "-v" || a == "--verbose" || a == "-f" || a == "-p":
+		case a == "-s" || a == "--signal" || a == "-k" || a == "--kill-after":
+			i++
+		case strings.HasPrefix(a, "--signal=") || strings.HasPrefix(a, "--kill-after=") ||
+			(len(a) > 2 && (strings.HasPrefix(a, "-s") || strings.HasPrefix(a, "-k"))):
+		case a == "--":
+			continue
+		case isDuration(a):
+			if i+1 >= len(args) {
+				return 0, nil, "timeout without a command"
+			}
+			return i + 1, nil, ""
+		default:
+			return 0, nil, "timeout option " + a
+		}
+	}
+	return 0, nil, "timeout without a duration"
+}
+
+func unwrapNice(args []string) (int, []envSetting, string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-n" || a == "--adjustment":
+			if i+1 >= len(args) || !isSignedNumber(args[i+1]) {
+				return 0, nil, "nice -n without a number"
+			}
+			i++
+		case strings.HasPrefix(a, "--adjustment=") || (strings.HasPrefix(a, "-n") && isSignedNumber(a[2:])) || (a[0] == '-' && isSignedNumber(a)):
+		case a == "--":
+			return i + 1, nil, ""
+		case strings.HasPrefix(a, "-"):
+			return 0, nil, "nice option " + a
+		default:
+			return i, nil, ""
+		}
+	}
+	return 0, nil, "nice without a command"
+}
+
+func unwrapNohup(args []string) (int, []envSetting, string) {
+	if len(args) > 0 && args[0] == "--" {
+		return 1, nil, ""
+	}
+	if len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		return 0, nil, "nohup option " + args[0]
+	}
+	return 0, nil, ""
+}
+
+func unwrapTime(args []string) (int, []envSetting, string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-p" || a == "--portability" || a == "-v" || a == "--verbose" || a == "-q" || a == "--quiet" || a == "-l":
+		case a == "-f" || a == "--format":
+			i++
+		case strings.HasPrefix(a, "--format="):
+		case a == "--":
+			return i + 1, nil, ""
+		case a == "-o" || a == "-a" || strings.HasPrefix(a, "--output") || strings.HasPrefix(a, "--append"):
+			return 0, nil, "time writing its report to a file"
+		case strings.HasPrefix(a, "-"):
+			return 0, nil, "time option " + a
+		default:
+			return i, nil, ""
+		}
+	}
+	return len(args), nil, ""
+}
+
+func unwrapCommand(args []string) (int, []envSetting, string) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "-p":
+		case "--":
+			return i + 1, nil, ""
+		default:
+			if strings.HasPrefix(a, "-") {
+				return 0, nil, "command option " + a
+			}
+			return i, nil, ""
+		}
+	}
+	return len(args), nil, ""
+}
+
+func unwrapStdbuf(args []string) (int, []envSetting, string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-i" || a == "-o" || a == "-e":
+			i++
+		case len(a) > 2 && (strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "-o") || strings.HasPrefix(a, "-e")):
+		case strings.HasPrefix(a, "--input=") || strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "--error="):
+		case a == "--":
+			return i + 1, nil, ""
+		case strings.HasPrefix(a, "-"):
+			return 0, nil, "stdbuf option " + a
+		default:
+			return i, nil, ""
+		}
+	}
+	return 0, nil, "stdbuf without a command"
+}
+
+func unwrapSetsid(args []string) (int, []envSetting, string) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "-f", "--fork", "-w", "--wait", "-c", "--ctty":
+		case "--":
+			return i + 1, nil, ""
+		default:
+			if strings.HasPrefix(a, "-") {
+				return 0, nil, "setsid option " + a
+			}
+			return i, nil, ""
+		}
+	}
+	return 0, nil, "setsid without a command"
+}
+
+func unwrapIonice(args []string) (int, []envSetting, string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-c" || a == "--class" || a == "-n" || a == "--classdata":
+			i++
+		case a == "-t" || a == "--ignore":
+		case len(a) > 2 && (strings.HasPrefix(a, "-c") || strings.HasPrefix(a, "-n")) && isSignedNumber(a[2:]):
+		case strings.HasPrefix(a, "--class=") || strings.HasPrefix(a, "--classdata="):
+		case a == "--":
+			return i + 1, nil, ""
+		case strings.HasPrefix(a, "-"):
+			return 0, nil, "ionice option " + a + " (acts on other processes or is unknown)"
+		default:
+			return i, nil, ""
+		}
+	}
+	return 0, nil, "ionice without a command"
+}
+
+func unwrapChrt(args []string) (int, []envSetting, string) {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || isSignedNumber(a) {
+			break
+		}
+		for _, c := range a[1:] {
+			if !strings.ContainsRune("bfiorRv", c) {
+				return 0, nil, "chrt option " + a
+			}
+		}
+	}
+	if i >= len(args) || !isSignedNumber(args[i]) || i+1 >= len(args) {
+		return 0, nil, "chrt without a priority and a command"
+	}
+	return i + 1, nil, ""
+}
+
+func unwrapTaskset(args []string) (int, []envSetting, string) {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "-a" || a == "--all-tasks" || a == "-c" || a == "--cpu-list" || a == "-ac" || a == "-ca" {
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			return 0, nil, "taskset option " + a + " (acts on other processes or is unknown)"
+		}
+		break
+	}
+	if i+1 >= len(args) {
+		return 0, nil, "taskset without a mask and a command"
+	}
+	return i + 1, nil, ""
+}
+
+// gitGlobals looks through git's global options (those before the
+// subcommand). Harmless ones are dropped; -C DIR is dropped after its
+// directory is returned for the path checks. Options that point git at
+// another repository, or set configuration (which can name programs to
+// run), make the command dangerous: problem says which.
+func gitGlobals(argv []string) (norm []string, dirs []string, problem string) {
+	i := 1
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		switch {
+		case a == "--no-pager" || a == "-P" || a == "--no-optional-locks" || a == "--literal-pathspecs" ||
+			a == "--glob-pathspecs" || a == "--noglob-pathspecs" || a == "--icase-pathspecs" ||
+			a == "--no-replace-objects" || a == "--no-lazy-fetch" || a == "--no-advice" ||
+			a == "-p" || a == "--paginate":
+		case a == "-C":
+			if i+1 >= len(argv) {
+				return argv, nil, ""
+			}
+			i++
+			dirs = append(dirs, argv[i])
+		case a == "-c" || strings.HasPrefix(a, "-c") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			return nil, nil, "git -c sets configuration that can run programs"
+		case hasLongPrefix(a, "--config-env"):
+			return nil, nil, "git --config-env sets configuration that can run programs"
+		case hasLongPrefix(a, "--git-dir") || hasLongPrefix(a, "--work-tree") || hasLongPrefix(a, "--namespace") ||
+			hasLongPrefix(a, "--super-prefix") || hasLongPrefix(a, "--attr-source") || a == "--bare":
+			return nil, nil, "git " + a + " points git at another repository or tree"
+		case hasLongPrefix(a, "--exec-path"):
+			return nil, nil, "git --exec-path changes where git finds its programs"
+		default:
+			// --version, --help and unknown options: leave as is.
+			if i == 1 {
+				return argv, dirs, ""
+			}
+			norm = append([]string{"git"}, argv[i:]...)
+			return norm, dirs, ""
+		}
+	}
+	if i == 1 {
+		return argv, nil, ""
+	}
+	norm = append([]string{"git"}, argv[i:]...)
+	return norm, dirs, ""
+}
+
+func hasLongPrefix(a, name string) bool {
+	return a == name || strings.HasPrefix(a, name+"=")
+}
