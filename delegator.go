@@ -1,6 +1,9 @@
 package sandboxauth
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // delegator is the part of a wrapping authorizer that hands calls to its
 // fallback. Closing it refuses later calls and withdraws the calls it has
@@ -30,7 +33,11 @@ func (d *delegator) delegate(c *call) error {
 	inner := *c
 	inner.ctx = ctx
 	err := dispatch(d.fallback, &inner)
-	if err != nil && d.closed() {
+	// Only a refusal that comes from the close (the fallback saw the call
+	// withdrawn) becomes this wrapper's closed refusal. A decision the
+	// fallback reached before the close stands: the user's no, a path
+	// outside the sandbox, a timeout, an input error (never a denial).
+	if errors.Is(err, ErrAuthorizerClosed) && d.closed() {
 		return closedError(c)
 	}
 	return err

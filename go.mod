@@ -4,6 +4,7 @@ go 1.24
 
 require (
 	github.com/stretchr/testify v1.12.1
+	go.uber.org/goleak v1.3.0
 	mvdan.cc/sh/v3 v3.12.0
 )
 

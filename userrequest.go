@@ -125,6 +125,17 @@ func (b *broker) ask(ctx context.Context, req UserRequest, timeout time.Duration
 	b.pmu.Unlock()
 	defer b.forget(p)
 
+	// The prompt timeout runs from the moment the call asks, not from the
+	// moment its request enters the channel: a call blocked on a full buffer
+	// (a host that stopped receiving) is refused with ErrPromptTimeout too,
+	// instead of waiting for Close. Its request is then never sent.
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+
 	select {
 	case b.requests <- req:
 	case <-b.done:
@@ -135,15 +146,13 @@ func (b *broker) ask(ctx context.Context, req UserRequest, timeout time.Duration
 		b.mu.RUnlock()
 		p.decide(stateWithdrawn)
 		return p.state.Load()
+	case <-expired:
+		b.mu.RUnlock()
+		p.decide(stateTimedOut)
+		return p.state.Load()
 	}
 	b.mu.RUnlock()
 
-	var expired <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		expired = t.C
-	}
 	select {
 	case <-p.decided:
 	case <-ctx.Done():
