@@ -35,7 +35,9 @@ const MaxConfigSize = 8 << 20
 // In every "allow", an absent field does not restrict and [] allows
 // nothing. null is rejected everywhere, so that the two cannot be confused.
 type ConfigFile struct {
-	Tools  ToolsConfig   `json:"tools,omitzero"`
+	// Tools is the global section.
+	Tools ToolsConfig `json:"tools,omitzero"`
+	// Agents holds per-agent sections; ids must be unique.
 	Agents []AgentConfig `json:"agents,omitzero"`
 }
 
@@ -43,9 +45,11 @@ type ConfigFile struct {
 type ToolsConfig struct {
 	// Profile names the global profile; an agent's profile replaces it.
 	Profile string `json:"profile,omitzero"`
-	// Allow and Deny form the global layer.
+	// Allow is the global allow list: nil does not restrict, empty allows
+	// nothing. It intersects with the profile.
 	Allow []string `json:"allow,omitzero"`
-	Deny  []string `json:"deny,omitzero"`
+	// Deny is the global deny list.
+	Deny []string `json:"deny,omitzero"`
 	// ByProvider holds provider layers, keyed "provider" or
 	// "provider/model"; a model entry replaces its provider's entry.
 	ByProvider map[string]RulesConfig `json:"byProvider,omitzero"`
@@ -55,28 +59,35 @@ type ToolsConfig struct {
 
 // RulesConfig is an allow list and a deny list.
 type RulesConfig struct {
+	// Allow is the allow list: nil does not restrict, empty allows nothing.
 	Allow []string `json:"allow,omitzero"`
-	Deny  []string `json:"deny,omitzero"`
+	// Deny is the deny list.
+	Deny []string `json:"deny,omitzero"`
 }
 
 // SubagentsConfig is the "tools.subagents" section.
 type SubagentsConfig struct {
+	// Tools holds the rules added at every subagent level, after the
+	// default subagent deny list.
 	Tools RulesConfig `json:"tools,omitzero"`
 }
 
 // AgentConfig is one entry of "agents".
 type AgentConfig struct {
 	// ID is matched exactly against Query.AgentID.
-	ID    string           `json:"id"`
+	ID string `json:"id"`
+	// Tools is the agent's own section.
 	Tools AgentToolsConfig `json:"tools,omitzero"`
 }
 
 // AgentToolsConfig is an agent's "tools" section.
 type AgentToolsConfig struct {
 	// Profile, if set, replaces the global profile for this agent.
-	Profile string   `json:"profile,omitzero"`
-	Allow   []string `json:"allow,omitzero"`
-	Deny    []string `json:"deny,omitzero"`
+	Profile string `json:"profile,omitzero"`
+	// Allow is the agent's allow list; it intersects with the other layers.
+	Allow []string `json:"allow,omitzero"`
+	// Deny is the agent's deny list.
+	Deny []string `json:"deny,omitzero"`
 }
 
 // Config is a compiled configuration: every pattern checked and compiled,

@@ -29,8 +29,9 @@
 // Patterns are compiled once, when a configuration is loaded or a policy
 // is built. Matching uses no regular expressions: exact names and group
 // members are looked up in a map, and wildcards are indexed by their
-// literal prefix, their literal suffix or a two-byte piece of their middle,
-// and then checked segment by segment.
+// literal prefix (a trie), their literal suffix (a trie of reversed
+// suffixes) or a piece of one of their middle literals (a table of four-,
+// two- or one-byte grams), and then checked segment by segment.
 //
 // # Layers
 //
@@ -109,10 +110,24 @@
 // agents (browser control, canvases, device nodes, scheduling, messaging,
 // gateway administration, agent listing, session status, images).
 //
+// # Explanations
+//
+// [Policy.Explain] reports the verdict with the layer and the rule that
+// decided it. Deny lists are searched first, in layer order, so a refusal
+// by a deny rule is reported as such even when an earlier layer's allow
+// list does not list the tool either. Otherwise a refusal names the first
+// layer whose allow list misses the tool ([RuleNotListed]), or
+// [RuleDefaultDeny] when no layer has an allow list; a grant names the
+// first layer with an allow list and the rule in it that matched, or the
+// granting tool for [RuleRelated].
+//
 // # Use
 //
-// A [Policy] is immutable and safe for concurrent use. [Policy.Allowed]
-// allocates nothing for a canonical name and costs a map lookup plus a walk
-// of the wildcard index; resolve a policy once per agent session and reuse
-// it. A nil *Policy allows nothing.
+// A [Policy] is immutable and safe for concurrent use; a nil *Policy
+// allows nothing. [Policy.Allowed] allocates nothing for a canonical name.
+// Every name that some exact rule or group mentions has its verdict
+// computed when the policy is built, so deciding it costs one map lookup;
+// any other name walks the wildcard index. [Policy.WithCatalogue]
+// precomputes the verdicts of a known list of tools as well. Resolve a
+// policy once per agent session and reuse it.
 package toolpolicy

@@ -11,8 +11,10 @@ import (
 // with neither list grants nothing by itself); use []string{"*"} to allow
 // every tool.
 type Profile struct {
+	// Allow is the profile's allow list, or nil.
 	Allow []string
-	Deny  []string
+	// Deny is the profile's deny list.
+	Deny []string
 }
 
 func (p Profile) clone() Profile {

@@ -16,7 +16,8 @@ type Query struct {
 	// if present, otherwise "provider". Both are trimmed and lower-cased.
 	// An empty Provider selects no provider layer.
 	Provider string
-	Model    string
+	// Model is the model id within Provider, e.g. "gpt-5".
+	Model string
 	// SubagentDepth is the number of subagent levels between the agent and
 	// the one asking: 0 for the agent itself, 1 for a subagent it spawned,
 	// 2 for a subagent of that subagent, and so on. Each level adds the

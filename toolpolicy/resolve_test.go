@@ -384,3 +384,32 @@ func TestNilAndZeroPolicy(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, empty.Allowed("read"))
 }
+
+func TestSubagentChainDepthLimit(t *testing.T) {
+	p, err := Compile(Layer{Allow: []string{"*"}})
+	require.NoError(t, err)
+	for i := 1; i < MaxLayers; i++ {
+		p, err = p.Subagent(Layer{})
+		require.NoError(t, err)
+	}
+	assert.Len(t, p.Layers(), MaxLayers)
+	_, err = p.Subagent(Layer{})
+	require.ErrorIs(t, err, ErrTooManyLayers)
+}
+
+func TestWithCatalogue(t *testing.T) {
+	p := mustResolve(t, `{"tools":{"allow":["fs_*","exec"],"deny":["*_admin"]}}`, Query{})
+	c := p.WithCatalogue([]string{"fs_read", "fs_admin", "bad name", "BASH", "apply_patch"})
+	for _, n := range allTools {
+		assert.Equal(t, p.Allowed(n), c.Allowed(n), n)
+	}
+	assert.True(t, c.Allowed("fs_read"))
+	assert.False(t, c.Allowed("fs_admin"))
+	assert.False(t, c.Allowed("bad name"))
+	assert.True(t, c.Allowed("apply_patch"))
+	var nilPolicy *Policy
+	assert.Nil(t, nilPolicy.WithCatalogue([]string{"read"}))
+	empty, err := Compile(Layer{Deny: []string{"x"}})
+	require.NoError(t, err)
+	assert.False(t, empty.WithCatalogue([]string{"read"}).Allowed("read"))
+}
