@@ -13,23 +13,25 @@ import (
 // A tool may clean a path lexically before using it, and filepath.Clean
 // disagrees with the kernel about ".." after a symlink: with link ->
 // /sb/a/b/c, "/sb/link/../../etc/passwd" is /sb/a/etc/passwd to the kernel
-// but /etc/passwd after Clean. So when p has a ".." component, Contains also
+// but /etc/passwd after Clean. So when filepath.Clean(p) != p, Contains also
 // resolves filepath.Clean(p) and reports inside only if both are inside;
-// resolved is always the kernel's answer.
+// resolved is always the kernel's answer. (Only ".." components can make the
+// two differ: "." and repeated or trailing slashes are ignored by Resolve
+// exactly as by Clean, so the second resolution is skipped for them.)
 //
 // When p is lexically beneath root, the components they share are resolved
 // once. A non-nil error (bad input, [ErrLoop], an unreadable directory)
 // always comes with inside == false.
 func Contains(root, p string) (resolved string, inside bool, err error) {
-	if err := Validate(root); err != nil {
-		return "", false, fmt.Errorf("pathres: sandbox root: %w", err)
+	if err := checkPath(root); err != nil {
+		return "", false, fmt.Errorf("pathres: sandbox root: %w: %q", err, root)
 	}
 	if err := Validate(p); err != nil {
 		return "", false, err
 	}
 	rr := resolver{cur: root, maxLinks: MaxLinks}
 	if err := rr.run(); err != nil {
-		return "", false, fmt.Errorf("pathres: resolve sandbox root %q: %w", root, err)
+		return "", false, resolveError("sandbox root: ", root, err)
 	}
 	realRoot := rr.result()
 
@@ -68,7 +70,7 @@ func resolveUnder(rr *resolver, root, p string) (string, error) {
 		}
 	}
 	if err := r.run(); err != nil {
-		return "", fmt.Errorf("pathres: resolve %q: %w", p, err)
+		return "", resolveError("", p, err)
 	}
 	return r.result(), nil
 }

@@ -61,6 +61,12 @@
 // opening files relative to a sandbox directory descriptor (openat2 with
 // RESOLVE_BENEATH, or os.Root) closes that race.
 //
+// Only the spelling of the path is examined, not the identity of files: on a
+// case-insensitive file system (macOS by default) "/x/SB/a" resolves to
+// "/x/SB/a", which is not within "/x/sb" (a false "outside", never a false
+// "inside"), and a hard link inside the sandbox to a file outside it is
+// inside.
+//
 // # Containment
 //
 // [Within] is the lexical test "p is root or beneath it" on component

@@ -13,7 +13,7 @@ const MaxLinks = 40
 // ErrLoop reports that resolving a path followed more than [MaxLinks]
 // symbolic links: the path contains a symlink loop (or a chain too long for
 // the kernel to follow, which the kernel refuses with ELOOP as well).
-var ErrLoop = errors.New("pathres: too many levels of symbolic links")
+var ErrLoop = errors.New("too many levels of symbolic links")
 
 // Resolve returns the real path of the absolute path p, as the kernel would
 // resolve it when opening p, without requiring that p exists. See the
@@ -28,9 +28,18 @@ func Resolve(p string) (string, error) {
 	}
 	r := resolver{cur: p, maxLinks: MaxLinks}
 	if err := r.run(); err != nil {
-		return "", fmt.Errorf("pathres: resolve %q: %w", p, err)
+		return "", resolveError("", p, err)
 	}
 	return r.result(), nil
+}
+
+// resolveError wraps an error of resolver.run for path p; what, if not
+// empty, says which path it is ("sandbox root: ").
+func resolveError(what, p string, err error) error {
+	if errors.Is(err, ErrLoop) {
+		return fmt.Errorf("pathres: %s%w (more than %d links followed) resolving %q", what, err, MaxLinks, p)
+	}
+	return fmt.Errorf("pathres: %sresolving %q: %w", what, p, err)
 }
 
 // resolver walks a path component by component. Its state after a prefix of
@@ -129,7 +138,7 @@ func (r *resolver) run() error {
 		case kindSymlink:
 			r.links++
 			if r.links > r.maxLinks {
-				return fmt.Errorf("%w (more than %d followed)", ErrLoop, r.maxLinks)
+				return ErrLoop
 			}
 			target, err := readlink(name)
 			if err != nil {

@@ -12,12 +12,12 @@ import (
 // [errors.Is].
 var (
 	// ErrEmpty reports an empty path.
-	ErrEmpty = errors.New("pathres: empty path")
+	ErrEmpty = errors.New("empty path")
 	// ErrNotAbsolute reports a path that does not begin with "/".
-	ErrNotAbsolute = errors.New("pathres: path is not absolute")
+	ErrNotAbsolute = errors.New("path is not absolute")
 	// ErrNUL reports a path that contains a NUL byte, which no system call
 	// accepts and which could truncate the path in C code.
-	ErrNUL = errors.New("pathres: path contains a NUL byte")
+	ErrNUL = errors.New("path contains a NUL byte")
 )
 
 // Validate checks that p is a usable absolute path: it must be non-empty,
@@ -26,13 +26,21 @@ var (
 // the path, quoted with %q. Validate does not touch the file system and does
 // not require p to be clean.
 func Validate(p string) error {
+	if err := checkPath(p); err != nil {
+		return fmt.Errorf("pathres: %w: %q", err, p)
+	}
+	return nil
+}
+
+// checkPath returns the bare sentinel for a bad path, or nil.
+func checkPath(p string) error {
 	switch {
 	case p == "":
-		return fmt.Errorf("%w: %q", ErrEmpty, p)
+		return ErrEmpty
 	case strings.IndexByte(p, 0) >= 0:
-		return fmt.Errorf("%w: %q", ErrNUL, p)
+		return ErrNUL
 	case p[0] != '/':
-		return fmt.Errorf("%w: %q", ErrNotAbsolute, p)
+		return ErrNotAbsolute
 	}
 	return nil
 }
