@@ -51,6 +51,10 @@ var (
 
 	// ErrPromptTimeout: a person was asked and did not answer in time.
 	ErrPromptTimeout = errors.New("no answer in time")
+
+	// ErrNoUser: the call needed a person, and the authorizer runs headless
+	// (WithHeadless).
+	ErrNoUser = errors.New("no user to ask")
 )
 
 // Input errors. They are not refusals (they do not match ErrDenied) but they

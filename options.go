@@ -1,6 +1,9 @@
 package sandboxauth
 
-import "time"
+import (
+	"log/slog"
+	"time"
+)
 
 // An Option configures an authorizer. Options are appended to the
 // constructors' arguments, so calls that pass none keep compiling.
@@ -11,10 +14,18 @@ type Option func(*options) error
 type options struct {
 	buffer        int
 	promptTimeout time.Duration
+	protected     []protectedRule
+	headless      bool
+	log           *slog.Logger
+	grants        *Grants
 }
 
 func defaultOptions() options {
-	return options{buffer: 16}
+	protected, err := compileProtected(DefaultProtectedPaths())
+	if err != nil {
+		panic(err) // the defaults are constants; a test pins that they compile
+	}
+	return options{buffer: 16, protected: protected}
 }
 
 func buildOptions(opts []Option) (options, error) {
@@ -52,6 +63,44 @@ func WithPromptTimeout(d time.Duration) Option {
 			return invalid(ErrInvalidConfig, "sandboxauth: WithPromptTimeout(%v): the duration must not be negative", d)
 		}
 		o.promptTimeout = d
+		return nil
+	}
+}
+
+// WithHeadless makes the authorizer run without a person: every call the
+// policy would ask about is refused at once with ErrNoUser, and nothing is
+// ever sent on the channel of user requests. For agents in CI.
+func WithHeadless() Option {
+	return func(o *options) error {
+		o.headless = true
+		return nil
+	}
+}
+
+// WithDecisionLog writes one structured record per decision to logger: the
+// policy, tool, operation, paths or argv, cwd, the command's class and the
+// rule that decided, the outcome, who decided (policy, person, grant, close,
+// timeout, headless) and, when a person was asked, how long the answer took.
+// Records are written at Info level for allows and Warn for refusals.
+func WithDecisionLog(logger *slog.Logger) Option {
+	return func(o *options) error {
+		if logger == nil {
+			return invalid(ErrInvalidConfig, "sandboxauth: WithDecisionLog(nil): pass a logger")
+		}
+		o.log = logger
+		return nil
+	}
+}
+
+// WithGrants lets a person answer "allow, and don't ask again this session":
+// the grants they make are kept in g, and calls they cover are allowed
+// without asking. g may be shared by several authorizers. See Grants.
+func WithGrants(g *Grants) Option {
+	return func(o *options) error {
+		if g == nil {
+			return invalid(ErrInvalidConfig, "sandboxauth: WithGrants(nil): pass NewGrants()")
+		}
+		o.grants = g
 		return nil
 	}
 }

@@ -293,13 +293,17 @@ func TestInputErrors(t *testing.T) {
 		{"NUL in path", func(a Authorizer) error {
 			return a.IsAuthorizedForWrite(false, "", "write_file", f.sandbox, f.sandbox+"/a\x00b")
 		}, ErrInvalidPath},
-		{"NUL in sandbox", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "read_file", f.sandbox+"\x00", f.inFile) }, ErrInvalidPath},
+		{"NUL in sandbox", func(a Authorizer) error {
+			return a.IsAuthorizedForRead(false, "", "read_file", f.sandbox+"\x00", f.inFile)
+		}, ErrInvalidPath},
 		{"one bad path among good", func(a Authorizer) error {
 			return a.IsAuthorizedForRead(false, "", "read_file", f.sandbox, f.inFile, "rel/x")
 		}, ErrInvalidPath},
 		{"empty command", func(a Authorizer) error { return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, nil) }, ErrEmptyCommand},
 		{"empty command slice", func(a Authorizer) error { return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{}) }, ErrEmptyCommand},
-		{"NUL in argv", func(a Authorizer) error { return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"ls", "a\x00"}) }, ErrInvalidCommand},
+		{"NUL in argv", func(a Authorizer) error {
+			return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"ls", "a\x00"})
+		}, ErrInvalidCommand},
 		{"relative cwd", func(a Authorizer) error { return a.IsShellAuthorized(false, "", f.sandbox, "sub", []string{"ls"}) }, ErrInvalidPath},
 		{"relative sandbox for shell", func(a Authorizer) error { return a.IsShellAuthorized(false, "", "sb", f.sandbox, []string{"ls"}) }, ErrInvalidPath},
 	}

@@ -53,6 +53,9 @@ func describe(c *call) string {
 			verb = "writing"
 		}
 		s := verb + " " + formatPaths(c.paths)
+		if len(c.paths) > 1 {
+			s = fmt.Sprintf("%s %d paths", verb, len(c.paths))
+		}
 		if c.tool != "" {
 			s += " with " + c.tool
 		}

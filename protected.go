@@ -1,0 +1,153 @@
+package sandboxauth
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// A ProtectedPath names sensitive paths inside the sandbox: a read or write
+// of one asks a person even where the policy would allow it. (A writable
+// .git/config, for example, turns a harmless `git status` into code
+// execution through core.fsmonitor.)
+//
+// Pattern is slash-separated and relative to the sandbox:
+//   - a pattern without a slash matches a base name at any depth (".env",
+//     ".env.*");
+//   - a pattern with a slash matches from the sandbox root (".git/config");
+//   - a trailing slash matches the directory and everything below it
+//     (".git/hooks/").
+//
+// Each element is matched with path.Match, so '*', '?' and character classes
+// work within one element. A path matches when its resolved form or the form
+// the tool gave matches, so neither a symlink to a protected file nor a
+// symlink named like one slips through.
+type ProtectedPath struct {
+	Pattern string
+	Read    bool // reads of matching paths ask
+	Write   bool // writes of matching paths ask
+}
+
+// DefaultProtectedPaths returns the protected paths every Sandbox and
+// Permissive authorizer starts with: writes to .git/config and below
+// .git/hooks/, and reads and writes of .env and .env.* files at any depth.
+func DefaultProtectedPaths() []ProtectedPath {
+	return []ProtectedPath{
+		{Pattern: ".git/config", Write: true},
+		{Pattern: ".git/hooks/", Write: true},
+		{Pattern: ".env", Read: true, Write: true},
+		{Pattern: ".env.*", Read: true, Write: true},
+	}
+}
+
+// WithProtectedPaths replaces the default protected paths with ps. With no
+// argument, nothing is protected. A malformed pattern is an error naming it.
+func WithProtectedPaths(ps ...ProtectedPath) Option {
+	return func(o *options) error {
+		compiled, err := compileProtected(ps)
+		if err != nil {
+			return err
+		}
+		o.protected = compiled
+		return nil
+	}
+}
+
+// protectedRule is a compiled ProtectedPath.
+type protectedRule struct {
+	src      ProtectedPath
+	elems    []string // pattern elements
+	anyDepth bool     // no slash: match the base name at any depth
+	subtree  bool     // trailing slash: match below too
+}
+
+func compileProtected(ps []ProtectedPath) ([]protectedRule, error) {
+	out := make([]protectedRule, 0, len(ps))
+	for i, p := range ps {
+		pat := strings.TrimSpace(p.Pattern)
+		if pat == "" || strings.HasPrefix(pat, "/") || strings.Contains(pat, "\x00") {
+			return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q): the pattern must be a non-empty path relative to the sandbox", i, p.Pattern)
+		}
+		if !p.Read && !p.Write {
+			return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q) protects neither reads nor writes", i, p.Pattern)
+		}
+		r := protectedRule{src: p, subtree: strings.HasSuffix(pat, "/")}
+		pat = strings.TrimSuffix(pat, "/")
+		r.anyDepth = !strings.Contains(pat, "/")
+		r.elems = strings.Split(pat, "/")
+		for _, e := range r.elems {
+			if e == "" || e == "." || e == ".." {
+				return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q): empty, \".\" or \"..\" elements are not allowed", i, p.Pattern)
+			}
+			if _, err := path.Match(e, ""); err != nil {
+				return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q): %v", i, p.Pattern, err)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// match reports whether rel (slash-separated, relative to the sandbox) is
+// protected by r.
+func (r *protectedRule) match(rel string) bool {
+	elems := strings.Split(rel, "/")
+	if r.anyDepth {
+		for i, e := range elems {
+			if ok, _ := path.Match(r.elems[0], e); ok && (i == len(elems)-1 || r.subtree) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(elems) < len(r.elems) || (len(elems) > len(r.elems) && !r.subtree) {
+		return false
+	}
+	for i, pe := range r.elems {
+		if ok, _ := path.Match(pe, elems[i]); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// protectedHit returns the first rule protecting one of paths for op, or
+// nil. root is the resolved sandbox; paths are all inside it.
+func protectedHit(rules []protectedRule, op Operation, sandboxDir, root string, paths []string) (*protectedRule, string) {
+	if len(rules) == 0 {
+		return nil, ""
+	}
+	for _, p := range paths {
+		rels := make([]string, 0, 2)
+		if rel, ok := relInside(filepath.Clean(sandboxDir), filepath.Clean(p)); ok {
+			rels = append(rels, rel)
+		}
+		if r, ok := inside(root, p); ok {
+			if rel, ok := relInside(root, r); ok {
+				rels = append(rels, rel)
+			}
+		}
+		for i := range rules {
+			rule := &rules[i]
+			if (op == OpRead && !rule.src.Read) || (op == OpWrite && !rule.src.Write) {
+				continue
+			}
+			for _, rel := range rels {
+				if rule.match(rel) {
+					return rule, p
+				}
+			}
+		}
+	}
+	return nil, ""
+}
+
+// relInside returns p relative to root, slash-separated, when p is below
+// root.
+func relInside(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
