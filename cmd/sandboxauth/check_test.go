@@ -1,0 +1,306 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// checkJSON runs check --json in dir and decodes its one result.
+func checkJSON(t *testing.T, dir string, args ...string) (checkResult, result) {
+	t.Helper()
+	r := runIn(t, dir, "", append([]string{"check", "--json"}, args...)...)
+	var out checkResult
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	return out, r
+}
+
+func decisions(vs []verdict) map[string]decision {
+	m := map[string]decision{}
+	for _, v := range vs {
+		m[v.Policy] = v.Decision
+	}
+	return m
+}
+
+// TestCheckCommands checks one command at a time, through the real
+// binary, against the classes and policy decisions the library documents.
+func TestCheckCommands(t *testing.T) {
+	tests := []struct {
+		name       string
+		argv       []string
+		class      string
+		sandbox    decision
+		permissive decision
+		code       int
+	}{
+		{"safe", []string{"git", "status"}, "safe", decAllow, decAllow, exitOK},
+		{"safe with flags", []string{"ls", "-la"}, "safe", decAllow, decAllow, exitOK},
+		{"blocked", []string{"curl", "https://example.com"}, "blocked", decDeny, decDeny, exitDeny},
+		{"blocked behind a wrapper", []string{"timeout", "5", "curl", "https://example.com"}, "blocked", decDeny, decDeny, exitDeny},
+		{"blocked in a shell script", []string{"bash", "-c", "timeout 5 curl https://example.com"}, "blocked", decDeny, decDeny, exitDeny},
+		{"dangerous", []string{"rm", "-rf", "build"}, "dangerous", decAsk, decAsk, exitAsk},
+		{"outside the sandbox", []string{"/usr/local/bin/frobnicate"}, "dangerous", decAsk, decAsk, exitAsk},
+		{"pipeline", []string{"bash", "-c", "cat notes.txt | wc -l"}, "inscrutable", decAsk, decAsk, exitAsk},
+		{"operator as an argument", []string{"ls", "|", "wc"}, "inscrutable", decAsk, decAsk, exitAsk},
+		{"unlisted", []string{"frobnicate", "--all"}, "none", decAsk, decAllow, exitAsk},
+		{"empty command name", []string{""}, "inscrutable", decAsk, decAsk, exitAsk},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, r := checkJSON(t, dir, append([]string{"--"}, tt.argv...)...)
+			assert.Equal(t, tt.code, r.code, "stderr: %s", r.stderr)
+			assert.Equal(t, tt.argv, out.Argv)
+			require.NotNil(t, out.Class, "classification missing: %s", r.stdout)
+			assert.Equal(t, tt.class, out.Class.Class)
+			assert.NotEmpty(t, out.Class.Rule, "the rule that decided is named")
+			got := decisions(out.Policies)
+			assert.Equal(t, tt.sandbox, got["sandbox"])
+			assert.Equal(t, tt.permissive, got["permissive"])
+			assert.Equal(t, decAllow, got["autoapprove"], "autoapprove allows everything")
+			require.Len(t, out.Policies, 3)
+			assert.Equal(t, []string{"sandbox", "permissive", "autoapprove"}, []string{out.Policies[0].Policy, out.Policies[1].Policy, out.Policies[2].Policy})
+			for _, v := range out.Policies {
+				switch v.Decision {
+				case decAsk:
+					assert.NotEmpty(t, v.Reason, "why %s asks", v.Policy)
+					assert.Contains(t, v.Prompt, "Allow?", "the question a person would see")
+				case decDeny:
+					assert.Contains(t, v.Reason, "sandboxauth:", "the message for the model")
+				case decAllow:
+					assert.Empty(t, v.Reason)
+				}
+			}
+
+			// The same command in text form.
+			r = runIn(t, dir, "", append([]string{"check", "--"}, tt.argv...)...)
+			assert.Equal(t, tt.code, r.code)
+			assert.Contains(t, r.stdout, "class:       "+tt.class+"\n")
+			assert.Contains(t, r.stdout, "rule:        ")
+			assert.Contains(t, r.stdout, "  sandbox      "+string(tt.sandbox))
+			assert.Contains(t, r.stdout, "  permissive   "+string(tt.permissive))
+			assert.Contains(t, r.stdout, "  autoapprove  allow\n")
+			assert.Empty(t, r.stderr)
+		})
+	}
+}
+
+// TestCheckPolicyFlag checks that --policy picks the policy whose decision
+// sets the exit status.
+func TestCheckPolicyFlag(t *testing.T) {
+	tests := []struct {
+		policy string
+		argv   []string
+		code   int
+	}{
+		{"sandbox", []string{"frobnicate"}, exitAsk},
+		{"permissive", []string{"frobnicate"}, exitOK},
+		{"autoapprove", []string{"curl", "https://example.com"}, exitOK},
+		{"permissive", []string{"curl", "https://example.com"}, exitDeny},
+	}
+	for _, tt := range tests {
+		t.Run(tt.policy+" "+strings.Join(tt.argv, " "), func(t *testing.T) {
+			r := runBin(t, "", append([]string{"check", "--policy", tt.policy, "--"}, tt.argv...)...)
+			assert.Equal(t, tt.code, r.code, "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+		})
+	}
+}
+
+// TestCheckSandboxAndCwd checks --sandbox and --cwd: a working directory
+// outside the sandbox is refused by the sandbox policy and asked about by
+// the permissive one; a program inside the sandbox is not dangerous for its
+// path alone.
+func TestCheckSandboxAndCwd(t *testing.T) {
+	root := t.TempDir()
+	sb := filepath.Join(root, "sb")
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "sub"), 0o755))
+
+	out, r := checkJSON(t, root, "--sandbox", "sb", "--cwd", "sub", "--", "git", "status")
+	assert.Equal(t, exitOK, r.code)
+	assert.Equal(t, sb, out.Sandbox)
+	assert.Equal(t, filepath.Join(sb, "sub"), out.Cwd)
+
+	out, r = checkJSON(t, root, "--sandbox", sb, "--cwd", "..", "--", "git", "status")
+	assert.Equal(t, exitDeny, r.code)
+	assert.Equal(t, root, out.Cwd)
+	got := decisions(out.Policies)
+	assert.Equal(t, decDeny, got["sandbox"])
+	assert.Equal(t, decAsk, got["permissive"])
+	assert.Contains(t, out.Policies[0].Reason, "working directory is outside the sandbox")
+
+	out, r = checkJSON(t, root, "--sandbox", sb, "--", "../../bin/rm", "x")
+	assert.Equal(t, "dangerous", out.Class.Class)
+	assert.Equal(t, exitAsk, r.code)
+
+	// A text check shows the working directory when it is not the sandbox.
+	r = runIn(t, root, "", "check", "--sandbox", sb, "--cwd", "sub", "--", "git", "status")
+	assert.Contains(t, r.stdout, "cwd:         "+filepath.Join(sb, "sub")+"\n")
+}
+
+// TestCheckSplitCompound checks that --split-compound classifies each
+// command of a list instead of calling the list inscrutable.
+func TestCheckSplitCompound(t *testing.T) {
+	script := []string{"bash", "-c", "git status && git log --oneline"}
+	out, r := checkJSON(t, t.TempDir(), append([]string{"--"}, script...)...)
+	assert.Equal(t, "inscrutable", out.Class.Class)
+	assert.Equal(t, exitAsk, r.code)
+
+	out, r = checkJSON(t, t.TempDir(), append([]string{"--split-compound", "--"}, script...)...)
+	assert.Equal(t, "safe", out.Class.Class)
+	assert.Equal(t, exitOK, r.code)
+	assert.Len(t, out.Class.Segments, 2)
+
+	out, r = checkJSON(t, t.TempDir(), "--split-compound", "--", "bash", "-c", "git status; curl https://example.com")
+	assert.Equal(t, "blocked", out.Class.Class)
+	assert.Equal(t, exitDeny, r.code)
+
+	r = runBin(t, "", "check", "--split-compound", "--", "bash", "-c", "git status && git log --oneline")
+	assert.Contains(t, r.stdout, "segments:\n  1. safe")
+}
+
+// TestCheckCommandsFile checks --commands: extra safe, dangerous and
+// blocked matchers, named with their reason.
+func TestCheckCommandsFile(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "commands.json"), []byte(`{
+  "safe": [{"command": "make", "args": ["test"], "reason": "our test target only runs go test"}],
+  "dangerous": [{"command": "frobnicate", "reason": "it rewrites the database"}],
+  "blocked": [{"command": "terraform", "reason": "no infrastructure changes from agents"}]
+}`), 0o644))
+
+	tests := []struct {
+		argv   []string
+		class  string
+		reason string
+		code   int
+	}{
+		{[]string{"make", "test"}, "safe", "our test target only runs go test", exitOK},
+		{[]string{"frobnicate", "--all"}, "dangerous", "it rewrites the database", exitAsk},
+		{[]string{"timeout", "60", "terraform", "apply"}, "blocked", "no infrastructure changes from agents", exitDeny},
+	}
+	for _, tt := range tests {
+		t.Run(tt.argv[0], func(t *testing.T) {
+			out, r := checkJSON(t, dir, append([]string{"--commands", "commands.json", "--"}, tt.argv...)...)
+			assert.Equal(t, tt.code, r.code, "stderr: %s", r.stderr)
+			assert.Equal(t, tt.class, out.Class.Class)
+			assert.Contains(t, out.Class.Reason+" "+out.Class.Rule, tt.reason)
+		})
+	}
+	// Without the file, make test is not safe.
+	out, _ := checkJSON(t, dir, "--", "make", "test")
+	assert.NotEqual(t, "safe", out.Class.Class)
+}
+
+// TestCheckStdin checks commands read from standard input, one per line.
+func TestCheckStdin(t *testing.T) {
+	input := strings.Join([]string{
+		"# commands an agent proposed",
+		"git status",
+		"",
+		"ls -la",
+		"cat notes.txt | wc -l",
+		"timeout 5 curl https://example.com",
+		"rm -rf build",
+	}, "\n") + "\n"
+
+	for _, args := range [][]string{{"check"}, {"check", "-"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			r := runBin(t, input, args...)
+			assert.Equal(t, exitDeny, r.code, "the worst line decides: curl is blocked\n%s", r.stderr)
+			lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+			require.Len(t, lines, 6, "a header and one line per command:\n%s", r.stdout)
+			assert.Regexp(t, `^CLASS\s+SANDBOX\s+PERMISSIVE\s+AUTOAPPROVE\s+COMMAND`, lines[0])
+			assert.Regexp(t, `^safe\s+allow\s+allow\s+allow\s+git status  # `, lines[1])
+			assert.Regexp(t, `^safe\s+allow\s+allow\s+allow\s+ls -la`, lines[2])
+			assert.Regexp(t, `^inscrutable\s+ask\s+ask\s+allow\s+cat notes.txt \| wc -l`, lines[3])
+			assert.Regexp(t, `^blocked\s+deny\s+deny\s+allow\s+timeout 5 curl https://example.com`, lines[4])
+			assert.Regexp(t, `^dangerous\s+ask\s+ask\s+allow\s+rm -rf build`, lines[5])
+			assert.Empty(t, r.stderr)
+		})
+	}
+
+	t.Run("json lines", func(t *testing.T) {
+		r := runBin(t, input, "check", "--json")
+		assert.Equal(t, exitDeny, r.code)
+		lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		require.Len(t, lines, 5)
+		var results []checkResult
+		for _, l := range lines {
+			var c checkResult
+			require.NoError(t, json.Unmarshal([]byte(l), &c), l)
+			results = append(results, c)
+		}
+		assert.Equal(t, 2, results[0].Line)
+		assert.Equal(t, "git status", results[0].Input)
+		assert.Equal(t, []string{"git", "status"}, results[0].Argv)
+		assert.Equal(t, 5, results[2].Line)
+		assert.Equal(t, []string{"bash", "-c", "cat notes.txt | wc -l"}, results[2].Argv, "a pipe is checked as bash -c LINE")
+		assert.Equal(t, "blocked", results[3].Class.Class)
+	})
+
+	t.Run("exit status", func(t *testing.T) {
+		for _, tt := range []struct {
+			input string
+			code  int
+		}{
+			{"git status\nls\n", exitOK},
+			{"git status\nrm -rf build\n", exitAsk},
+			{"rm -rf build\ncurl https://example.com\ngit status\n", exitDeny},
+			{"", exitOK},
+			{"# nothing\n\n", exitOK},
+			{"git status", exitOK}, // no final newline
+		} {
+			r := runBin(t, tt.input, "check")
+			assert.Equal(t, tt.code, r.code, "input %q", tt.input)
+		}
+	})
+}
+
+// TestCheckBadInput checks usage and input errors: status 3, a message on
+// standard error that says what is wrong, and nothing checked.
+func TestCheckBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	write("malformed.json", "{\"safe\": [\n  {\"command\": \"make\"\n]}\n")
+	write("unknown.json", `{"safe": [{"command": "make", "argv": ["test"]}]}`)
+	write("empty.json", `{"safe": [{"command": "ls"}, {"command": "ls", "args": ["-l"]}, {"command": ""}]}`)
+	write("blankflag.json", `{"dangerous": [{"command": "git", "flags": [""]}]}`)
+	write("trailing.json", `{"safe": []}{}`)
+	write("notafile", "")
+
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown flag", []string{"check", "--frobnicate", "--", "ls"}, "flag provided but not defined: -frobnicate"},
+		{"flag without value", []string{"check", "--sandbox"}, "flag needs an argument: -sandbox"},
+		{"nothing after --", []string{"check", "--"}, `nothing after "--"`},
+		{"nothing after -- with flags", []string{"check", "--json", "--"}, `nothing after "--"`},
+		{"bad policy", []string{"check", "--policy", "lenient", "--", "ls"}, `--policy "lenient"`},
+		{"missing sandbox", []string{"check", "--sandbox", "no-such-dir", "--", "ls"}, "no such file or directory"},
+		{"sandbox is a file", []string{"check", "--sandbox", "notafile", "--", "ls"}, "is not a directory"},
+		{"missing commands file", []string{"check", "--commands", "nope.json", "--", "ls"}, "nope.json: no such file or directory"},
+		{"malformed JSON", []string{"check", "--commands", "malformed.json", "--", "ls"}, "malformed.json: safe[0]: line 3, column 1: invalid character ']'"},
+		{"unknown JSON field", []string{"check", "--commands", "unknown.json", "--", "ls"}, `unknown.json: safe[0]: unknown field "argv"`},
+		{"empty command in file", []string{"check", "--commands", "empty.json", "--", "ls"}, `empty.json: safe[2]: "command" is empty`},
+		{"blank flag in file", []string{"check", "--commands", "blankflag.json", "--", "ls"}, `blankflag.json: dangerous[0].flags[0]: blank entry`},
+		{"trailing data in file", []string{"check", "--commands", "trailing.json", "--", "ls"}, `trailing.json: line 1, column 14: unexpected data after the JSON object`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runIn(t, dir, "", tt.args...)
+			assert.Equal(t, exitUsage, r.code, "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+			assert.Contains(t, r.stderr, tt.want)
+			assert.Contains(t, r.stderr, "sandboxauth check: ")
+		})
+	}
+}

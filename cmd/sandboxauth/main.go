@@ -1,0 +1,214 @@
+// Command sandboxauth shows what the sandboxauth library decides, without
+// writing Go: how a shell command is classified and what each policy would
+// do with it (check), which tools a tool-policy configuration gives an agent
+// (tools), and an interactive session in which the library's authorizers
+// ask a person through their UserRequest channel (demo).
+//
+// Usage:
+//
+//	sandboxauth check [flags] [--] ARGV...    classify a command (or stdin, one per line)
+//	sandboxauth tools --config FILE [TOOL...] explain a tool policy
+//	sandboxauth demo [flags]                  play an agent interactively
+//	sandboxauth version                       print the version
+//
+// Exit status, for every subcommand:
+//
+//	0  success: every command is allowed under the chosen policy, every
+//	   named tool is allowed, the demo ended normally
+//	1  check: some command would make the policy ask a person (none refused)
+//	2  check: some command would be refused; tools: some named tool is denied
+//	3  usage or input error: bad flags, unreadable or malformed files, a
+//	   configuration error, a command that cannot be checked
+//
+// Run "sandboxauth COMMAND --help" for the flags and examples of each.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+)
+
+// Exit statuses. They are the same for every subcommand; see the package
+// documentation.
+const (
+	exitOK    = 0 // allowed, or nothing to report
+	exitAsk   = 1 // check: a person would be asked
+	exitDeny  = 2 // check: refused; tools: a named tool is denied
+	exitUsage = 3 // usage or input error
+)
+
+// env is what a subcommand runs with: its standard streams.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// subcommand is one verb of the program.
+type subcommand struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) int
+}
+
+func subcommands() []subcommand {
+	return []subcommand{
+		{"check", "classify shell commands and show what each policy would do", runCheck},
+		{"tools", "explain which tools a tool-policy configuration allows", runTools},
+		{"demo", "an interactive session: play an agent, answer the authorizer's questions", runDemo},
+		{"version", "print the version of sandboxauth", runVersion},
+		{"help", "show this help, or a subcommand's: help COMMAND", runHelp},
+	}
+}
+
+func main() {
+	os.Exit(run(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+}
+
+// run dispatches args to a subcommand and returns the exit status.
+func run(e *env, args []string) int {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		usage(e.stdout)
+		return exitOK
+	case "-v", "-version", "--version":
+		return runVersion(e, nil)
+	}
+	for _, c := range subcommands() {
+		if c.name == args[0] {
+			return c.run(e, args[1:])
+		}
+	}
+	fmt.Fprintf(e.stderr, "sandboxauth: unknown command %q\n\n", args[0])
+	usage(e.stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `sandboxauth shows what the sandboxauth library decides for an LLM agent's tool calls.
+
+Usage:
+  sandboxauth COMMAND [flags] [arguments]
+
+Commands:
+`)
+	for _, c := range subcommands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Exit status (all commands):
+  0  success: everything checked is allowed (check), every named tool is
+     allowed (tools), the session ended normally (demo)
+  1  check: some command would make the policy ask a person, none is refused
+  2  check: some command would be refused; tools: some named tool is denied
+  3  usage or input error (bad flags, unreadable or malformed files, ...)
+
+Examples:
+  sandboxauth check -- git status
+  sandboxauth check -- bash -c 'timeout 5 curl https://example.com'
+  printf 'go test ./...\nrm -rf /\n' | sandboxauth check
+  sandboxauth tools --config tools.json --agent reviewer exec read
+  sandboxauth demo --policy permissive
+
+Run "sandboxauth COMMAND --help" for the flags of a command.
+`)
+}
+
+func runHelp(e *env, args []string) int {
+	if len(args) == 0 {
+		usage(e.stdout)
+		return exitOK
+	}
+	for _, c := range subcommands() {
+		if c.name == args[0] && c.name != "help" {
+			return c.run(e, []string{"--help"})
+		}
+	}
+	fmt.Fprintf(e.stderr, "sandboxauth help: unknown command %q\n", args[0])
+	return exitUsage
+}
+
+func runVersion(e *env, args []string) int {
+	fs := newFlagSet(e, "version", "", "Print the version of the sandboxauth command and the Go toolchain that built it.\n", nil)
+	if code, done := parseFlags(e, fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(e, fs, "version takes no arguments")
+	}
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		v = bi.Main.Version
+	}
+	goVersion := "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+	}
+	fmt.Fprintf(e.stdout, "sandboxauth %s (%s)\n", v, goVersion)
+	return exitOK
+}
+
+// newFlagSet returns a flag set for subcommand name whose usage text is
+// synopsis, then description, then the flags, then examples.
+func newFlagSet(e *env, name, synopsis, description string, examples []string) *flag.FlagSet {
+	fs := flag.NewFlagSet("sandboxauth "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage:\n  sandboxauth %s %s\n\n%s", name, synopsis, description)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprint(w, "\nFlags:\n")
+			fs.PrintDefaults()
+		}
+		if len(examples) > 0 {
+			fmt.Fprint(w, "\nExamples:\n")
+			for _, ex := range examples {
+				fmt.Fprintf(w, "  %s\n", ex)
+			}
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args into fs. When it returns done, the command must
+// return code: --help was asked for (usage on stdout, status 0) or the flags
+// were wrong (the error and usage on stderr, status 3).
+func parseFlags(e *env, fs *flag.FlagSet, args []string) (code int, done bool) {
+	fs.SetOutput(io.Discard) // report errors ourselves, once
+	err := fs.Parse(args)
+	fs.SetOutput(e.stderr)
+	if err == nil {
+		return 0, false
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(e.stdout)
+		fs.Usage()
+		fs.SetOutput(e.stderr)
+		return exitOK, true
+	}
+	return usageError(e, fs, "%v", err), true
+}
+
+// usageError reports a usage error with the command's usage and returns
+// exitUsage.
+func usageError(e *env, fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "%s: %s\nRun '%s --help' for usage.\n", fs.Name(), fmt.Sprintf(format, args...), fs.Name())
+	return exitUsage
+}
+
+// inputError reports an error in the command's input (a file, a line of
+// standard input) and returns exitUsage.
+func inputError(e *env, fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	return exitUsage
+}

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sandboxauth/sandboxauth/toolpolicy"
+)
+
+const toolsSynopsis = "--config FILE [--agent ID] [--provider P] [--model M] [--subagent N] [--json] [TOOL...]"
+
+const toolsDescription = `Resolve the tool policy of a toolpolicy JSON configuration for one agent
+session (agent id, model provider and model, subagent depth) and print, for
+each TOOL (or for the whole catalogue of known tool names when none is given),
+whether it is allowed or denied, and the layer and the rule that decided.
+
+Tool names are normalized as the library does (trimmed, lower-cased, aliases
+such as bash -> exec applied). The catalogue is every tool of the default
+groups, the default subagent deny list and the related-tool table, plus every
+exact tool name written in the configuration.
+
+Exit status:
+  0  every named TOOL is allowed (or no TOOL was named: the catalogue is listed)
+  2  some named TOOL is denied
+  3  usage error, or the configuration cannot be read or is invalid (each
+     error names the entry at fault, such as tools.deny[2])
+
+`
+
+var toolsExamples = []string{
+	"sandboxauth tools --config tools.json",
+	"sandboxauth tools --config tools.json --agent reviewer exec read web_fetch",
+	"sandboxauth tools --config tools.json --provider openai --model gpt-5 bash",
+	"sandboxauth tools --config tools.json --agent coder --subagent 1 --json sessions_spawn",
+}
+
+// toolsOutput is the JSON output of tools.
+type toolsOutput struct {
+	Config   string     `json:"config"`
+	Agent    string     `json:"agent,omitempty"`
+	Provider string     `json:"provider,omitempty"`
+	Model    string     `json:"model,omitempty"`
+	Subagent int        `json:"subagent"`
+	Layers   []string   `json:"layers"`
+	Tools    []toolJSON `json:"tools"`
+}
+
+type toolJSON struct {
+	Tool    string `json:"tool"`
+	Allowed bool   `json:"allowed"`
+	Layer   string `json:"layer,omitempty"`
+	Rule    string `json:"rule,omitempty"`
+	Kind    string `json:"kind"`
+	Source  string `json:"source,omitempty"`
+	Reason  string `json:"reason"`
+}
+
+func runTools(e *env, args []string) int {
+	fs := newFlagSet(e, "tools", toolsSynopsis, toolsDescription, toolsExamples)
+	configPath := fs.String("config", "", "the toolpolicy JSON configuration `FILE` (required)")
+	agent := fs.String("agent", "", "the agent `ID` (selects agents[].tools)")
+	provider := fs.String("provider", "", "the model `PROVIDER` (selects tools.byProvider)")
+	model := fs.String("model", "", "the `MODEL` (selects tools.byProvider[\"PROVIDER/MODEL\"]; needs --provider)")
+	subagent := fs.Int("subagent", 0, "the subagent depth `N`: 0 for the agent itself, 1 for a subagent it spawned, ...")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	if code, done := parseFlags(e, fs, args); done {
+		return code
+	}
+	switch {
+	case *configPath == "":
+		return usageError(e, fs, "--config is required")
+	case *subagent < 0:
+		return usageError(e, fs, "--subagent %d: the depth cannot be negative", *subagent)
+	case *model != "" && *provider == "":
+		return usageError(e, fs, "--model needs --provider")
+	}
+
+	cfg, err := toolpolicy.LoadConfig(*configPath)
+	if err != nil {
+		return configError(e, fs, err)
+	}
+	q := toolpolicy.Query{AgentID: *agent, Provider: *provider, Model: *model, SubagentDepth: *subagent}
+	pol, err := cfg.Resolve(q)
+	if err != nil {
+		return configError(e, fs, err)
+	}
+	notes(e, fs, cfg, q)
+
+	names := fs.Args()
+	named := len(names) > 0
+	if !named {
+		names = catalogue(cfg)
+	}
+	out := toolsOutput{Config: *configPath, Agent: *agent, Provider: *provider, Model: *model, Subagent: *subagent, Layers: pol.Layers()}
+	code := exitOK
+	for _, n := range names {
+		d := pol.Explain(n)
+		out.Tools = append(out.Tools, toolJSON{Tool: d.Tool, Allowed: d.Allowed, Layer: d.Layer, Rule: d.Rule, Kind: d.Kind.String(), Source: d.Source, Reason: d.Reason})
+		if named && !d.Allowed {
+			code = exitDeny
+		}
+	}
+	if out.Layers == nil {
+		out.Layers = []string{}
+	}
+	if out.Tools == nil {
+		out.Tools = []toolJSON{}
+	}
+	if *asJSON {
+		writeJSON(e.stdout, out)
+		return code
+	}
+	printTools(e, out)
+	return code
+}
+
+// configError prints a configuration error, one entry per line, and
+// returns exitUsage.
+func configError(e *env, fs *flag.FlagSet, err error) int {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(e.stderr, "%s: %s\n", fs.Name(), line)
+	}
+	return exitUsage
+}
+
+// notes tells, on standard error, when a query selects nothing that the
+// configuration defines, since the library then silently falls back to the
+// global layers.
+func notes(e *env, fs *flag.FlagSet, cfg *toolpolicy.Config, q toolpolicy.Query) {
+	if q.AgentID != "" && !slices.Contains(cfg.AgentIDs(), q.AgentID) {
+		ids := cfg.AgentIDs()
+		known := "none"
+		if len(ids) > 0 {
+			known = strings.Join(ids, ", ")
+		}
+		fmt.Fprintf(e.stderr, "%s: note: no agent %q in the configuration (agents: %s); only the global layers apply\n", fs.Name(), q.AgentID, known)
+	}
+	if q.Provider != "" {
+		keys := map[string]bool{}
+		for k := range cfg.File().Tools.ByProvider {
+			keys[strings.ToLower(strings.TrimSpace(k))] = true
+		}
+		p := strings.ToLower(strings.TrimSpace(q.Provider))
+		m := p + "/" + strings.ToLower(strings.TrimSpace(q.Model))
+		if !keys[p] && !(q.Model != "" && keys[m]) {
+			fmt.Fprintf(e.stderr, "%s: note: tools.byProvider has no entry for %q; no provider layer applies\n", fs.Name(), q.Provider)
+		}
+	}
+}
+
+// catalogue returns the known tool names: those of the default groups, the
+// default subagent deny list and the related-tool table, and the exact
+// names written in cfg, sorted.
+func catalogue(cfg *toolpolicy.Config) []string {
+	set := map[string]bool{}
+	add := func(names ...string) {
+		for _, n := range names {
+			if c, ok := toolpolicy.Normalize(n); ok {
+				set[c] = true
+			}
+		}
+	}
+	for _, members := range toolpolicy.DefaultGroups() {
+		add(members...)
+	}
+	add(toolpolicy.DefaultSubagentDeny()...)
+	for g, granted := range toolpolicy.DefaultRelated() {
+		add(g)
+		add(granted...)
+	}
+	for _, p := range toolpolicy.DefaultProfiles() {
+		add(exactNames(p.Allow)...)
+		add(exactNames(p.Deny)...)
+	}
+	f := cfg.File()
+	lists := [][]string{f.Tools.Allow, f.Tools.Deny}
+	for _, r := range f.Tools.ByProvider {
+		lists = append(lists, r.Allow, r.Deny)
+	}
+	if f.Tools.Subagents != nil {
+		lists = append(lists, f.Tools.Subagents.Tools.Allow, f.Tools.Subagents.Tools.Deny)
+	}
+	for _, a := range f.Agents {
+		lists = append(lists, a.Tools.Allow, a.Tools.Deny)
+	}
+	for _, l := range lists {
+		add(exactNames(l)...)
+	}
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// exactNames returns the patterns that name one tool (no wildcard, no group).
+func exactNames(patterns []string) []string {
+	var out []string
+	for _, p := range patterns {
+		if !strings.Contains(p, "*") && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(p)), "group:") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func printTools(e *env, out toolsOutput) {
+	w := e.stdout
+	fmt.Fprintf(w, "config:   %s\n", out.Config)
+	var sel []string
+	if out.Agent != "" {
+		sel = append(sel, "agent "+out.Agent)
+	}
+	if out.Provider != "" {
+		p := "provider " + out.Provider
+		if out.Model != "" {
+			p += "/" + out.Model
+		}
+		sel = append(sel, p)
+	}
+	if out.Subagent > 0 {
+		sel = append(sel, fmt.Sprintf("subagent depth %d", out.Subagent))
+	}
+	if len(sel) == 0 {
+		sel = append(sel, "no agent, provider or subagent (global layers only)")
+	}
+	fmt.Fprintf(w, "query:    %s\n", strings.Join(sel, ", "))
+	layers := "none"
+	if len(out.Layers) > 0 {
+		layers = strings.Join(out.Layers, ", ")
+	}
+	fmt.Fprintf(w, "layers:   %s\n\n", layers)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tDECISION\tLAYER\tRULE\tKIND\tSOURCE")
+	for _, t := range out.Tools {
+		dec := "denied"
+		if t.Allowed {
+			dec = "allowed"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.Tool, dec, dash(t.Layer), dash(t.Rule), t.Kind, dash(t.Source))
+	}
+	tw.Flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
