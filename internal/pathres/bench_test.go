@@ -93,3 +93,17 @@ func BenchmarkEvalSymlinks(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLstat is one lstat system call, the unit of cost of a
+// resolution: Contains in BenchmarkContains makes nine (four for the
+// components of the sandbox root, five below it).
+func BenchmarkLstat(b *testing.B) {
+	tr := benchTree(b)
+	p := tr.path("sb/d1/d2/d3/d4/file.txt")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := lstat(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
