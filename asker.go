@@ -1,5 +1,13 @@
 package sandboxauth
 
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+)
+
 // action is what a policy makes of a call.
 type action int
 
@@ -20,6 +28,8 @@ type verdict struct {
 func allow() verdict           { return verdict{action: actAllow} }
 func ask(why string) verdict   { return verdict{action: actAsk, why: why} }
 func refuse(err error) verdict { return verdict{action: actRefuse, err: err} }
+
+// askIf asks when cond holds and allows otherwise.
 func askIf(cond bool, why string) verdict {
 	if cond {
 		return ask(why)
@@ -31,10 +41,22 @@ func askIf(cond bool, why string) verdict {
 // before the policy decides.
 type facts struct {
 	place      placement      // reads and writes: where the paths lie
-	cwd        string         // shell: the working directory ("" means the sandbox)
+	protected  string         // reads and writes: the protected-path rule hit, if any
+	cwd        string         // shell: the working directory
 	cwdOutside bool           // shell: the working directory is outside the sandbox
 	class      Classification // shell: the command's class
 }
+
+// Who decided a call, for the decision log.
+const (
+	byPolicy   = "policy"
+	byPerson   = "person"
+	byGrant    = "grant"
+	byClose    = "close"
+	byTimeout  = "timeout"
+	byHeadless = "headless"
+	byInput    = "input"
+)
 
 // asker holds what the Sandbox and Permissive policies share: the command
 // lists, the broker, and the way from a verdict to an answer.
@@ -56,64 +78,98 @@ func newAsker(policy string, commands *ShellAllowedCommands, opts []Option) (*as
 	return &asker{policy: policy, commands: commands, broker: newBroker(o.buffer), opts: o}, nil
 }
 
-// run checks c, lets decide judge it, and carries the verdict out, asking
-// a person if it says so.
+// run checks c, lets decide judge it, and carries the verdict out: allowing,
+// refusing, applying a session grant, or asking a person.
 func (a *asker) run(c *call, decide func(*call, *facts) verdict) error {
-	if a.broker.isClosed() {
-		return closedError(c)
-	}
+	start := time.Now()
 	var f facts
-	var err error
+	err, by, rule := a.decide(c, &f, decide)
+	if a.opts.log != nil {
+		a.logDecision(c, &f, err, by, rule, time.Since(start))
+	}
+	return err
+}
+
+func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (err error, by, rule string) {
+	if a.broker.isClosed() {
+		return closedError(c), byClose, "authorizer closed"
+	}
 	if c.op == OpShell {
-		f, err = a.shellFacts(c)
+		err = a.shellFacts(c, f)
 	} else {
 		f.place, err = place(c.sandboxDir, c.paths)
 		if err == nil && len(c.paths) == 0 {
-			return nil
+			return nil, byPolicy, "no paths"
+		}
+		if err == nil && len(f.place.outside) == 0 {
+			if r, p := protectedHit(a.opts.protected, c.op, c.sandboxDir, f.place.root, c.paths); r != nil {
+				f.protected = "protected path " + r.src.Pattern + ": " + p
+			}
 		}
 	}
 	if err != nil {
-		return err
+		return err, byInput, "malformed call"
 	}
-	v := decide(c, &f)
+	v := decide(c, f)
 	switch v.action {
 	case actAllow:
-		return nil
+		return nil, byPolicy, allowRule(c, f)
 	case actRefuse:
-		return v.err
+		return v.err, byPolicy, refusalRule(v.err, f)
 	}
-	return a.ask(c, &f, v.why)
+	if g, ok := a.granted(c, f); ok {
+		return nil, byGrant, "grant: " + g.String()
+	}
+	if a.opts.headless {
+		return deny(ErrNoUser, "sandboxauth: %s needs a person's approval (%s), but this agent runs without one, so it was refused. Continue without it, or finish and report what you would have needed.", describe(c), v.why), byHeadless, v.why
+	}
+	return a.ask(c, f, v.why)
+}
+
+func allowRule(c *call, f *facts) string {
+	if c.op == OpShell {
+		return f.class.Rule
+	}
+	return "inside the sandbox"
+}
+
+func refusalRule(err error, f *facts) string {
+	if d, ok := err.(*denial); ok {
+		if d.kind == ErrBlockedCommand {
+			return f.class.Rule
+		}
+		return d.kind.Error()
+	}
+	return ""
 }
 
 // shellFacts validates a shell call, places its working directory and
 // classifies its command.
-func (a *asker) shellFacts(c *call) (facts, error) {
-	var f facts
+func (a *asker) shellFacts(c *call, f *facts) error {
 	if err := checkArgv(c.argv); err != nil {
-		return f, err
+		return err
 	}
 	cwd := c.cwd
 	if cwd == "" {
 		cwd = c.sandboxDir
 	}
 	if err := checkDir("working directory", cwd); err != nil {
-		return f, err
+		return err
 	}
 	pl, err := place(c.sandboxDir, []string{cwd})
 	if err != nil {
-		return f, err
+		return err
 	}
 	f.cwd, f.cwdOutside = cwd, len(pl.outside) > 0
 	f.class, err = a.commands.Classify(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, c.argv)
-	return f, err
+	return err
 }
 
 // ask raises a UserRequest for c and turns the answer into an error.
-func (a *asker) ask(c *call, f *facts, why string) error {
+func (a *asker) ask(c *call, f *facts, why string) (err error, by, rule string) {
 	req := UserRequest{
 		ToolCallID:     c.toolCallID,
 		ToolName:       c.tool,
-		Prompt:         prompt(a.policy, c, f, why),
 		Policy:         a.policy,
 		Operation:      c.op,
 		SandboxDir:     c.sandboxDir,
@@ -129,16 +185,177 @@ func (a *asker) ask(c *call, f *facts, why string) error {
 	} else {
 		req.Paths = append([]string(nil), c.paths...)
 	}
-	switch a.broker.ask(c.ctx, req, a.opts.promptTimeout) {
+	offer := a.offer(c, f)
+	req.Prompt = prompt(a.policy, c, f, why, offer)
+	switch a.broker.ask(c.ctx, req, a.opts.promptTimeout, offer) {
 	case stateAllowed:
-		return nil
+		return nil, byPerson, why
 	case stateDenied:
-		return deny(ErrAuthorizationDenied, "sandboxauth: the user refused %s. Do not retry the same call; ask the user how to proceed or take another approach.", describe(c))
+		return deny(ErrAuthorizationDenied, "sandboxauth: the user refused %s. Do not retry the same call; ask the user how to proceed or take another approach.", describe(c)), byPerson, why
 	case stateTimedOut:
-		return deny(ErrPromptTimeout, "sandboxauth: nobody answered the request to allow %s within %v, so it was refused. Continue without it, or try again later.", describe(c), a.opts.promptTimeout)
+		return deny(ErrPromptTimeout, "sandboxauth: nobody answered the request to allow %s within %v, so it was refused. Continue without it, or try again later.", describe(c), a.opts.promptTimeout), byTimeout, why
 	default:
-		return closedError(c)
+		return closedError(c), byClose, why
 	}
+}
+
+// offer returns the session grant a person may make for c, or nil.
+func (a *asker) offer(c *call, f *facts) *sessionOffer {
+	store := a.opts.grants
+	if store == nil {
+		return nil
+	}
+	if c.op == OpShell {
+		if f.cwdOutside {
+			return nil
+		}
+		g, ok := commandScope(c.argv, f.class.Result)
+		if !ok {
+			return nil
+		}
+		return &sessionOffer{scope: g.String(), record: func(string) { _ = store.Add(g) }}
+	}
+	if len(f.place.outside) > 0 {
+		return nil // never for what the strict Sandbox policy refuses outright
+	}
+	resolved, ok := resolveAll(c.paths)
+	if !ok {
+		return nil
+	}
+	op := c.op
+	o := &sessionOffer{dirs: pathScope(f.place.root, resolved)}
+	o.scope = Grant{Operation: op, Path: resolved[0]}.String()
+	if len(resolved) > 1 {
+		o.scope = string(op) + " exactly these paths"
+	}
+	o.record = func(dir string) {
+		if dir != "" {
+			_ = store.Add(Grant{Operation: op, Path: dir, Subtree: true})
+			return
+		}
+		for _, p := range resolved {
+			_ = store.Add(Grant{Operation: op, Path: p})
+		}
+	}
+	return o
+}
+
+// granted reports whether a session grant covers c, so that it is allowed
+// without asking. The rules of Grant apply: never outside the sandbox, never
+// for a command a grant may not name, and a command grant only where the
+// command, with the grant taken as a safe matcher, classifies as safe.
+func (a *asker) granted(c *call, f *facts) (Grant, bool) {
+	store := a.opts.grants
+	if store == nil {
+		return Grant{}, false
+	}
+	grants := store.List()
+	if len(grants) == 0 {
+		return Grant{}, false
+	}
+	if c.op == OpShell {
+		if f.cwdOutside {
+			return Grant{}, false
+		}
+		if _, ok := commandScope(c.argv, f.class.Result); !ok {
+			return Grant{}, false
+		}
+		for _, g := range grants {
+			if g.Operation != OpShell || !hasPrefix(c.argv, g.Command) {
+				continue
+			}
+			with := a.commands.withSafe(CommandMatcher{Command: g.Command[0], CommandArgsPrefix: g.Command[1:], Reason: "session grant"})
+			cl, err := with.Classify(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, c.argv)
+			if err == nil && cl.Result == CommandCheckResultSafe {
+				return g, true
+			}
+		}
+		return Grant{}, false
+	}
+	if len(f.place.outside) > 0 {
+		return Grant{}, false
+	}
+	resolved, ok := resolveAll(c.paths)
+	if !ok {
+		return Grant{}, false
+	}
+	var last Grant
+	for _, p := range resolved {
+		covered := false
+		for _, g := range grants {
+			if g.covers(c.op, p) {
+				covered, last = true, g
+				break
+			}
+		}
+		if !covered {
+			return Grant{}, false
+		}
+	}
+	return last, true
+}
+
+func resolveAll(paths []string) ([]string, bool) {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		r, err := pathres.Resolve(p)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = r
+	}
+	return out, true
+}
+
+func hasPrefix(argv, words []string) bool {
+	if len(words) > len(argv) {
+		return false
+	}
+	for i, w := range words {
+		if argv[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// logDecision writes one record for a decided call.
+func (a *asker) logDecision(c *call, f *facts, err error, by, rule string, took time.Duration) {
+	outcome, level := "allow", slog.LevelInfo
+	if err != nil {
+		outcome, level = "deny", slog.LevelWarn
+		if _, ok := err.(*inputError); ok {
+			outcome = "error"
+		}
+	}
+	attrs := []slog.Attr{
+		slog.String("policy", a.policy),
+		slog.String("operation", string(c.op)),
+		slog.String("outcome", outcome),
+		slog.String("decided_by", by),
+		slog.String("rule", rule),
+	}
+	if c.tool != "" {
+		attrs = append(attrs, slog.String("tool", c.tool))
+	}
+	if c.toolCallID != "" {
+		attrs = append(attrs, slog.String("tool_call_id", c.toolCallID))
+	}
+	if c.op == OpShell {
+		attrs = append(attrs, slog.Any("argv", c.argv), slog.String("cwd", f.cwd), slog.String("class", f.class.Result.String()))
+	} else {
+		attrs = append(attrs, slog.Any("paths", c.paths))
+	}
+	if c.requested {
+		attrs = append(attrs, slog.Bool("requested", true), slog.String("reason", c.reason))
+	}
+	if by == byPerson || by == byTimeout {
+		attrs = append(attrs, slog.Duration("waited", took))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	a.opts.log.LogAttrs(context.Background(), level, "sandboxauth decision", attrs...)
 }
 
 func (a *asker) close() { a.broker.close() }

@@ -43,8 +43,8 @@ func buildOptions(opts []Option) (options, error) {
 
 // WithRequestBuffer sets the capacity of the channel of user requests
 // (default 16). A call that needs a person while the buffer is full blocks
-// until the host receives a request or the authorizer is closed. n must be at
-// least 1.
+// until the host receives a request, its prompt timeout passes
+// (WithPromptTimeout), or the authorizer is closed. n must be at least 1.
 func WithRequestBuffer(n int) Option {
 	return func(o *options) error {
 		if n < 1 {
@@ -56,7 +56,10 @@ func WithRequestBuffer(n int) Option {
 }
 
 // WithPromptTimeout refuses a call with ErrPromptTimeout when nobody answers
-// its user request within d. Zero, the default, waits until Close.
+// its user request within d, counted from the moment the call asks (so a call
+// blocked on a full buffer times out too, and its request is never sent).
+// Answering after the timeout is a no-op. Zero, the default, waits until
+// Close.
 func WithPromptTimeout(d time.Duration) Option {
 	return func(o *options) error {
 		if d < 0 {

@@ -5,8 +5,9 @@ package sandboxauth
 //
 // Reads and writes:
 //   - paths all inside the sandbox are allowed;
-//   - a person is asked whenever the model requests permission, and whenever
-//     any path lies outside the sandbox (after resolving symlinks).
+//   - a person is asked whenever the model requests permission, whenever
+//     any path lies outside the sandbox (after resolving symlinks), and for
+//     protected paths (see ProtectedPath).
 //
 // Shell commands:
 //   - a working directory outside the sandbox is asked about;
@@ -62,6 +63,9 @@ func permissivePolicy(c *call, f *facts) verdict {
 	}
 	if len(f.place.outside) > 0 {
 		return ask(plural(len(f.place.outside), "a path is", "paths are") + " outside the sandbox")
+	}
+	if f.protected != "" {
+		return ask(f.protected)
 	}
 	return askIf(c.requested, "the model asked for permission")
 }

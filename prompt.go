@@ -72,7 +72,7 @@ func describe(c *call) string {
 // prompt is the question a person reads: the tool, the operation, the paths
 // or the command with its working directory and class, why the policy asks,
 // and the model's reason.
-func prompt(policy string, c *call, f *facts, why string) string {
+func prompt(policy string, c *call, f *facts, why string, offer *sessionOffer) string {
 	var b strings.Builder
 	switch c.op {
 	case OpRead, OpWrite:
@@ -105,6 +105,13 @@ func prompt(policy string, c *call, f *facts, why string) string {
 		fmt.Fprintf(&b, "The model's reason: %s\n", c.reason)
 	} else if c.requested {
 		b.WriteString("The model asked for permission without giving a reason.\n")
+	}
+	if offer != nil {
+		fmt.Fprintf(&b, "You may allow for the rest of the session: %s", offer.scope)
+		if len(offer.dirs) > 0 {
+			fmt.Fprintf(&b, ", or anything below one of: %s", strings.Join(offer.dirs, ", "))
+		}
+		b.WriteString(".\n")
 	}
 	b.WriteString("Allow?")
 	return b.String()

@@ -8,7 +8,8 @@ package sandboxauth
 //     whole call with ErrOutsideSandbox, even when the model requests
 //     permission;
 //   - paths all inside the sandbox are allowed, unless the model requests
-//     permission, in which case a person is asked.
+//     permission or a path is protected (see ProtectedPath), in which case a
+//     person is asked.
 //
 // Shell commands:
 //   - a working directory outside the sandbox is refused with
@@ -65,6 +66,9 @@ func sandboxPolicy(c *call, f *facts) verdict {
 	if len(f.place.outside) > 0 {
 		return refuse(deny(ErrOutsideSandbox, "sandboxauth: %s was refused: %s outside the sandbox %q (%s), and this policy never reads or writes outside the sandbox, even with permission. Work with files inside the sandbox, or ask the user to copy what you need into it.",
 			describe(c), plural(len(f.place.outside), "this path is", "these paths are"), c.sandboxDir, formatPaths(f.place.outside)))
+	}
+	if f.protected != "" {
+		return ask(f.protected)
 	}
 	return askIf(c.requested, "the model asked for permission")
 }

@@ -34,11 +34,15 @@ func TestToolPolicyAuthorizer(t *testing.T) {
 		{"denied tool", coder, func(a Authorizer) error { return a.IsAuthorizedForWrite(false, "", "write", f.sandbox, f.inFile) }, ErrToolNotPermitted, false},
 		{"denied tool even requested", coder, func(a Authorizer) error { return a.IsAuthorizedForWrite(true, "pls", "write", f.sandbox, f.inFile) }, ErrToolNotPermitted, false},
 		{"unknown tool", coder, func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "browser", f.sandbox, f.inFile) }, ErrToolNotPermitted, false},
-		{"alias and case", coder, func(a Authorizer) error { return a.IsAuthorizedForWrite(false, "", " Apply-Patch ", f.sandbox, f.inFile) }, nil, false},
+		{"alias and case", coder, func(a Authorizer) error {
+			return a.IsAuthorizedForWrite(false, "", " Apply-Patch ", f.sandbox, f.inFile)
+		}, nil, false},
 		{"invalid tool name", coder, func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "re ad", f.sandbox, f.inFile) }, ErrToolNotPermitted, false},
 		{"requested inside: fallback asks", coder, func(a Authorizer) error { return a.IsAuthorizedForRead(true, "pls", "read", f.sandbox, f.inFile) }, nil, true},
 		{"shell with exec allowed", coder, func(a Authorizer) error { return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"ls"}) }, nil, false},
-		{"shell blocked by fallback", coder, func(a Authorizer) error { return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"curl", "x"}) }, ErrBlockedCommand, false},
+		{"shell blocked by fallback", coder, func(a Authorizer) error {
+			return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"curl", "x"})
+		}, ErrBlockedCommand, false},
 		{"shell without exec", reader, func(a Authorizer) error { return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"ls"}) }, ErrToolNotPermitted, false},
 		{"agent layer narrows", reader, func(a Authorizer) error { return a.IsAuthorizedForWrite(false, "", "edit", f.sandbox, f.inFile) }, ErrToolNotPermitted, false},
 		{"agent layer allows read", reader, func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "read", f.sandbox, f.inFile) }, nil, false},

@@ -2,6 +2,8 @@ package sandboxauth
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,12 +48,34 @@ type UserRequest struct {
 	Reason         string             // the model's reason, if it gave one
 	Requested      bool               // the model asked for permission explicitly
 	Outside        []string           // the paths that resolve outside the sandbox, resolved
+
+	// Session grants (see WithGrants). SessionScope states, for a person,
+	// what AllowForSession would allow from now on without asking; it is ""
+	// and AllowForSession is nil when no grant may be offered.
+	SessionScope    string
+	AllowForSession func() // allows, and records the grant; idempotent like Allow
+
+	// For reads and writes, a person may instead pick one of GrantDirs (the
+	// nearest directory holding every path, and its parents up to the
+	// sandbox): AllowForSessionUnder(dir) allows this call and every later
+	// one of the same operation below dir. It returns an error, and answers
+	// nothing, for a dir not in GrantDirs. Nil when no grant may be offered.
+	GrantDirs            []string
+	AllowForSessionUnder func(dir string) error
+}
+
+// sessionOffer is what the asker lets a person grant for one request.
+type sessionOffer struct {
+	scope  string
+	dirs   []string
+	record func(dir string) // records the grant ("" for the offered scope)
 }
 
 // Answer states of a pending request. The first transition away from
 // statePending wins; every later one fails.
 const (
-	statePending int32 = iota
+	statePending   int32 = iota
+	stateAnswering       // claimed by an answer that still has work to do
 	stateAllowed
 	stateDenied
 	stateClosed    // the authorizer was closed
@@ -70,6 +94,15 @@ func (p *pending) decide(s int32) bool {
 		return true
 	}
 	return false
+}
+
+// claim wins the transition for an answer that must do some work (record a
+// grant) before the caller is released by finish.
+func (p *pending) claim() bool { return p.state.CompareAndSwap(statePending, stateAnswering) }
+
+func (p *pending) finish(s int32) {
+	p.state.Store(s)
+	close(p.decided)
 }
 
 // broker hands UserRequests to the host and waits for the answers.
@@ -110,10 +143,32 @@ func (b *broker) isClosed() bool {
 
 // ask sends req and blocks until it is answered, the broker is closed, ctx
 // ends, or timeout (if positive) passes. It returns the final state.
-func (b *broker) ask(ctx context.Context, req UserRequest, timeout time.Duration) int32 {
+func (b *broker) ask(ctx context.Context, req UserRequest, timeout time.Duration, offer *sessionOffer) int32 {
 	p := &pending{decided: make(chan struct{})}
 	req.Allow = func() { p.decide(stateAllowed) }
 	req.Disallow = func() { p.decide(stateDenied) }
+	if offer != nil {
+		req.SessionScope = offer.scope
+		req.AllowForSession = func() {
+			if p.claim() {
+				offer.record("")
+				p.finish(stateAllowed)
+			}
+		}
+		if len(offer.dirs) > 0 {
+			req.GrantDirs = append([]string(nil), offer.dirs...)
+			req.AllowForSessionUnder = func(dir string) error {
+				if !slices.Contains(offer.dirs, dir) {
+					return invalid(ErrInvalidConfig, "sandboxauth: %q is not one of the directories offered for this grant (%s)", dir, strings.Join(offer.dirs, ", "))
+				}
+				if p.claim() {
+					offer.record(dir)
+					p.finish(stateAllowed)
+				}
+				return nil
+			}
+		}
+	}
 
 	b.mu.RLock()
 	if b.closed {

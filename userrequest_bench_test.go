@@ -51,7 +51,7 @@ func BenchmarkBrokerAskAllow(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if s := br.ask(ctx, req, 0); s != stateAllowed {
+		if s := br.ask(ctx, req, 0, nil); s != stateAllowed {
 			b.Fatalf("state %d", s)
 		}
 	}
