@@ -209,7 +209,9 @@ func TestSessionGrantsForCommands(t *testing.T) {
 	// First time: asked, with the scope stated; the person grants it.
 	var first UserRequest
 	errc := make(chan error, 1)
-	go func() { errc <- a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"npm", "run", "test", "--", "--watch"}) }()
+	go func() {
+		errc <- a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"npm", "run", "test", "--", "--watch"})
+	}()
 	first = <-ch
 	require.NotNil(t, first.AllowForSession)
 	assert.Equal(t, "run `npm run test` with any further arguments", first.SessionScope)
