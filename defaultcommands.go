@@ -266,6 +266,7 @@ func defaultSafe() []CommandMatcher {
 			"printenv", "groups", "logname", "getconf", "cal", "jq", "grep", "egrep", "fgrep",
 			"eza", "exa", "lsd", "shellcheck", "cd", "uniq", "tee", "touch",
 			"mkdir", "wait", "dircolors", "look", "factor", "env"),
+		namesMatchers("sets shell error-handling options (scripts accept only -e, -u, -x, -v, -o pipefail and the like)", "set"),
 		matcherList1(
 			subMatcher("base64", nil, []string{"-o", "--output"}, "encodes or decodes to standard output"),
 			subMatcher("iconv", nil, []string{"-o", "--output"}, "converts text to standard output"),

@@ -113,7 +113,7 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 		floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: non-ASCII command name",
 			fmt.Sprintf("%q contains characters outside ASCII, which can imitate another command", base)))
 	}
-	if strings.ContainsAny(name, "\\'\"$`*?[]{}()<>|&;= ") {
+	if name != "[" && strings.ContainsAny(name, "\\'\"$`*?[]{}()<>|&;= ") {
 		name = strings.Map(func(c rune) rune {
 			if strings.ContainsRune("\\'\"", c) {
 				return -1

@@ -1,5 +1,7 @@
 package shell
 
+import "strings"
+
 // PlainWords splits src into words when it is a single simple command made
 // only of plain characters (letters, digits and _ . / - + , : @ % =,
 // separated by spaces or tabs, with no = in the first word). For such a
@@ -29,6 +31,16 @@ func PlainWords(src string) (words []string, ok bool) {
 	if n == 0 {
 		return nil, false
 	}
+	first := src
+	for len(first) > 0 && (first[0] == ' ' || first[0] == '\t') {
+		first = first[1:]
+	}
+	if i := strings.IndexAny(first, " \t"); i >= 0 {
+		first = first[:i]
+	}
+	if reservedWords[first] || runsText[first] != "" || first == "set" {
+		return nil, false
+	}
 	words = make([]string, 0, n)
 	start := -1
 	for i := 0; i <= len(src); i++ {
@@ -42,6 +54,14 @@ func PlainWords(src string) (words []string, ok bool) {
 		}
 	}
 	return words, true
+}
+
+// reservedWords start compound commands or change how the rest of the
+// line is read; scripts starting with one go to the parser.
+var reservedWords = map[string]bool{
+	"if": true, "then": true, "else": true, "elif": true, "fi": true, "for": true, "while": true,
+	"until": true, "do": true, "done": true, "case": true, "esac": true, "in": true, "function": true,
+	"select": true, "time": true, "coproc": true, "!": true, "{": true, "}": true, "[[": true, "]]": true,
 }
 
 func plainByte(c byte) bool {
