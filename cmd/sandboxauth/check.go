@@ -61,8 +61,8 @@ type checkOptions struct {
 
 func runCheck(e *env, args []string) int {
 	fs := newFlagSet(e, "check", checkSynopsis, checkDescription+commandsSchema, checkExamples)
-	sandbox := fs.String("sandbox", "", "the sandbox `DIR`ectory (default: the current directory)")
-	cwd := fs.String("cwd", "", "the working `DIR`ectory of the command; relative to the sandbox (default: the sandbox)")
+	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR` (default: the current directory)")
+	cwd := fs.String("cwd", "", "the working directory `DIR` of the command; relative to the sandbox (default: the sandbox)")
 	commandsPath := fs.String("commands", "", "a JSON `FILE` of extra safe, dangerous and blocked matchers (schema above)")
 	split := fs.Bool("split-compound", false, "classify each command of a pipeline or list instead of calling it inscrutable")
 	asJSON := fs.Bool("json", false, "print JSON (one object per command) instead of text")

@@ -77,7 +77,7 @@ type demo struct {
 
 func runDemo(e *env, args []string) int {
 	fs := newFlagSet(e, "demo", demoSynopsis, demoDescription, demoExamples)
-	sandbox := fs.String("sandbox", "", "the sandbox `DIR`ectory; it must exist (default: the current directory)")
+	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR`; it must exist (default: the current directory)")
 	policy := fs.String("policy", "sandbox", "the `POLICY`: sandbox, permissive or autoapprove")
 	commandsPath := fs.String("commands", "", "a JSON `FILE` of extra safe, dangerous and blocked matchers (see check --help)")
 	split := fs.Bool("split-compound", false, "classify each command of a pipeline or list instead of calling it inscrutable")

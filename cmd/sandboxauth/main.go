@@ -30,6 +30,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 )
 
 // Exit statuses. They are the same for every subcommand; see the package
@@ -163,7 +164,7 @@ func newFlagSet(e *env, name, synopsis, description string, examples []string) *
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
 		w := fs.Output()
-		fmt.Fprintf(w, "Usage:\n  sandboxauth %s %s\n\n%s", name, synopsis, description)
+		fmt.Fprintf(w, "Usage:\n  sandboxauth %s %s\n\n%s\n", name, synopsis, strings.TrimRight(description, "\n"))
 		hasFlags := false
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {

@@ -18,9 +18,9 @@ each TOOL (or for the whole catalogue of known tool names when none is given),
 whether it is allowed or denied, and the layer and the rule that decided.
 
 Tool names are normalized as the library does (trimmed, lower-cased, aliases
-such as bash -> exec applied). The catalogue is every tool of the default
-groups, the default subagent deny list and the related-tool table, plus every
-exact tool name written in the configuration.
+such as bash -> exec applied). The catalogue is every tool named by the
+default groups, profiles, subagent deny list and related-tool table, plus
+every exact tool name written in the configuration.
 
 Exit status:
   0  every named TOOL is allowed (or no TOOL was named: the catalogue is listed)
@@ -34,7 +34,7 @@ var toolsExamples = []string{
 	"sandboxauth tools --config tools.json",
 	"sandboxauth tools --config tools.json --agent reviewer exec read web_fetch",
 	"sandboxauth tools --config tools.json --provider openai --model gpt-5 bash",
-	"sandboxauth tools --config tools.json --agent coder --subagent 1 --json sessions_spawn",
+	"sandboxauth tools --config tools.json --agent reviewer --subagent 1 --json sessions_spawn",
 }
 
 // toolsOutput is the JSON output of tools.
@@ -49,7 +49,8 @@ type toolsOutput struct {
 }
 
 type toolJSON struct {
-	Tool    string `json:"tool"`
+	Name    string `json:"name"` // as given
+	Tool    string `json:"tool"` // canonical`
 	Allowed bool   `json:"allowed"`
 	Layer   string `json:"layer,omitempty"`
 	Rule    string `json:"rule,omitempty"`
@@ -80,12 +81,12 @@ func runTools(e *env, args []string) int {
 
 	cfg, err := toolpolicy.LoadConfig(*configPath)
 	if err != nil {
-		return configError(e, fs, err)
+		return configError(e, fs, *configPath, err)
 	}
 	q := toolpolicy.Query{AgentID: *agent, Provider: *provider, Model: *model, SubagentDepth: *subagent}
 	pol, err := cfg.Resolve(q)
 	if err != nil {
-		return configError(e, fs, err)
+		return configError(e, fs, *configPath, err)
 	}
 	notes(e, fs, cfg, q)
 
@@ -98,7 +99,7 @@ func runTools(e *env, args []string) int {
 	code := exitOK
 	for _, n := range names {
 		d := pol.Explain(n)
-		out.Tools = append(out.Tools, toolJSON{Tool: d.Tool, Allowed: d.Allowed, Layer: d.Layer, Rule: d.Rule, Kind: d.Kind.String(), Source: d.Source, Reason: d.Reason})
+		out.Tools = append(out.Tools, toolJSON{Name: n, Tool: d.Tool, Allowed: d.Allowed, Layer: d.Layer, Rule: d.Rule, Kind: d.Kind.String(), Source: d.Source, Reason: d.Reason})
 		if named && !d.Allowed {
 			code = exitDeny
 		}
@@ -117,10 +118,16 @@ func runTools(e *env, args []string) int {
 	return code
 }
 
-// configError prints a configuration error, one entry per line, and
-// returns exitUsage.
-func configError(e *env, fs *flag.FlagSet, err error) int {
+// configError prints a configuration error, one entry at fault per line,
+// each prefixed with the file's name, and returns exitUsage.
+func configError(e *env, fs *flag.FlagSet, path string, err error) int {
 	for _, line := range strings.Split(err.Error(), "\n") {
+		if line == "" {
+			continue
+		}
+		if !strings.HasPrefix(line, path+": ") {
+			line = path + ": " + line
+		}
 		fmt.Fprintf(e.stderr, "%s: %s\n", fs.Name(), line)
 	}
 	return exitUsage
@@ -241,7 +248,11 @@ func printTools(e *env, out toolsOutput) {
 		if t.Allowed {
 			dec = "allowed"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.Tool, dec, dash(t.Layer), dash(t.Rule), t.Kind, dash(t.Source))
+		name := t.Tool
+		if t.Name != t.Tool {
+			name = t.Name + " (" + t.Tool + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", name, dec, dash(t.Layer), dash(t.Rule), t.Kind, dash(t.Source))
 	}
 	tw.Flush()
 }
