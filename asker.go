@@ -4,8 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"time"
-
-	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // action is what a policy makes of a call.
@@ -102,7 +100,7 @@ func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (e
 			return nil, byPolicy, "no paths"
 		}
 		if err == nil && len(f.place.outside) == 0 {
-			if r, p := protectedHit(a.opts.protected, c.op, c.sandboxDir, f.place.root, c.paths); r != nil {
+			if r, p := protectedHit(a.opts.protected, c.op, c.sandboxDir, &f.place, c.paths); r != nil {
 				f.protected = "protected path " + r.src.Pattern + ": " + p
 			}
 		}
@@ -176,7 +174,7 @@ func (a *asker) ask(c *call, f *facts, why string) (err error, by, rule string) 
 		Rule:           why,
 		Reason:         c.reason,
 		Requested:      c.requested,
-		Outside:        append([]string(nil), f.place.resolved...),
+		Outside:        append([]string(nil), f.place.where...),
 		Classification: f.class.Result,
 	}
 	if c.op == OpShell {
@@ -218,10 +216,7 @@ func (a *asker) offer(c *call, f *facts) *sessionOffer {
 	if len(f.place.outside) > 0 {
 		return nil // never for what the strict Sandbox policy refuses outright
 	}
-	resolved, ok := resolveAll(c.paths)
-	if !ok {
-		return nil
-	}
+	resolved := f.place.real
 	op := c.op
 	o := &sessionOffer{dirs: pathScope(f.place.root, resolved)}
 	o.scope = Grant{Operation: op, Path: resolved[0]}.String()
@@ -275,12 +270,8 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 	if len(f.place.outside) > 0 {
 		return Grant{}, false
 	}
-	resolved, ok := resolveAll(c.paths)
-	if !ok {
-		return Grant{}, false
-	}
 	var last Grant
-	for _, p := range resolved {
+	for _, p := range f.place.real {
 		covered := false
 		for _, g := range grants {
 			if g.covers(c.op, p) {
@@ -293,18 +284,6 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 		}
 	}
 	return last, true
-}
-
-func resolveAll(paths []string) ([]string, bool) {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		r, err := pathres.Resolve(p)
-		if err != nil {
-			return nil, false
-		}
-		out[i] = r
-	}
-	return out, true
 }
 
 func hasPrefix(argv, words []string) bool {

@@ -2,7 +2,6 @@ package sandboxauth
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
@@ -10,9 +9,10 @@ import (
 
 // placement says where a call's paths lie relative to its sandbox.
 type placement struct {
-	root     string   // the sandbox directory, resolved
-	outside  []string // the paths (as given) that are not inside root
-	resolved []string // what each outside path resolves to, or why it could not be
+	root    string   // the sandbox directory, resolved
+	real    []string // each path, resolved ("" when it could not be)
+	outside []string // the paths (as given) that are not inside root
+	where   []string // where each outside path leads, or why it could not be resolved
 }
 
 // checkDir validates an absolute directory argument (the sandbox or a
@@ -66,12 +66,12 @@ func validateCall(c *call) error {
 	return nil
 }
 
-// place validates sandboxDir and paths and resolves them. A path that
-// cannot be resolved (a symlink loop, an unreadable directory) counts as
-// outside: nothing proves it is inside. A path is inside only when both its
-// kernel resolution and the resolution of its lexically cleaned form lie in
-// the resolved sandbox, so that a tool which cleans paths before use cannot
-// be led out either.
+// place validates sandboxDir and paths and resolves them, the sandbox once.
+// A path that cannot be resolved (a symlink loop, an unreadable directory)
+// counts as outside: nothing proves it is inside. A path is inside only when
+// both its kernel resolution and the resolution of its lexically cleaned form
+// lie in the resolved sandbox, so that a tool which cleans paths before use
+// cannot be led out either.
 func place(sandboxDir string, paths []string) (placement, error) {
 	if err := checkDir("sandbox directory", sandboxDir); err != nil {
 		return placement{}, err
@@ -79,38 +79,26 @@ func place(sandboxDir string, paths []string) (placement, error) {
 	if err := checkPaths(paths); err != nil {
 		return placement{}, err
 	}
-	root, err := pathres.Resolve(sandboxDir)
+	root, err := pathres.NewRoot(sandboxDir)
 	if err != nil {
 		return placement{}, invalid(ErrInvalidPath, "sandboxauth: sandbox directory %q cannot be resolved: %v", sandboxDir, err)
 	}
-	pl := placement{root: root}
-	for _, p := range paths {
-		if where, ok := inside(root, p); !ok {
+	pl := placement{root: root.Real(), real: make([]string, len(paths))}
+	for i, p := range paths {
+		r, in, err := root.Contains(p)
+		switch {
+		case err != nil:
 			pl.outside = append(pl.outside, p)
-			pl.resolved = append(pl.resolved, where)
+			pl.where = append(pl.where, "unresolvable: "+err.Error())
+		case !in:
+			if pathres.Within(pl.root, r) {
+				r += ", but its cleaned form leads outside"
+			}
+			pl.outside = append(pl.outside, p)
+			pl.where = append(pl.where, r)
+		default:
+			pl.real[i] = r
 		}
 	}
 	return pl, nil
-}
-
-// inside reports whether p lies in the resolved root. When it does not, the
-// string says where p leads instead.
-func inside(root, p string) (string, bool) {
-	r, err := pathres.Resolve(p)
-	if err != nil {
-		return "unresolvable: " + err.Error(), false
-	}
-	if !pathres.Within(root, r) {
-		return r, false
-	}
-	if c := filepath.Clean(p); c != p {
-		rc, err := pathres.Resolve(c)
-		if err != nil {
-			return "unresolvable: " + err.Error(), false
-		}
-		if !pathres.Within(root, rc) {
-			return rc, false
-		}
-	}
-	return r, true
 }

@@ -128,7 +128,7 @@ func listPaths(b *strings.Builder, paths []string, f *facts) {
 			fmt.Fprintf(b, "  ... and %d more OUTSIDE the sandbox\n", len(f.place.outside)-maxOutside)
 			break
 		}
-		if r := f.place.resolved[i]; r != p {
+		if r := f.place.where[i]; r != p {
 			fmt.Fprintf(b, "  %s  (OUTSIDE the sandbox: %s)\n", p, r)
 		} else {
 			fmt.Fprintf(b, "  %s  (OUTSIDE the sandbox)\n", p)

@@ -111,28 +111,27 @@ func (r *protectedRule) match(rel string) bool {
 	return true
 }
 
-// protectedHit returns the first rule protecting one of paths for op, or
-// nil. root is the resolved sandbox; paths are all inside it.
-func protectedHit(rules []protectedRule, op Operation, sandboxDir, root string, paths []string) (*protectedRule, string) {
+// protectedHit returns the first rule protecting one of paths for op, and
+// that path, or nil. pl is the paths' placement; they are all inside.
+func protectedHit(rules []protectedRule, op Operation, sandboxDir string, pl *placement, paths []string) (*protectedRule, string) {
 	if len(rules) == 0 {
 		return nil, ""
 	}
-	for _, p := range paths {
-		rels := make([]string, 0, 2)
+	var rels [2]string
+	for i, p := range paths {
+		n := 0
 		if rel, ok := relInside(filepath.Clean(sandboxDir), filepath.Clean(p)); ok {
-			rels = append(rels, rel)
+			rels[n], n = rel, n+1
 		}
-		if r, ok := inside(root, p); ok {
-			if rel, ok := relInside(root, r); ok {
-				rels = append(rels, rel)
-			}
+		if rel, ok := relInside(pl.root, pl.real[i]); ok {
+			rels[n], n = rel, n+1
 		}
 		for i := range rules {
 			rule := &rules[i]
 			if (op == OpRead && !rule.src.Read) || (op == OpWrite && !rule.src.Write) {
 				continue
 			}
-			for _, rel := range rels {
+			for _, rel := range rels[:n] {
 				if rule.match(rel) {
 					return rule, p
 				}

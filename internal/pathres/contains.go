@@ -23,35 +23,14 @@ import (
 // once. A non-nil error (bad input, [ErrLoop], an unreadable directory)
 // always comes with inside == false.
 func Contains(root, p string) (resolved string, inside bool, err error) {
-	if err := checkPath(root); err != nil {
-		return "", false, fmt.Errorf("pathres: sandbox root: %w: %q", err, root)
-	}
 	if err := Validate(p); err != nil {
 		return "", false, err
 	}
-	rr := resolver{cur: root, maxLinks: MaxLinks}
-	if err := rr.run(); err != nil {
-		return "", false, resolveError("sandbox root: ", root, err)
-	}
-	realRoot := rr.result()
-
-	resolved, err = resolveUnder(&rr, root, p)
+	r, err := NewRoot(root)
 	if err != nil {
 		return "", false, err
 	}
-	if !Within(realRoot, resolved) {
-		return resolved, false, nil
-	}
-	if hasDotDot(p) {
-		clean, err := resolveUnder(&rr, root, filepath.Clean(p))
-		if err != nil {
-			return resolved, false, err
-		}
-		if !Within(realRoot, clean) {
-			return resolved, false, nil
-		}
-	}
-	return resolved, true, nil
+	return r.Contains(p)
 }
 
 // resolveUnder resolves p, continuing from rr (the finished resolution of
@@ -89,4 +68,56 @@ func hasDotDot(p string) bool {
 		}
 		i = j + 1
 	}
+}
+
+// A Root is a directory resolved once, against which several paths can be
+// placed without resolving it again. Its answer is that of Contains at the
+// moment each method is called, except that the root itself is not resolved
+// again: a Root is meant to live for one decision, not to be kept.
+type Root struct {
+	root string   // as given
+	rr   resolver // the finished resolution of root
+	real string   // rr.result()
+}
+
+// NewRoot validates and resolves root.
+func NewRoot(root string) (*Root, error) {
+	if err := checkPath(root); err != nil {
+		return nil, fmt.Errorf("pathres: sandbox root: %w: %q", err, root)
+	}
+	r := &Root{root: root, rr: resolver{cur: root, maxLinks: MaxLinks}}
+	if err := r.rr.run(); err != nil {
+		return nil, resolveError("sandbox root: ", root, err)
+	}
+	r.real = r.rr.result()
+	return r, nil
+}
+
+// Real returns the resolved root.
+func (r *Root) Real() string { return r.real }
+
+// Contains is the package-level Contains with this root: it validates and
+// resolves p and reports whether p (and, when p has a ".." component, its
+// lexically cleaned form) lies in the root. resolved is the kernel's answer.
+func (r *Root) Contains(p string) (resolved string, inside bool, err error) {
+	if err := Validate(p); err != nil {
+		return "", false, err
+	}
+	resolved, err = resolveUnder(&r.rr, r.root, p)
+	if err != nil {
+		return "", false, err
+	}
+	if !Within(r.real, resolved) {
+		return resolved, false, nil
+	}
+	if hasDotDot(p) {
+		clean, err := resolveUnder(&r.rr, r.root, filepath.Clean(p))
+		if err != nil {
+			return resolved, false, err
+		}
+		if !Within(r.real, clean) {
+			return resolved, false, nil
+		}
+	}
+	return resolved, true, nil
 }

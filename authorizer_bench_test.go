@@ -1,0 +1,80 @@
+package sandboxauth
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func benchSandbox(b *testing.B) (sb, file string) {
+	b.Helper()
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sb = filepath.Join(root, "sb")
+	dir := filepath.Join(sb, "a", "b", "c", "d")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	file = filepath.Join(dir, "file.go")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return sb, file
+}
+
+// BenchmarkIsAuthorizedForRead: an existing file four directories below the
+// sandbox, allowed by the Sandbox policy.
+func BenchmarkIsAuthorizedForRead(b *testing.B) {
+	sb, file := benchSandbox(b)
+	a, _, err := NewSandboxAuthorizer(NewShellAllowedCommands())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := a.IsAuthorizedForRead(false, "", "read_file", sb, file); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkIsShellAuthorizedSafe: `git status` in the sandbox, allowed.
+func BenchmarkIsShellAuthorizedSafe(b *testing.B) {
+	sb, _ := benchSandbox(b)
+	a, _, err := NewSandboxAuthorizer(NewShellAllowedCommands())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	argv := []string{"git", "status"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := a.IsShellAuthorized(false, "", sb, sb, argv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkIsShellAuthorizedPaths: `cat a/b/c/d/file.go` (a path argument
+// resolved against the sandbox), allowed.
+func BenchmarkIsShellAuthorizedPaths(b *testing.B) {
+	sb, _ := benchSandbox(b)
+	a, _, err := NewSandboxAuthorizer(NewShellAllowedCommands())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	argv := []string{"cat", "a/b/c/d/file.go"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := a.IsShellAuthorized(false, "", sb, sb, argv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
