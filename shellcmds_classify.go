@@ -267,21 +267,31 @@ func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth in
 		return mkVerdict(CommandCheckResultInscrutable, "rule: compound script",
 			"pipelines and lists are inscrutable unless per-segment analysis is on")
 	}
-	cwds := []string{cwd}
+	// cur holds the directories the next segment may run in, all every
+	// directory seen. A cd changes cur for the segments joined to it by
+	// && (which run only if it succeeded); after ;, || or a pipe, any
+	// directory seen so far is possible.
+	cur := []string{cwd}
+	all := []string{cwd}
 	overall := mkVerdict(CommandCheckResultSafe, "rule: every segment is safe", "each command of the script is safe")
 	segs := make([]cmdVerdict, 0, len(sc.Commands))
 	for i, c := range sc.Commands {
 		inPipe := (i > 0 && strings.HasPrefix(sc.Ops[i-1], "|")) || (i < len(sc.Ops) && strings.HasPrefix(sc.Ops[i], "|"))
+		next := cur
 		var v cmdVerdict
 		if len(c.Args) > 0 && (c.Args[0] == "cd" || c.Args[0] == "pushd" || c.Args[0] == "popd") {
-			var dir string
-			v, dir = r.cd(c, cwds)
-			if dir != "" && !inPipe && !slices.Contains(cwds, dir) {
-				cwds = append(cwds, dir)
+			var dirs []string
+			v, dirs = r.cd(c, cur)
+			if len(dirs) > 0 && !inPipe {
+				next = dirs
+				for _, d := range dirs {
+					if !slices.Contains(all, d) {
+						all = append(all, d)
+					}
+				}
 			}
 		} else {
-			v = safeCmdVerdict
-			for k, wd := range cwds {
+			for k, wd := range cur {
 				cv := r.command(c, wd, depth)
 				if k == 0 {
 					v = cv
@@ -289,6 +299,11 @@ func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth in
 					v = worseOf(v, cv)
 				}
 			}
+		}
+		if i < len(sc.Ops) && sc.Ops[i] == "&&" {
+			cur = next
+		} else {
+			cur = all
 		}
 		if v.argv == nil {
 			v.argv = c.Args
@@ -341,18 +356,21 @@ func (r *cmdClassifier) command(c shell.Command, cwd string, depth int) cmdVerdi
 
 // cd classifies cd/pushd/popd in a list and returns the new directory (""
 // when unknown or unchanged).
-func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, string) {
+func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string) {
 	v := mkVerdict(CommandCheckResultSafe, "rule: cd inside the sandbox", "changes directory inside the sandbox")
 	for _, a := range c.Assigns {
 		if res, why := envClass(a.Name, a.Value); res != CommandCheckResultSafe {
 			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+a.Name, why))
 		}
 	}
+	for _, rd := range c.Redirs {
+		v = worseOf(v, r.redirect(rd, cwds[0]))
+	}
 	if c.Args[0] == "popd" {
 		if len(c.Args) > 1 {
-			return mkVerdict(CommandCheckResultInscrutable, "rule: popd with arguments", "popd arguments are not analysed"), ""
+			return mkVerdict(CommandCheckResultInscrutable, "rule: popd with arguments", "popd arguments are not analysed"), nil
 		}
-		return v, ""
+		return v, nil // back to a directory seen before
 	}
 	args := c.Args[1:]
 	for len(args) > 0 && (args[0] == "-P" || args[0] == "-L" || args[0] == "-e" || args[0] == "--") {
@@ -360,30 +378,30 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, string) 
 	}
 	if len(args) != 1 || args[0] == "-" || strings.HasPrefix(args[0], "-") || (c.Globs != nil && slices.Contains(c.Globs, true)) {
 		return mkVerdict(CommandCheckResultDangerous, "rule: cd outside the sandbox",
-			"cd without a plain directory goes to $HOME, $OLDPWD or somewhere unknown"), ""
+			"cd without a plain directory goes to $HOME, $OLDPWD or somewhere unknown"), nil
 	}
 	dir := args[0]
-	for _, rd := range c.Redirs {
-		v = worseOf(v, r.redirect(rd, cwds[0]))
-	}
-	newDir := ""
+	var dirs []string
 	for _, wd := range cwds {
 		pv := r.pathArg(dir, wd, false)
 		if pv.res != CommandCheckResultSafe {
 			pv.rule = "rule: cd outside the sandbox: " + dir
-			return pv, ""
+			return pv, nil
 		}
-		if r.sandbox != "" && newDir == "" {
-			p := dir
-			if !strings.HasPrefix(p, "/") {
-				p = wd + "/" + p
-			}
-			if res, inside, err := pathres.Contains(r.sandbox, p); err == nil && inside {
-				newDir = res
-			}
+		if r.sandbox == "" {
+			continue // relative paths stay relative to an unknown directory
 		}
+		p := dir
+		if !strings.HasPrefix(p, "/") {
+			p = wd + "/" + p
+		}
+		res, inside, err := pathres.Contains(r.sandbox, p)
+		if err != nil || !inside {
+			return mkVerdict(CommandCheckResultDangerous, "rule: cd outside the sandbox: "+dir, "the directory resolves outside the sandbox"), nil
+		}
+		dirs = append(dirs, res)
 	}
-	return v, newDir
+	return v, dirs
 }
 
 // envSettings classifies env NAME=VALUE settings.
