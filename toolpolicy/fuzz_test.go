@@ -76,3 +76,51 @@ func FuzzCompileMatch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseConfig checks the strict decoder: nothing panics, and a
+// document that parses resolves to policies whose Allowed and Explain
+// agree, and whose subagents never gain a tool.
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		`{}`,
+		`{"tools":{"profile":"coding","deny":["memory_*"],"byProvider":{"openai":{"deny":["exec"]},"openai/gpt-5":{"allow":[]}},"subagents":{"tools":{"deny":["write"]}}},"agents":[{"id":"a","tools":{"profile":"full","allow":["*"],"deny":["e*"]}}]}`,
+		`{"tools":{"allow":[""]}}`,
+		`{"tools":{"allow":null}}`,
+		`{"tools":{"deny":["a"],"deny":["b"]}}`,
+		`{"tools":{}} {}`,
+		`{"agents":[{"id":"a"},{"id":"a"}]}`,
+	} {
+		f.Add(s, "exec")
+	}
+	f.Fuzz(func(t *testing.T, doc, tool string) {
+		c, err := ParseConfig(strings.NewReader(doc))
+		if err != nil {
+			if c != nil {
+				t.Fatal("config and error")
+			}
+			return
+		}
+		ids := append(c.AgentIDs(), "")
+		for _, id := range ids {
+			for _, prov := range []string{"", "openai"} {
+				p, err := c.Resolve(Query{AgentID: id, Provider: prov, Model: "gpt-5"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				child, err := c.Subagent(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, n := range []string{tool, "exec", "apply_patch", "read", "sessions_spawn"} {
+					a := p.Allowed(n)
+					if a != p.Explain(n).Allowed {
+						t.Fatalf("Allowed and Explain disagree on %q", n)
+					}
+					if child.Allowed(n) && !a {
+						t.Fatalf("subagent gained %q", n)
+					}
+				}
+			}
+		}
+	})
+}
