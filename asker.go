@@ -81,23 +81,23 @@ func newAsker(policy string, commands *ShellAllowedCommands, opts []Option) (*as
 func (a *asker) run(c *call, decide func(*call, *facts) verdict) error {
 	start := time.Now()
 	var f facts
-	err, by, rule := a.decide(c, &f, decide)
+	by, rule, err := a.decide(c, &f, decide)
 	if a.opts.log != nil {
 		a.logDecision(c, &f, err, by, rule, time.Since(start))
 	}
 	return err
 }
 
-func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (err error, by, rule string) {
+func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (by, rule string, err error) {
 	if a.broker.isClosed() {
-		return closedError(c), byClose, "authorizer closed"
+		return byClose, "authorizer closed", closedError(c)
 	}
 	if c.op == OpShell {
 		err = a.shellFacts(c, f)
 	} else {
 		f.place, err = place(c.sandboxDir, c.paths)
 		if err == nil && len(c.paths) == 0 {
-			return nil, byPolicy, "no paths"
+			return byPolicy, "no paths", nil
 		}
 		if err == nil && len(f.place.outside) == 0 {
 			if r, p := protectedHit(a.opts.protected, c.op, c.sandboxDir, &f.place, c.paths); r != nil {
@@ -106,20 +106,20 @@ func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (e
 		}
 	}
 	if err != nil {
-		return err, byInput, "malformed call"
+		return byInput, "malformed call", err
 	}
 	v := decide(c, f)
 	switch v.action {
 	case actAllow:
-		return nil, byPolicy, allowRule(c, f)
+		return byPolicy, allowRule(c, f), nil
 	case actRefuse:
-		return v.err, byPolicy, refusalRule(v.err, f)
+		return byPolicy, refusalRule(v.err, f), v.err
 	}
 	if g, ok := a.granted(c, f); ok {
-		return nil, byGrant, "grant: " + g.String()
+		return byGrant, "grant: " + g.String(), nil
 	}
 	if a.opts.headless {
-		return deny(ErrNoUser, "sandboxauth: %s needs a person's approval (%s), but this agent runs without one, so it was refused. Continue without it, or finish and report what you would have needed.", describe(c), v.why), byHeadless, v.why
+		return byHeadless, v.why, deny(ErrNoUser, "sandboxauth: %s needs a person's approval (%s), but this agent runs without one, so it was refused. Continue without it, or finish and report what you would have needed.", describe(c), v.why)
 	}
 	return a.ask(c, f, v.why)
 }
@@ -164,7 +164,7 @@ func (a *asker) shellFacts(c *call, f *facts) error {
 }
 
 // ask raises a UserRequest for c and turns the answer into an error.
-func (a *asker) ask(c *call, f *facts, why string) (err error, by, rule string) {
+func (a *asker) ask(c *call, f *facts, why string) (by, rule string, err error) {
 	req := UserRequest{
 		ToolCallID:     c.toolCallID,
 		ToolName:       c.tool,
@@ -187,13 +187,13 @@ func (a *asker) ask(c *call, f *facts, why string) (err error, by, rule string) 
 	req.Prompt = prompt(a.policy, c, f, why, offer)
 	switch a.broker.ask(c.ctx, req, a.opts.promptTimeout, offer) {
 	case stateAllowed:
-		return nil, byPerson, why
+		return byPerson, why, nil
 	case stateDenied:
-		return deny(ErrAuthorizationDenied, "sandboxauth: the user refused %s. Do not retry the same call; ask the user how to proceed or take another approach.", describe(c)), byPerson, why
+		return byPerson, why, deny(ErrAuthorizationDenied, "sandboxauth: the user refused %s. Do not retry the same call; ask the user how to proceed or take another approach.", describe(c))
 	case stateTimedOut:
-		return deny(ErrPromptTimeout, "sandboxauth: nobody answered the request to allow %s within %v, so it was refused. Continue without it, or try again later.", describe(c), a.opts.promptTimeout), byTimeout, why
+		return byTimeout, why, deny(ErrPromptTimeout, "sandboxauth: nobody answered the request to allow %s within %v, so it was refused. Continue without it, or try again later.", describe(c), a.opts.promptTimeout)
 	default:
-		return closedError(c), byClose, why
+		return byClose, why, closedError(c)
 	}
 }
 

@@ -65,7 +65,7 @@ func TestCodeUnitAuthorizer(t *testing.T) {
 			defer fallback.Close()
 			a := NewCodeUnitAuthorizer(unit, fallback)
 			defer a.Close()
-			err, seen := answering(t, ch, true, func() error { return c.call(a) })
+			seen, err := answering(t, ch, true, func() error { return c.call(a) })
 			if c.want == nil {
 				assert.NoError(t, err)
 			} else {

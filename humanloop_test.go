@@ -63,7 +63,7 @@ func TestProtectedPaths(t *testing.T) {
 				require.NoError(t, err)
 				defer a.Close()
 				p := filepath.Join(sb, c.path)
-				err, seen := answering(t, ch, false, func() error {
+				seen, err := answering(t, ch, false, func() error {
 					if c.op == OpRead {
 						return a.IsAuthorizedForRead(false, "", "read_file", sb, p)
 					}
@@ -91,7 +91,7 @@ func TestProtectedPaths(t *testing.T) {
 	require.NoError(t, err)
 	defer a.Close()
 	assert.NoError(t, a.IsAuthorizedForRead(false, "", "read_file", sb, sb+"/.env"))
-	err, seen := answering(t, ch, false, func() error { return a.IsAuthorizedForWrite(false, "", "edit", sb, sb+"/src/pkg/a.go") })
+	seen, err := answering(t, ch, false, func() error { return a.IsAuthorizedForWrite(false, "", "edit", sb, sb+"/src/pkg/a.go") })
 	assert.ErrorIs(t, err, ErrAuthorizationDenied)
 	assert.Len(t, seen, 1)
 }
@@ -124,7 +124,7 @@ func TestDecisionLog(t *testing.T) {
 
 	require.NoError(t, a.IsShellAuthorized(false, "", f.sandbox, "", []string{"ls", "-la"}))
 	assert.ErrorIs(t, a.IsAuthorizedForWrite(false, "", "write_file", f.sandbox, f.outFile), ErrOutsideSandbox)
-	err, _ = answering(t, ch, true, func() error {
+	_, err = answering(t, ch, true, func() error {
 		return ForToolCall(a, "call-7").IsAuthorizedForRead(true, "need it", "read_file", f.sandbox, f.inFile)
 	})
 	require.NoError(t, err)
@@ -174,13 +174,13 @@ func TestForToolCall(t *testing.T) {
 
 	for name, a := range map[string]Authorizer{"direct": base, "through a wrapper": wrapped} {
 		t.Run(name, func(t *testing.T) {
-			err, seen := answering(t, ch, true, func() error {
+			seen, err := answering(t, ch, true, func() error {
 				return ForToolCall(a, "toolu_42").IsAuthorizedForRead(true, "", "read_file", f.sandbox, f.inFile)
 			})
 			require.NoError(t, err)
 			require.Len(t, seen, 1)
 			assert.Equal(t, "toolu_42", seen[0].ToolCallID)
-			err, seen = answering(t, ch, true, func() error {
+			seen, err = answering(t, ch, true, func() error {
 				return ForToolCall(a, "toolu_43").IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"rm", "x"})
 			})
 			require.NoError(t, err)
@@ -202,7 +202,7 @@ func TestSessionGrantsForCommands(t *testing.T) {
 	a, ch, err := NewSandboxAuthorizer(cmds, WithGrants(grants))
 	require.NoError(t, err)
 	defer a.Close()
-	run := func(argv ...string) (error, []UserRequest) {
+	run := func(argv ...string) ([]UserRequest, error) {
 		return answering(t, ch, false, func() error { return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, argv) })
 	}
 
@@ -223,19 +223,19 @@ func TestSessionGrantsForCommands(t *testing.T) {
 	assert.Equal(t, []Grant{{Operation: OpShell, Command: []string{"npm", "run", "test"}}}, grants.List())
 
 	// Later: covered commands run without asking; others still ask.
-	err, seen := run("npm", "run", "test", "--coverage")
+	seen, err := run("npm", "run", "test", "--coverage")
 	assert.NoError(t, err)
 	assert.Empty(t, seen)
-	err, seen = run("npm", "run", "build")
+	seen, err = run("npm", "run", "build")
 	assert.ErrorIs(t, err, ErrAuthorizationDenied)
 	assert.Len(t, seen, 1)
 	// A grant never takes a command outside the sandbox.
-	err, seen = run("npm", "run", "test", "--prefix", "/etc")
+	seen, err = run("npm", "run", "test", "--prefix", "/etc")
 	assert.ErrorIs(t, err, ErrAuthorizationDenied)
 	assert.Len(t, seen, 1)
 	// Nor through a shell or a wrapper.
 	for _, argv := range [][]string{{"bash", "-c", "npm run test"}, {"timeout", "5", "npm", "run", "test"}, {"env", "npm", "run", "test"}} {
-		err, seen = run(argv...)
+		seen, err = run(argv...)
 		assert.ErrorIs(t, err, ErrAuthorizationDenied, "%v", argv)
 		require.Len(t, seen, 1)
 		assert.Nil(t, seen[0].AllowForSession, "no grant offered for %v", argv)
@@ -243,13 +243,13 @@ func TestSessionGrantsForCommands(t *testing.T) {
 
 	// Blocked commands are never widened, even by a grant forced into the store.
 	grants.list = append(grants.list, Grant{Operation: OpShell, Command: []string{"curl"}})
-	err, seen = run("curl", "https://example.com")
+	seen, err = run("curl", "https://example.com")
 	assert.ErrorIs(t, err, ErrBlockedCommand)
 	assert.Empty(t, seen)
 
 	// Revoked: asks again.
 	grants.Revoke(Grant{Operation: OpShell, Command: []string{"npm", "run", "test"}})
-	err, seen = run("npm", "run", "test")
+	seen, err = run("npm", "run", "test")
 	assert.ErrorIs(t, err, ErrAuthorizationDenied)
 	assert.Len(t, seen, 1)
 }
@@ -271,27 +271,27 @@ func TestSessionGrantsForPaths(t *testing.T) {
 	require.NoError(t, req.AllowForSessionUnder(sb+"/config"))
 	require.NoError(t, <-errc)
 
-	read := func(p string) (error, []UserRequest) {
+	read := func(p string) ([]UserRequest, error) {
 		return answering(t, ch, false, func() error { return a.IsAuthorizedForRead(false, "", "read_file", sb, p) })
 	}
-	err, seen := read(sb + "/config/.env")
+	seen, err := read(sb + "/config/.env")
 	assert.NoError(t, err)
 	assert.Empty(t, seen)
-	err, seen = read(sb + "/.env")
+	seen, err = read(sb + "/.env")
 	assert.ErrorIs(t, err, ErrAuthorizationDenied, "outside the granted directory")
 	assert.Len(t, seen, 1)
-	err, _ = answering(t, ch, false, func() error { return a.IsAuthorizedForWrite(false, "", "edit", sb, sb+"/config/.env") })
+	_, err = answering(t, ch, false, func() error { return a.IsAuthorizedForWrite(false, "", "edit", sb, sb+"/config/.env") })
 	assert.ErrorIs(t, err, ErrAuthorizationDenied, "a read grant is not a write grant")
 
 	// Outside the sandbox: the Permissive policy asks, but offers no grant.
-	err, seen = answering(t, ch, false, func() error { return a.IsAuthorizedForRead(false, "", "read_file", sb, "/etc/hostname") })
+	seen, err = answering(t, ch, false, func() error { return a.IsAuthorizedForRead(false, "", "read_file", sb, "/etc/hostname") })
 	assert.ErrorIs(t, err, ErrAuthorizationDenied)
 	require.Len(t, seen, 1)
 	assert.Nil(t, seen[0].AllowForSession)
 	assert.Nil(t, seen[0].AllowForSessionUnder)
 	// And a grant forced onto an outside path never applies.
 	grants.list = append(grants.list, Grant{Operation: OpRead, Path: "/etc", Subtree: true})
-	err, seen = answering(t, ch, false, func() error { return a.IsAuthorizedForRead(false, "", "read_file", sb, "/etc/hostname") })
+	seen, err = answering(t, ch, false, func() error { return a.IsAuthorizedForRead(false, "", "read_file", sb, "/etc/hostname") })
 	assert.ErrorIs(t, err, ErrAuthorizationDenied)
 	assert.Len(t, seen, 1)
 }

@@ -154,7 +154,7 @@ func TestPermissivePromptShowsOutsidePathsFirst(t *testing.T) {
 	a, ch, err := NewPermissiveSandboxAuthorizer(testCommands())
 	require.NoError(t, err)
 	defer a.Close()
-	err, seen := answering(t, ch, false, func() error { return a.IsAuthorizedForWrite(false, "", "write_file", sb, paths...) })
+	seen, err := answering(t, ch, false, func() error { return a.IsAuthorizedForWrite(false, "", "write_file", sb, paths...) })
 	require.ErrorIs(t, err, ErrAuthorizationDenied)
 	require.Len(t, seen, 1)
 	assert.Contains(t, seen[0].Prompt, sb+"/file-out  (OUTSIDE the sandbox: "+root+"/outside/secret)")

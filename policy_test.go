@@ -22,7 +22,7 @@ const (
 
 // answering runs fn while a consumer answers every request on ch with yes
 // (or no), and returns fn's error and the requests seen.
-func answering(t *testing.T, ch <-chan UserRequest, yes bool, fn func() error) (error, []UserRequest) {
+func answering(t *testing.T, ch <-chan UserRequest, yes bool, fn func() error) ([]UserRequest, error) {
 	t.Helper()
 	var (
 		mu   sync.Mutex
@@ -55,7 +55,7 @@ func answering(t *testing.T, ch <-chan UserRequest, yes bool, fn func() error) (
 	err := fn()
 	close(done)
 	wg.Wait()
-	return err, seen
+	return seen, err
 }
 
 // fixture is a sandbox with a file inside, a directory and a file outside,
@@ -209,7 +209,7 @@ func TestPolicies(t *testing.T) {
 			t.Run(policy+"/"+c.name, func(t *testing.T) {
 				for _, yes := range []bool{true, false} {
 					a, ch := constructors[policy]()
-					err, seen := answering(t, ch, yes, func() error { return c.run(a, f) })
+					seen, err := answering(t, ch, yes, func() error { return c.run(a, f) })
 					a.Close()
 					switch w.exp {
 					case expAllow:
@@ -324,7 +324,7 @@ func TestEmptyPathListAuthorizesNothing(t *testing.T) {
 	a, ch, err := NewSandboxAuthorizer(testCommands())
 	require.NoError(t, err)
 	defer a.Close()
-	err, seen := answering(t, ch, false, func() error { return a.IsAuthorizedForWrite(true, "", "write_file", f.sandbox) })
+	seen, err := answering(t, ch, false, func() error { return a.IsAuthorizedForWrite(true, "", "write_file", f.sandbox) })
 	assert.NoError(t, err)
 	assert.Empty(t, seen)
 }

@@ -55,7 +55,7 @@ func TestToolPolicyAuthorizer(t *testing.T) {
 			defer fallback.Close()
 			a := NewToolPolicyAuthorizer(c.policy, fallback)
 			defer a.Close()
-			err, seen := answering(t, ch, true, func() error { return c.call(a) })
+			seen, err := answering(t, ch, true, func() error { return c.call(a) })
 			if c.want == nil {
 				assert.NoError(t, err)
 			} else {
