@@ -31,6 +31,7 @@ func decisions(vs []verdict) map[string]decision {
 // TestCheckCommands checks one command at a time, through the real
 // binary, against the classes and policy decisions the library documents.
 func TestCheckCommands(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		argv       []string
@@ -53,6 +54,7 @@ func TestCheckCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			out, r := checkJSON(t, dir, append([]string{"--"}, tt.argv...)...)
 			assert.Equal(t, tt.code, r.code, "stderr: %s", r.stderr)
@@ -94,6 +96,7 @@ func TestCheckCommands(t *testing.T) {
 // TestCheckPolicyFlag checks that --policy picks the policy whose decision
 // sets the exit status.
 func TestCheckPolicyFlag(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		policy string
 		argv   []string
@@ -106,6 +109,7 @@ func TestCheckPolicyFlag(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.policy+" "+strings.Join(tt.argv, " "), func(t *testing.T) {
+			t.Parallel()
 			r := runBin(t, "", append([]string{"check", "--policy", tt.policy, "--"}, tt.argv...)...)
 			assert.Equal(t, tt.code, r.code, "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 		})
@@ -117,6 +121,7 @@ func TestCheckPolicyFlag(t *testing.T) {
 // the permissive one; a program inside the sandbox is not dangerous for its
 // path alone.
 func TestCheckSandboxAndCwd(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	sb := filepath.Join(root, "sb")
 	require.NoError(t, os.MkdirAll(filepath.Join(sb, "sub"), 0o755))
@@ -146,6 +151,7 @@ func TestCheckSandboxAndCwd(t *testing.T) {
 // TestCheckSplitCompound checks that --split-compound classifies each
 // command of a list instead of calling the list inscrutable.
 func TestCheckSplitCompound(t *testing.T) {
+	t.Parallel()
 	script := []string{"bash", "-c", "git status && git log --oneline"}
 	out, r := checkJSON(t, t.TempDir(), append([]string{"--"}, script...)...)
 	assert.Equal(t, "inscrutable", out.Class.Class)
@@ -167,6 +173,7 @@ func TestCheckSplitCompound(t *testing.T) {
 // TestCheckCommandsFile checks --commands: extra safe, dangerous and
 // blocked matchers, named with their reason.
 func TestCheckCommandsFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "commands.json"), []byte(`{
   "safe": [{"command": "make", "args": ["test"], "reason": "our test target only runs go test"}],
@@ -186,6 +193,7 @@ func TestCheckCommandsFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.argv[0], func(t *testing.T) {
+			t.Parallel()
 			out, r := checkJSON(t, dir, append([]string{"--commands", "commands.json", "--"}, tt.argv...)...)
 			assert.Equal(t, tt.code, r.code, "stderr: %s", r.stderr)
 			assert.Equal(t, tt.class, out.Class.Class)
@@ -199,6 +207,7 @@ func TestCheckCommandsFile(t *testing.T) {
 
 // TestCheckStdin checks commands read from standard input, one per line.
 func TestCheckStdin(t *testing.T) {
+	t.Parallel()
 	input := strings.Join([]string{
 		"# commands an agent proposed",
 		"git status",
@@ -211,6 +220,7 @@ func TestCheckStdin(t *testing.T) {
 
 	for _, args := range [][]string{{"check"}, {"check", "-"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
 			r := runBin(t, input, args...)
 			assert.Equal(t, exitDeny, r.code, "the worst line decides: curl is blocked\n%s", r.stderr)
 			lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
@@ -226,6 +236,7 @@ func TestCheckStdin(t *testing.T) {
 	}
 
 	t.Run("json lines", func(t *testing.T) {
+		t.Parallel()
 		r := runBin(t, input, "check", "--json")
 		assert.Equal(t, exitDeny, r.code)
 		lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
@@ -245,6 +256,7 @@ func TestCheckStdin(t *testing.T) {
 	})
 
 	t.Run("exit status", func(t *testing.T) {
+		t.Parallel()
 		for _, tt := range []struct {
 			input string
 			code  int
@@ -265,6 +277,7 @@ func TestCheckStdin(t *testing.T) {
 // TestCheckBadInput checks usage and input errors: status 3, a message on
 // standard error that says what is wrong, and nothing checked.
 func TestCheckBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
@@ -297,6 +310,7 @@ func TestCheckBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := runIn(t, dir, "", tt.args...)
 			assert.Equal(t, exitUsage, r.code, "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 			assert.Contains(t, r.stderr, tt.want)

@@ -35,6 +35,7 @@ func outcomeOf(t *testing.T, transcript, command string) string {
 // TestDemoPipe drives a sandbox-policy session through a pipe: commands and
 // y/n answers come from the same stream, in order.
 func TestDemoPipe(t *testing.T) {
+	t.Parallel()
 	input := strings.Join([]string{
 		"help",
 		"read notes.txt",
@@ -99,22 +100,27 @@ func TestDemoPipe(t *testing.T) {
 // TestDemoEOF checks that end of input ends the session cleanly, when idle
 // and in the middle of a question (which is then refused).
 func TestDemoEOF(t *testing.T) {
+	t.Parallel()
 	t.Run("idle", func(t *testing.T) {
+		t.Parallel()
 		_, r := demoSession(t, "read a.txt\n")
 		assert.Equal(t, exitOK, r.code)
 		assert.True(t, strings.HasSuffix(r.stdout, "> read a.txt\nallowed\n> \nbye\n"), r.stdout)
 	})
 	t.Run("no input at all", func(t *testing.T) {
+		t.Parallel()
 		_, r := demoSession(t, "")
 		assert.Equal(t, exitOK, r.code)
 		assert.True(t, strings.HasSuffix(r.stdout, "> \nbye\n"), r.stdout)
 	})
 	t.Run("no final newline", func(t *testing.T) {
+		t.Parallel()
 		_, r := demoSession(t, "read a.txt")
 		assert.Equal(t, exitOK, r.code)
 		assert.Contains(t, r.stdout, "> read a.txt\nallowed\n")
 	})
 	t.Run("during a question", func(t *testing.T) {
+		t.Parallel()
 		_, r := demoSession(t, "run rm -rf build\n")
 		assert.Equal(t, exitOK, r.code)
 		o := outcomeOf(t, r.stdout, "run rm -rf build")
@@ -126,6 +132,7 @@ func TestDemoEOF(t *testing.T) {
 // TestDemoPolicies runs a similar session under each policy; the input
 // holds an answer exactly where the policy asks.
 func TestDemoPolicies(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		policy     string
 		input      string
@@ -157,6 +164,7 @@ func TestDemoPolicies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.policy, func(t *testing.T) {
+			t.Parallel()
 			_, r := demoSession(t, tt.input, "--policy", tt.policy)
 			assert.Equal(t, exitOK, r.code, r.stderr)
 			assert.Contains(t, r.stdout, "policy "+tt.policy+",")
@@ -176,6 +184,7 @@ func TestDemoPolicies(t *testing.T) {
 
 // TestDemoBadInput checks the demo's usage errors.
 func TestDemoBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"blocked": [{"command": ""}]}`), 0o644))
 	tests := []struct {
@@ -191,6 +200,7 @@ func TestDemoBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := runIn(t, dir, "read x\n", tt.args...)
 			assert.Equal(t, exitUsage, r.code)
 			assert.Contains(t, r.stderr, tt.want)

@@ -83,6 +83,7 @@ func runBin(t *testing.T, stdin string, args ...string) result {
 }
 
 func TestTopLevelUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		args       []string
@@ -105,6 +106,7 @@ func TestTopLevelUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := runBin(t, "", tt.args...)
 			assert.Equal(t, tt.code, r.code, "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 			for _, s := range tt.stdout {
@@ -126,9 +128,11 @@ func TestTopLevelUsage(t *testing.T) {
 // TestSubcommandHelp checks that every subcommand explains itself, with
 // examples, on standard output and with status 0.
 func TestSubcommandHelp(t *testing.T) {
+	t.Parallel()
 	for _, sub := range []string{"check", "tools", "demo", "version"} {
 		for _, h := range []string{"--help", "-h", "-help"} {
 			t.Run(sub+" "+h, func(t *testing.T) {
+				t.Parallel()
 				r := runBin(t, "", sub, h)
 				assert.Equal(t, exitOK, r.code)
 				assert.Contains(t, r.stdout, "Usage:\n  sandboxauth "+sub)
@@ -145,8 +149,10 @@ func TestSubcommandHelp(t *testing.T) {
 // TestUnknownFlags checks the flag conventions: an unknown flag is a usage
 // error (status 3) that names the flag and points to --help.
 func TestUnknownFlags(t *testing.T) {
+	t.Parallel()
 	for _, sub := range []string{"check", "tools", "demo", "version"} {
 		t.Run(sub, func(t *testing.T) {
+			t.Parallel()
 			r := runBin(t, "", sub, "--no-such-flag")
 			assert.Equal(t, exitUsage, r.code)
 			assert.Contains(t, r.stderr, "no-such-flag")

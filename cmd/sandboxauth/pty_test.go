@@ -81,6 +81,7 @@ func (tm *terminal) typeLine(t *testing.T, s string) {
 // for each prompt before typing, answers a question, and ends the session
 // with Ctrl-D.
 func TestDemoTerminal(t *testing.T) {
+	t.Parallel()
 	sb := t.TempDir()
 	cmd := exec.Command(bin, "demo", "--sandbox", sb)
 	f, err := pty.Start(cmd)

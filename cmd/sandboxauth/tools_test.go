@@ -32,6 +32,7 @@ func toolsJSON(t *testing.T, args ...string) (toolsOutput, result) {
 // TestToolsNamed explains named tools under the sample configuration, one
 // query at a time.
 func TestToolsNamed(t *testing.T) {
+	t.Parallel()
 	type want struct {
 		allowed bool
 		layer   string
@@ -103,6 +104,7 @@ func TestToolsNamed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var names []string
 			for n := range tt.tools {
 				names = append(names, n)
@@ -136,6 +138,7 @@ func TestToolsNamed(t *testing.T) {
 // TestToolsExitStatus checks 0 when every named tool is allowed, 2 when one
 // is denied, and 0 for a catalogue listing.
 func TestToolsExitStatus(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(testdataDir(t), "tools.json")
 	assert.Equal(t, exitOK, runBin(t, "", "tools", "--config", cfg, "read", "write").code)
 	assert.Equal(t, exitDeny, runBin(t, "", "tools", "--config", cfg, "read", "process").code)
@@ -145,6 +148,7 @@ func TestToolsExitStatus(t *testing.T) {
 
 // TestToolsCatalogue lists every known tool in text form.
 func TestToolsCatalogue(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(testdataDir(t), "tools.json")
 	r := runBin(t, "", "tools", "--config", cfg)
 	require.Equal(t, exitOK, r.code, r.stderr)
@@ -176,6 +180,7 @@ func TestToolsCatalogue(t *testing.T) {
 
 // TestToolsAliases shows the name as given and the canonical name.
 func TestToolsAliases(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(testdataDir(t), "tools.json")
 	r := runBin(t, "", "tools", "--config", cfg, "--provider", "openai", "bash")
 	assert.Equal(t, exitDeny, r.code)
@@ -185,6 +190,7 @@ func TestToolsAliases(t *testing.T) {
 // TestToolsNotes checks that a query selecting nothing in the file is
 // reported on standard error, since the library then falls back silently.
 func TestToolsNotes(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(testdataDir(t), "tools.json")
 	r := runBin(t, "", "tools", "--config", cfg, "--agent", "nobody", "--provider", "anthropic", "read")
 	assert.Equal(t, exitOK, r.code)
@@ -199,6 +205,7 @@ func TestToolsNotes(t *testing.T) {
 // TestToolsBadInput checks usage and configuration errors: status 3 and a
 // message naming the entry at fault.
 func TestToolsBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"malformed.json": `{"tools": {"deny": ["exec",]}}`,
@@ -239,6 +246,7 @@ func TestToolsBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := runIn(t, dir, "", tt.args...)
 			assert.Equal(t, exitUsage, r.code, "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 			for _, w := range tt.want {
