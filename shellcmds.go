@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -165,18 +166,23 @@ func (l *matcherList) copies() []CommandMatcher {
 // lookup returns the first matcher of the list that matches args (argv
 // with argv[0] already normalised to name).
 func (l *matcherList) lookup(name string, args []string) *compiledMatcher {
-	if l.byName == nil {
+	if l.byName == nil || name == "" {
 		return nil
 	}
-	for _, key := range [2]string{name, versionless(name)} {
-		cms := l.byName[key]
-		for i := range cms {
-			if matchArgs(&cms[i].m, cms[i].style, args) {
-				return &cms[i]
-			}
+	cms := l.byName[name]
+	for i := range cms {
+		if matchArgs(&cms[i].m, cms[i].style, args) {
+			return &cms[i]
 		}
-		if key == versionless(name) {
-			break
+	}
+	if last := name[len(name)-1]; last >= '0' && last <= '9' || last == '.' {
+		if vl := versionless(name); vl != name {
+			cms := l.byName[vl]
+			for i := range cms {
+				if matchArgs(&cms[i].m, cms[i].style, args) {
+					return &cms[i]
+				}
+			}
 		}
 	}
 	return nil
@@ -362,11 +368,29 @@ func (s *ShellAllowedCommands) Check(argv []string) (CommandCheckResult, error) 
 	if err := validateArgv(argv); err != nil {
 		return CommandCheckResultNone, err
 	}
+	return s.classify(CommandSite{}, argv).res, nil
+}
+
+// classify runs the classifier under the read lock. A panic (a bug) is
+// turned into an inscrutable answer, never a crash or a safe one.
+func (s *ShellAllowedCommands) classify(site CommandSite, argv []string) (v cmdVerdict) {
+	cwd := ""
+	if site.SandboxDir != "" {
+		cwd = site.Cwd
+		if cwd == "" {
+			cwd = site.SandboxDir
+		}
+	}
 	s.mu.RLock()
-	r := cmdClassifier{s: s, split: s.splitCompound}
-	v := r.argv(argv, nil, "", 0, false)
-	s.mu.RUnlock()
-	return v.res, nil
+	defer s.mu.RUnlock()
+	defer func() {
+		if p := recover(); p != nil {
+			v = mkVerdict(CommandCheckResultInscrutable, "rule: internal error",
+				fmt.Sprintf("the classifier failed on this command (%v)", p))
+		}
+	}()
+	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir}
+	return r.argv(argv, nil, cwd, 0, false)
 }
 
 // Classify classifies argv as it would run at site, and says which rule
@@ -382,18 +406,7 @@ func (s *ShellAllowedCommands) Classify(site CommandSite, argv []string) (Classi
 	if err := validateArgv(argv); err != nil {
 		return Classification{}, err
 	}
-	cwd := ""
-	if site.SandboxDir != "" {
-		cwd = site.Cwd
-		if cwd == "" {
-			cwd = site.SandboxDir
-		}
-	}
-	s.mu.RLock()
-	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir}
-	v := r.argv(argv, nil, cwd, 0, false)
-	s.mu.RUnlock()
-	return v.public(), nil
+	return s.classify(site, argv).public(), nil
 }
 
 func validateArgv(argv []string) error {

@@ -105,6 +105,141 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 	if strings.IndexByte(arg0, '/') >= 0 {
 		floor = worseOf(floor, r.commandPath(arg0, cwd))
 	}
+	name := base
+	safeOK := true
+	if !plainCommandName(base) {
+		name, safeOK, floor = r.oddName(base, floor)
+	}
+	kind := commandKinds[name]
+	if kind == 0 && name != "" && name[len(name)-1] >= '0' && name[len(name)-1] <= '9' {
+		if k := commandKinds[versionless(name)]; k == kindShell {
+			kind, name = k, versionless(name)
+		}
+	}
+
+	switch kind {
+	case kindShell:
+		return worseOf(r.shellWrapper(shellDialects[name], argv, cwd, depth), floor)
+	case kindForeignShell:
+		return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: shell language not parsed",
+			name+" scripts are not analysed"), floor)
+	case kindXargs:
+		return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: xargs",
+			"xargs runs commands built from its input"), floor)
+	}
+
+	// Transparent wrappers.
+	if kind == kindWrapper && !(name == "command" && len(argv) > 1 && (argv[1] == "-v" || argv[1] == "-V")) {
+		if u, ok := unwrap(name, argv[1:], globs); ok {
+			if u.problem != "" {
+				return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: wrapper "+name, u.problem), floor)
+			}
+			if u.inner != nil {
+				inner := r.argv(u.inner, u.globs, cwd, depth+1, fromScript)
+				v := worseOf(inner, r.envSettings(u.assigns))
+				v = worseOf(v, floor)
+				v.argv = inner.argv
+				return v
+			}
+			if len(u.assigns) > 0 {
+				return worseOf(mkVerdict(CommandCheckResultNone, "rule: env without a command", "prints an altered environment"), floor)
+			}
+		}
+	}
+
+	// Substitutions in an argv that no shell parses: the caller expected a
+	// shell.
+	if !fromScript && len(argv) > 1 {
+		if i := substitutionIn(argv); i >= 0 {
+			return mkVerdict(CommandCheckResultInscrutable, "rule: shell syntax in argv",
+				fmt.Sprintf("argument %d (%q) holds shell substitution syntax, but argv is not run by a shell", i, argv[i]))
+		}
+	}
+
+	// git's global options.
+	args := argv
+	if kind == kindGit {
+		norm, dirs, problem := gitGlobals(argv)
+		if problem != "" {
+			floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: git global option", problem))
+		} else if len(norm) != len(argv) {
+			if globs != nil {
+				off := len(argv) - len(norm)
+				globs = append([]bool{false}, globs[off+1:]...)
+			}
+			args = norm
+			for _, d := range dirs {
+				if pv := r.pathArg(d, cwd, false); pv.res != CommandCheckResultSafe {
+					floor = worseOf(floor, pv)
+				}
+			}
+		}
+	}
+
+	// The lists, safe > blocked > dangerous.
+	v := r.match(name, args, safeOK)
+	if v.res == CommandCheckResultSafe && kind == kindProgram {
+		switch name {
+		case "sed":
+			if !sedArgsHarmless(args[1:]) {
+				v = mkVerdict(CommandCheckResultDangerous, "rule: sed script not provably harmless",
+					"sed scripts with w, W, r, R or e commands, s///w or s///e flags, or that cannot be parsed, may write files or run commands")
+			}
+		case "awk", "gawk", "mawk", "nawk":
+			if !awkArgsHarmless(args[1:]) {
+				v = mkVerdict(CommandCheckResultDangerous, "rule: awk program not provably harmless",
+					"awk programs with system(), pipes, output redirection, getline or comparisons written with > may run commands or write files")
+			}
+		}
+	}
+	v = worseOf(v, r.operands(name, args, globs, cwd))
+	if floor.res != CommandCheckResultSafe {
+		v = worseOf(v, floor)
+	}
+	return v
+}
+
+// Kinds of command that the classifier handles before the lists.
+const (
+	kindShell = 1 + iota
+	kindForeignShell
+	kindXargs
+	kindWrapper
+	kindGit
+	kindProgram // sed and awk: safe only with a harmless program
+)
+
+var commandKinds = func() map[string]uint8 {
+	m := map[string]uint8{"xargs": kindXargs, "git": kindGit, "sed": kindProgram,
+		"awk": kindProgram, "gawk": kindProgram, "mawk": kindProgram, "nawk": kindProgram}
+	for n := range shellDialects {
+		m[n] = kindShell
+	}
+	for n := range foreignShells {
+		m[n] = kindForeignShell
+	}
+	for n := range transparentWrappers {
+		m[n] = kindWrapper
+	}
+	return m
+}()
+
+// plainCommandName reports a name made only of lower-case ASCII letters,
+// digits and . _ + - (the common case, checked without allocating).
+func plainCommandName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '+' || c == '-') {
+			return false
+		}
+	}
+	return !strings.HasSuffix(s, ".exe")
+}
+
+// oddName handles a command name that is not plain: case variants,
+// non-ASCII look-alikes, quoting characters. It returns the name to look up
+// and whether the command may still be safe, and worsens floor.
+func (r *cmdClassifier) oddName(base string, floor cmdVerdict) (string, bool, cmdVerdict) {
 	name := normalizeCommandName(base)
 	safeOK := name == base
 	if !isASCIIName(base) {
@@ -128,89 +263,7 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 		floor = mkVerdict(CommandCheckResultNone, "rule: command name in unusual case",
 			fmt.Sprintf("%q is not written in lower case; it is never auto-allowed", base))
 	}
-
-	// Shells.
-	if d, ok := shellDialects[name]; ok {
-		return worseOf(r.shellWrapper(d, argv, cwd, depth), floor)
-	}
-	if d, ok := shellDialects[versionless(name)]; ok && versionless(name) != name {
-		return worseOf(r.shellWrapper(d, argv, cwd, depth), floor)
-	}
-	if foreignShells[name] {
-		return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: shell language not parsed",
-			name+" scripts are not analysed"), floor)
-	}
-	if name == "xargs" {
-		return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: xargs",
-			"xargs runs commands built from its input"), floor)
-	}
-
-	// Transparent wrappers.
-	if !(name == "command" && len(argv) > 1 && (argv[1] == "-v" || argv[1] == "-V")) {
-		if u, ok := unwrap(name, argv[1:], globs); ok {
-			if u.problem != "" {
-				return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: wrapper "+name, u.problem), floor)
-			}
-			if u.inner != nil {
-				inner := r.argv(u.inner, u.globs, cwd, depth+1, fromScript)
-				v := worseOf(inner, r.envSettings(u.assigns))
-				v = worseOf(v, floor)
-				v.argv = inner.argv
-				return v
-			}
-			if len(u.assigns) > 0 {
-				return worseOf(mkVerdict(CommandCheckResultNone, "rule: env without a command", "prints an altered environment"), floor)
-			}
-		}
-	}
-
-	// Substitutions in an argv that no shell parses: the caller expected a
-	// shell.
-	if !fromScript {
-		if i := substitutionIn(argv); i >= 0 {
-			return mkVerdict(CommandCheckResultInscrutable, "rule: shell syntax in argv",
-				fmt.Sprintf("argument %d (%q) holds shell substitution syntax, but argv is not run by a shell", i, argv[i]))
-		}
-	}
-
-	// git's global options.
-	args := argv
-	if name == "git" {
-		norm, dirs, problem := gitGlobals(argv)
-		if problem != "" {
-			floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: git global option", problem))
-		} else if len(norm) != len(argv) {
-			if globs != nil {
-				off := len(argv) - len(norm)
-				globs = append([]bool{false}, globs[off+1:]...)
-			}
-			args = norm
-			for _, d := range dirs {
-				if pv := r.pathArg(d, cwd, false); pv.res != CommandCheckResultSafe {
-					floor = worseOf(floor, pv)
-				}
-			}
-		}
-	}
-
-	// The lists, safe > blocked > dangerous.
-	v := r.match(name, args, safeOK)
-	if v.res == CommandCheckResultSafe {
-		switch name {
-		case "sed":
-			if !sedArgsHarmless(args[1:]) {
-				v = mkVerdict(CommandCheckResultDangerous, "rule: sed script not provably harmless",
-					"sed scripts with w, W, r, R or e commands, s///w or s///e flags, or that cannot be parsed, may write files or run commands")
-			}
-		case "awk", "gawk", "mawk", "nawk":
-			if !awkArgsHarmless(args[1:]) {
-				v = mkVerdict(CommandCheckResultDangerous, "rule: awk program not provably harmless",
-					"awk programs with system(), pipes, output redirection, getline or comparisons written with > may run commands or write files")
-			}
-		}
-	}
-	v = worseOf(v, r.operands(name, args, globs, cwd))
-	return worseOf(v, floor)
+	return name, safeOK, floor
 }
 
 // match applies the lists to args (a normalised argv).

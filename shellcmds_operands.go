@@ -170,6 +170,8 @@ var awkSpec = &operandSpec{
 	assignOperands: true,
 }
 
+var noSpec operandSpec
+
 // operandKind is what an argument is, for the path checks.
 type operandKind uint8
 
@@ -186,9 +188,9 @@ func walkOperands(spec *operandSpec, style flagStyle, args []string, visit func(
 	if spec != nil && spec.noPaths {
 		return true
 	}
-	var sp operandSpec
-	if spec != nil {
-		sp = *spec
+	sp := spec
+	if sp == nil {
+		sp = &noSpec
 	}
 	textFirst := sp.firstIsText
 	if textFirst {

@@ -242,7 +242,7 @@ func unwrapNice(args []string) (int, []envSetting, string) {
 				return 0, nil, "nice -n without a number"
 			}
 			i++
-		case strings.HasPrefix(a, "--adjustment=") || (strings.HasPrefix(a, "-n") && isSignedNumber(a[2:])) || (a[0] == '-' && isSignedNumber(a)):
+		case strings.HasPrefix(a, "--adjustment=") || (strings.HasPrefix(a, "-n") && isSignedNumber(a[2:])) || (strings.HasPrefix(a, "-") && isSignedNumber(a)):
 		case a == "--":
 			return i + 1, nil, ""
 		case strings.HasPrefix(a, "-"):
