@@ -283,6 +283,9 @@ func (c *checker) printShort(r checkResult) {
 // stdin checks the commands of standard input, one per line, and returns
 // the worst status.
 func (c *checker) stdin() int {
+	if isTerminal(c.e.stdin) {
+		fmt.Fprintln(c.e.stderr, "Reading commands from standard input, one per line; end with Ctrl-D.")
+	}
 	if !c.opts.json {
 		fmt.Fprintf(c.e.stdout, shortFormat, "CLASS", "SANDBOX", "PERMISSIVE", "AUTOAPPROVE", "COMMAND  # RULE")
 	}

@@ -77,6 +77,11 @@ func (tm *terminal) typeLine(t *testing.T, s string) {
 	require.NoError(t, err)
 }
 
+// The test uses github.com/creack/pty (test-only, no dependencies of its
+// own) because it is the portable way to give the program a real terminal
+// and to wait for each prompt before typing, which a pipe or script(1)
+// cannot do.
+
 // TestDemoTerminal drives the demo through a real pseudo-terminal: it waits
 // for each prompt before typing, answers a question, and ends the session
 // with Ctrl-D.

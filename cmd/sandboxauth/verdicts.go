@@ -121,8 +121,9 @@ func verdictOf(policy string, asked *sandboxauth.UserRequest, err error) verdict
 	return v
 }
 
-// severity orders decisions for the exit status: allow < ask < deny; an
-// invalid call is an input error.
+// exitCode is the exit status a decision gives: allow 0, ask 1, deny 2,
+// and 3 for a malformed call (an input error). Statuses of several
+// commands combine with max.
 func (d decision) exitCode() int {
 	switch d {
 	case decAllow:
