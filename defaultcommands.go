@@ -246,7 +246,7 @@ var (
 	gitDiffExcept = []string{"--output", "--ext-diff", "--textconv", "--exec", "--upload-pack",
 		"--receive-pack", "--open-files-in-pager", "-O"}
 	goBuildExcept = []string{"-exec", "-toolexec", "-vettool", "-ldflags", "-overlay", "-modfile",
-		"-pkgdir", "-C"}
+		"-pkgdir", "-C", "-mod"}
 	cargoExcept = []string{"--config", "-Z", "--open", "--fix"}
 	tarExcept   = []string{"--checkpoint-action", "--to-command", "--use-compress-program", "-I",
 		"--rsh-command", "--info-script", "--new-volume-script", "-F", "--rmt-command", "-x", "-c",

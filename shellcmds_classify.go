@@ -178,6 +178,15 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 
 	// The lists, safe > blocked > dangerous.
 	v := r.match(name, args, safeOK)
+	if kind == kindRemoteCopy && v.res != CommandCheckResultSafe {
+		for _, a := range args[1:] {
+			if remoteOperand(a) {
+				v = mkVerdict(CommandCheckResultBlocked, "blocked: rsync to a remote host",
+					"copies files to or from another host over the network")
+				break
+			}
+		}
+	}
 	if v.res == CommandCheckResultSafe && kind == kindProgram {
 		switch name {
 		case "sed":
@@ -206,12 +215,14 @@ const (
 	kindXargs
 	kindWrapper
 	kindGit
-	kindProgram // sed and awk: safe only with a harmless program
+	kindProgram    // sed and awk: safe only with a harmless program
+	kindRemoteCopy // rsync: blocked when it names another host
 )
 
 var commandKinds = func() map[string]uint8 {
 	m := map[string]uint8{"xargs": kindXargs, "git": kindGit, "sed": kindProgram,
-		"awk": kindProgram, "gawk": kindProgram, "mawk": kindProgram, "nawk": kindProgram}
+		"awk": kindProgram, "gawk": kindProgram, "mawk": kindProgram, "nawk": kindProgram,
+		"rsync": kindRemoteCopy}
 	for n := range shellDialects {
 		m[n] = kindShell
 	}

@@ -18,7 +18,7 @@ func sedArgsHarmless(args []string) bool {
 			break
 		}
 		switch {
-		case a == "--expression" || (strings.HasPrefix(a, "--exp") && !strings.Contains(a, "=") && strings.HasPrefix("--expression", a)):
+		case longAbbrev(a, "--expression") && !strings.Contains(a, "="):
 			if i+1 >= len(args) {
 				return false
 			}
@@ -27,7 +27,7 @@ func sedArgsHarmless(args []string) bool {
 			if !sedScriptHarmless(args[i]) {
 				return false
 			}
-		case strings.HasPrefix(a, "--exp") && strings.Contains(a, "="):
+		case longAbbrev(a, "--expression"):
 			found = true
 			if !sedScriptHarmless(a[strings.IndexByte(a, '=')+1:]) {
 				return false
@@ -78,6 +78,20 @@ func sedArgsHarmless(args []string) bool {
 		return sedScriptHarmless(a)
 	}
 	return false
+}
+
+// longAbbrev reports whether the argument a names the long option name,
+// possibly abbreviated as getopt_long allows ("--exp=..." for
+// "--expression"), with or without "=value". Any abbreviation counts, even
+// an ambiguous one: the caller is deciding what may be a script.
+func longAbbrev(a, name string) bool {
+	if !strings.HasPrefix(a, "--") {
+		return false
+	}
+	if i := strings.IndexByte(a, '='); i >= 0 {
+		a = a[:i]
+	}
+	return len(a) > 2 && strings.HasPrefix(name, a)
 }
 
 // sedScriptHarmless parses a sed script and accepts only commands that
@@ -263,7 +277,7 @@ func awkArgsHarmless(args []string) bool {
 			break
 		}
 		switch {
-		case a == "-e" || a == "--source":
+		case a == "-e" || (longAbbrev(a, "--source") && !strings.Contains(a, "=")):
 			if i+1 >= len(args) {
 				return false
 			}
@@ -272,9 +286,9 @@ func awkArgsHarmless(args []string) bool {
 			if !awkProgramHarmless(args[i]) {
 				return false
 			}
-		case strings.HasPrefix(a, "--source="):
+		case longAbbrev(a, "--source"):
 			found = true
-			if !awkProgramHarmless(a[len("--source="):]) {
+			if !awkProgramHarmless(a[strings.IndexByte(a, '=')+1:]) {
 				return false
 			}
 		case strings.HasPrefix(a, "-e"):
@@ -293,7 +307,7 @@ func awkArgsHarmless(args []string) bool {
 			return i+1 < len(args) && awkProgramHarmless(args[i+1])
 		}
 		if len(a) > 1 && a[0] == '-' {
-			if a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator" {
+			if a == "-F" || a == "-v" || (!strings.Contains(a, "=") && (longAbbrev(a, "--assign") || longAbbrev(a, "--field-separator"))) {
 				i++
 			}
 			continue

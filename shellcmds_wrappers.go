@@ -131,6 +131,9 @@ var transparentWrappers = map[string]func(args []string) (int, []envSetting, str
 	"ionice":  unwrapIonice,
 	"chrt":    unwrapChrt,
 	"taskset": unwrapTaskset,
+	"exec":    unwrapExec,
+	"busybox": unwrapMultiCall,
+	"toybox":  unwrapMultiCall,
 }
 
 // unwrap looks through the wrapper name; args is argv[1:]. The returned
@@ -443,4 +446,49 @@ func gitGlobals(argv []string) (norm []string, dirs []string, problem string) {
 
 func hasLongPrefix(a, name string) bool {
 	return a == name || strings.HasPrefix(a, name+"=")
+}
+
+// unwrapExec looks through the shell builtin exec, which replaces the shell
+// with its command: -c (empty environment) and -l (login) are harmless;
+// -a NAME changes argv[0], and exec without a command rewires the shell's
+// file descriptors for the rest of the script.
+func unwrapExec(args []string) (int, []envSetting, string) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "-c", "-l", "-cl", "-lc":
+		case "--":
+			if i+1 >= len(args) {
+				return 0, nil, "exec without a command rewires the shell's file descriptors"
+			}
+			return i + 1, nil, ""
+		default:
+			if strings.HasPrefix(a, "-") {
+				return 0, nil, "exec option " + a
+			}
+			return i, nil, ""
+		}
+	}
+	return 0, nil, "exec without a command rewires the shell's file descriptors"
+}
+
+// unwrapMultiCall looks through busybox and toybox, which run the applet
+// named by their first argument (busybox wget = wget).
+func unwrapMultiCall(args []string) (int, []envSetting, string) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return 0, nil, "multi-call binary without an applet, or with options"
+	}
+	return 0, nil, ""
+}
+
+// remoteOperand reports an rsync operand naming another host: host:path,
+// user@host:path, host::module or rsync://host/.
+func remoteOperand(a string) bool {
+	if strings.HasPrefix(a, "-") {
+		return false
+	}
+	if strings.HasPrefix(a, "rsync://") {
+		return true
+	}
+	i := strings.IndexByte(a, ':')
+	return i > 0 && !strings.Contains(a[:i], "/")
 }

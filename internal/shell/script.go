@@ -265,11 +265,11 @@ func (b *builder) stmt(st *syntax.Stmt) error {
 	}
 }
 
-// runsText are builtins that run a string as code, replace the shell, or
-// change how later command names resolve.
+// runsText are builtins that run a string as code or change how later
+// command names resolve. (exec is left to the caller, which can look
+// through `exec cmd` like any wrapper.)
 var runsText = map[string]string{
 	"eval":      "eval runs its arguments as a script",
-	"exec":      "exec replaces the shell or its file descriptors",
 	"source":    "source runs a file in the shell",
 	".":         ". runs a file in the shell",
 	"trap":      "trap registers code to run later",
