@@ -31,6 +31,9 @@ type operandSpec struct {
 	// assignOperands: operands of the form name=value are variable
 	// assignments, not files (awk).
 	assignOperands bool
+	// longPair lists long options that take two arguments (jq --arg NAME
+	// VALUE); the value says whether the second one is text too.
+	longPair map[string]bool
 }
 
 var grepSpec = &operandSpec{
@@ -95,8 +98,9 @@ var operandSpecs = map[string]*operandSpec{
 	"nawk": awkSpec,
 	"jq": {
 		shortValue:  "fL",
-		longValue:   []string{"--from-file", "--indent", "--arg", "--argjson", "--slurpfile", "--rawfile"},
-		longText:    []string{"--indent", "--arg", "--argjson"},
+		longValue:   []string{"--from-file", "--indent"},
+		longText:    []string{"--indent"},
+		longPair:    map[string]bool{"--arg": true, "--argjson": true, "--slurpfile": false, "--rawfile": false},
 		firstIsText: true,
 		givenText:   []string{"-f", "--from-file"},
 	},
@@ -239,6 +243,15 @@ func walkOperands(spec *operandSpec, style flagStyle, args []string, visit func(
 			}
 			if style == styleGo && !strings.HasPrefix(name, "--") {
 				name = "-" + name // compare Go flags in their -- form too
+			}
+			if second, ok := sp.longPair[name]; ok && !hasValue {
+				if i+2 < len(args) {
+					if !second && !visit(args[i+2]) {
+						return false
+					}
+				}
+				i += 2
+				continue
 			}
 			text := containsFlag(sp.longText, name, style)
 			if !hasValue && containsFlag(sp.longValue, name, style) && i+1 < len(args) {
