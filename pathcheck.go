@@ -36,8 +36,8 @@ func checkPaths(paths []string) error {
 
 // checkArgv validates a shell command.
 func checkArgv(argv []string) error {
-	if len(argv) == 0 {
-		return invalid(ErrEmptyCommand, "sandboxauth: the shell command is empty; pass the program and its arguments as argv")
+	if len(argv) == 0 || argv[0] == "" {
+		return invalid(ErrEmptyCommand, "sandboxauth: the shell command is empty or names no program; pass the program and its arguments as argv")
 	}
 	for i, w := range argv {
 		if strings.IndexByte(w, 0) >= 0 {

@@ -301,6 +301,9 @@ func TestInputErrors(t *testing.T) {
 		}, ErrInvalidPath},
 		{"empty command", func(a Authorizer) error { return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, nil) }, ErrEmptyCommand},
 		{"empty command slice", func(a Authorizer) error { return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{}) }, ErrEmptyCommand},
+		{"empty program name", func(a Authorizer) error {
+			return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"", "x"})
+		}, ErrEmptyCommand},
 		{"NUL in argv", func(a Authorizer) error {
 			return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"ls", "a\x00"})
 		}, ErrInvalidCommand},

@@ -91,8 +91,8 @@ func prompt(policy string, c *call, f *facts, why string, offer *sessionOffer) s
 		fmt.Fprintf(&b, "  command: %s\n", formatArgv(c.argv))
 		fmt.Fprintf(&b, "  in:      %s\n", f.cwd)
 		fmt.Fprintf(&b, "  class:   %s", f.class.Result)
-		if f.class.Rule != "" {
-			fmt.Fprintf(&b, " (%s)", f.class.Rule)
+		if r := ruleText(f.class); r != "" {
+			fmt.Fprintf(&b, " (%s)", r)
 		}
 		b.WriteByte('\n')
 		if f.class.Reason != "" {

@@ -1,5 +1,7 @@
 package sandboxauth
 
+import "strings"
+
 // NewSandboxAuthorizer returns the strict Sandbox policy and the channel on
 // which it asks a person.
 //
@@ -85,8 +87,14 @@ func blockedError(c *call, f *facts) error {
 // classWhy says why a command of class f.class needs a person.
 func classWhy(f *facts) string {
 	s := "the command is " + f.class.Result.String()
-	if f.class.Rule != "" {
-		s += ": " + f.class.Rule
+	if r := ruleText(f.class); r != "" {
+		s += " (" + r + ")"
 	}
 	return s
+}
+
+// ruleText is the rule of a classification without the class it already
+// names: "npm run" rather than "dangerous: npm run".
+func ruleText(c Classification) string {
+	return strings.TrimPrefix(c.Rule, c.Result.String()+": ")
 }

@@ -50,7 +50,6 @@ func TestCheckCommands(t *testing.T) {
 		{"pipeline", []string{"bash", "-c", "cat notes.txt | wc -l"}, "inscrutable", decAsk, decAsk, exitAsk},
 		{"operator as an argument", []string{"ls", "|", "wc"}, "inscrutable", decAsk, decAsk, exitAsk},
 		{"unlisted", []string{"frobnicate", "--all"}, "none", decAsk, decAllow, exitAsk},
-		{"empty command name", []string{""}, "inscrutable", decAsk, decAsk, exitAsk},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -317,4 +316,12 @@ func TestCheckBadInput(t *testing.T) {
 			assert.Contains(t, r.stderr, "sandboxauth check: ")
 		})
 	}
+}
+
+// TestCheckEmptyProgramName: an argv whose program is "" is bad input under
+// every policy, not a command to ask about.
+func TestCheckEmptyProgramName(t *testing.T) {
+	t.Parallel()
+	r := runIn(t, t.TempDir(), "", "check", "--", "", "x")
+	assert.Equal(t, exitUsage, r.code, "stdout: %s", r.stdout)
 }

@@ -19,6 +19,9 @@ const demoDescription = `An interactive session in which you play an LLM agent a
 Type what the agent's tools would do; the chosen policy decides, and when it
 needs a person, its question arrives on the library's UserRequest channel and
 is shown with a y/n prompt (y or yes allows; n, no or an empty answer refuses).
+Where the library offers a session grant, "a" allows and stops asking about
+the stated scope (a command's program and subcommand words, or a path), and
+"d1", "d2", ... pick a directory instead.
 
 Commands:
   read PATH...     a read_file tool reads PATH (relative paths are in the sandbox)
@@ -27,6 +30,7 @@ Commands:
                    line with pipes, redirections or $variables runs as bash -c)
   ask read|write|run ...
                    the same, with the model requesting permission explicitly
+  grants           list what was allowed for the rest of the session
   help             list the commands
   quit             end the session (so does end of input, Ctrl-D)
 
@@ -62,17 +66,17 @@ type event struct {
 }
 
 type demo struct {
-	e          *env
-	sandbox    string
-	policy     string
-	authz      sandboxauth.Authorizer
-	requests   <-chan sandboxauth.UserRequest // nil for autoapprove
-	echo       bool                           // input is not a terminal: echo what is read
-	lines      <-chan string                  // every line of standard input, from one reader goroutine
-	tasks      chan task
-	events     chan event
-	eof        bool
-	agentAlive bool
+	e        *env
+	sandbox  string
+	policy   string
+	authz    sandboxauth.Authorizer
+	requests <-chan sandboxauth.UserRequest // nil for autoapprove
+	echo     bool                           // input is not a terminal: echo what is read
+	lines    <-chan string                  // every line of standard input, from one reader goroutine
+	tasks    chan task
+	events   chan event
+	eof      bool
+	grants   *sandboxauth.Grants // "allow for the rest of the session" answers
 }
 
 func runDemo(e *env, args []string) int {
@@ -104,12 +108,12 @@ func runDemo(e *env, args []string) int {
 	}
 	commands.SetSplitCompound(*split)
 
-	d := &demo{e: e, sandbox: dir, policy: *policy, echo: !isTerminal(e.stdin)}
+	d := &demo{e: e, sandbox: dir, policy: *policy, echo: !isTerminal(e.stdin), grants: sandboxauth.NewGrants()}
 	switch *policy {
 	case "sandbox":
-		d.authz, d.requests, err = sandboxauth.NewSandboxAuthorizer(commands)
+		d.authz, d.requests, err = sandboxauth.NewSandboxAuthorizer(commands, sandboxauth.WithGrants(d.grants))
 	case "permissive":
-		d.authz, d.requests, err = sandboxauth.NewPermissiveSandboxAuthorizer(commands)
+		d.authz, d.requests, err = sandboxauth.NewPermissiveSandboxAuthorizer(commands, sandboxauth.WithGrants(d.grants))
 	default:
 		d.authz = sandboxauth.NewAutoApproveAuthorizer()
 	}
@@ -253,7 +257,23 @@ func (d *demo) call(t task) error {
 // answer shows a request and answers it with the next y/n line. At end of
 // input the request is refused.
 func (d *demo) answer(req sandboxauth.UserRequest) {
-	fmt.Fprint(d.e.stdout, req.Prompt+" [y/N] ")
+	choices := "y/N"
+	if req.AllowForSession != nil {
+		fmt.Fprintf(d.e.stdout, "%s\n  a:  allow, and for the rest of the session: %s\n", strings.TrimSuffix(req.Prompt, "Allow?"), req.SessionScope)
+		for i, dir := range req.GrantDirs {
+			fmt.Fprintf(d.e.stdout, "  d%d: allow, and for the rest of the session anything below %s\n", i+1, dir)
+		}
+		choices = "y/N/a"
+		switch n := len(req.GrantDirs); {
+		case n == 1:
+			choices += "/d1"
+		case n > 1:
+			choices += fmt.Sprintf("/d1..d%d", n)
+		}
+		fmt.Fprintf(d.e.stdout, "Allow? [%s] ", choices)
+	} else {
+		fmt.Fprint(d.e.stdout, req.Prompt+" [y/N] ")
+	}
 	for {
 		line, ok := <-d.lines
 		if !ok {
@@ -272,8 +292,20 @@ func (d *demo) answer(req sandboxauth.UserRequest) {
 		case "", "n", "no":
 			req.Disallow()
 			return
+		case "a", "always":
+			if req.AllowForSession != nil {
+				req.AllowForSession()
+				return
+			}
+		default:
+			var n int
+			if _, err := fmt.Sscanf(strings.TrimSpace(line), "d%d", &n); err == nil && req.AllowForSessionUnder != nil && n >= 1 && n <= len(req.GrantDirs) {
+				if err := req.AllowForSessionUnder(req.GrantDirs[n-1]); err == nil {
+					return
+				}
+			}
 		}
-		fmt.Fprint(d.e.stdout, "Please answer y or n. Allow? [y/N] ")
+		fmt.Fprintf(d.e.stdout, "Please answer one of %s. Allow? [%s] ", choices, choices)
 	}
 }
 
@@ -307,6 +339,15 @@ func (d *demo) parse(line string) (t task, quit, ok bool) {
 		return t, false, false
 	case "quit", "exit", "q":
 		return t, true, false
+	case "grants":
+		list := d.grants.List()
+		if len(list) == 0 {
+			fmt.Fprintln(d.e.stdout, "no session grants")
+		}
+		for _, g := range list {
+			fmt.Fprintln(d.e.stdout, "granted:", g)
+		}
+		return t, false, false
 	case "read", "write":
 		t.op = sandboxauth.OpRead
 		if verb == "write" {

@@ -71,14 +71,14 @@ func TestDemoPipe(t *testing.T) {
 	o = outcomeOf(t, out, "ask read .env")
 	assert.Contains(t, o, "read_file wants to read this path.\n  "+filepath.Join(sb, ".env")+"\n")
 	assert.Contains(t, o, "The model's reason: "+demoReason)
-	assert.Contains(t, o, "Allow? [y/N] y\nallowed\n")
+	assert.Contains(t, o, "Allow? [y/N/a/d1] y\nallowed\n")
 
 	assert.Equal(t, "allowed\n", outcomeOf(t, out, "run git status"))
 
 	o = outcomeOf(t, out, "run rm -rf build")
 	assert.Contains(t, o, "The agent wants to run a shell command.\n  command: rm -rf build\n")
 	assert.Contains(t, o, "class:   dangerous")
-	assert.Contains(t, o, "Allow? [y/N] n\nrefused: sandboxauth: the user refused running `rm -rf build`")
+	assert.Contains(t, o, "Allow? [y/N/a] n\nrefused: sandboxauth: the user refused running `rm -rf build`")
 
 	o = outcomeOf(t, out, "run timeout 5 curl https://example.com")
 	assert.True(t, strings.HasPrefix(o, "refused: sandboxauth: "), o)
@@ -88,7 +88,7 @@ func TestDemoPipe(t *testing.T) {
 	o = outcomeOf(t, out, "run cat notes.txt | wc -l")
 	assert.Contains(t, o, "command: bash -c 'cat notes.txt | wc -l'")
 	assert.Contains(t, o, "class:   inscrutable")
-	assert.Contains(t, o, "Allow? [y/N] maybe\nPlease answer y or n. Allow? [y/N] yes\nallowed\n")
+	assert.Contains(t, o, "Allow? [y/N] maybe\nPlease answer one of y/N. Allow? [y/N] yes\nallowed\n")
 
 	assert.Contains(t, outcomeOf(t, out, "frobnicate"), `unknown command "frobnicate"`)
 	assert.Contains(t, outcomeOf(t, out, "run"), "run what?")
@@ -124,7 +124,7 @@ func TestDemoEOF(t *testing.T) {
 		_, r := demoSession(t, "run rm -rf build\n")
 		assert.Equal(t, exitOK, r.code)
 		o := outcomeOf(t, r.stdout, "run rm -rf build")
-		assert.Contains(t, o, "Allow? [y/N] \n(end of input: refusing)\nrefused: sandboxauth: the user refused")
+		assert.Contains(t, o, "Allow? [y/N/a] \n(end of input: refusing)\nrefused: sandboxauth: the user refused")
 		assert.True(t, strings.HasSuffix(r.stdout, "bye\n"), r.stdout)
 	})
 }
@@ -144,7 +144,7 @@ func TestDemoPolicies(t *testing.T) {
 			policy:     "sandbox",
 			input:      "write /etc/hosts\nrun frobnicate\nn\nrun curl https://example.com\n",
 			write:      []string{"refused: sandboxauth:", "outside the sandbox"},
-			frobnicate: []string{"class:   none", "Allow? [y/N] n\nrefused: sandboxauth: the user refused"},
+			frobnicate: []string{"class:   none", "Allow? [y/N/a] n\nrefused: sandboxauth: the user refused"},
 			curl:       "refused: sandboxauth:",
 		},
 		{
@@ -207,4 +207,39 @@ func TestDemoBadInput(t *testing.T) {
 			assert.Empty(t, r.stdout, "no session was started")
 		})
 	}
+}
+
+// TestDemoSessionGrants: "a" grants the stated scope for the rest of the
+// session, "d1" a directory; later calls inside the scope are not asked about,
+// and `grants` lists them.
+func TestDemoSessionGrants(t *testing.T) {
+	t.Parallel()
+	sb := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(sb, ".env"), []byte("K=V\n"), 0o644))
+	input := strings.Join([]string{
+		"run make test",
+		"a",
+		"run make test -j4",
+		"run make install",
+		"n",
+		"ask read .env",
+		"d1",
+		"ask read .env",
+		"run bash -c 'make test'",
+		"a",
+		"n",
+		"grants",
+		"quit",
+	}, "\n") + "\n"
+	r := runIn(t, sb, input, "demo", "--sandbox", sb)
+	require.Equal(t, 0, r.code, r.stderr)
+	o := r.stdout
+	assert.Contains(t, o, "a:  allow, and for the rest of the session: run `make test` with any further arguments")
+	assert.Contains(t, o, "Allow? [y/N/a] a\nallowed\n> run make test -j4\nallowed\n", "covered: not asked again")
+	assert.Contains(t, o, "> run make install\n", "not covered")
+	assert.Contains(t, o, "d1: allow, and for the rest of the session anything below "+sb)
+	assert.Contains(t, o, "Allow? [y/N/a/d1] d1\nallowed\n> ask read .env\nallowed\n")
+	// No grant is offered for a shell: "a" is not an answer there.
+	assert.Contains(t, o, "Allow? [y/N] a\nPlease answer one of y/N.")
+	assert.Contains(t, o, "granted: run `make test` with any further arguments\ngranted: read anything in "+sb+"\n")
 }

@@ -103,13 +103,13 @@ func TestDemoTerminal(t *testing.T) {
 
 	tm.typeLine(t, "run rm -rf build")
 	tm.expect(t, "command: rm -rf build")
-	tm.expect(t, "Allow? [y/N] ")
+	tm.expect(t, "Allow? [y/N/a] ")
 	tm.typeLine(t, "y")
 	tm.expect(t, "y\r\nallowed\r\n> ")
 
 	tm.typeLine(t, "ask write notes.txt")
 	tm.expect(t, "write_file wants to write this path.")
-	tm.expect(t, "Allow? [y/N] ")
+	tm.expect(t, "Allow? [y/N/a/d1] ")
 	tm.typeLine(t, "") // Enter: the default is no
 	tm.expect(t, "refused: sandboxauth: the user refused writing")
 	tm.expect(t, "> ")
