@@ -176,15 +176,6 @@ var awkSpec = &operandSpec{
 
 var noSpec operandSpec
 
-// operandKind is what an argument is, for the path checks.
-type operandKind uint8
-
-const (
-	kindFlag operandKind = iota // an option with no file in it
-	kindText                    // a pattern, script or other text
-	kindPath                    // may name a file
-)
-
 // walkOperands calls visit for every argument of args (argv[1:]) that may
 // name a file, with the file part of the argument. It stops early when
 // visit returns false and reports whether it ran to the end.

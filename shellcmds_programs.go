@@ -235,7 +235,11 @@ func sedScriptHarmless(s string) bool {
 			}
 			d := s[i]
 			i++
-			if !delimited(d) || !delimited(d) {
+			// Two delimited sections: each call reads one and moves on.
+			if !delimited(d) {
+				return false
+			}
+			if !delimited(d) {
 				return false
 			}
 		case 's':
@@ -244,7 +248,11 @@ func sedScriptHarmless(s string) bool {
 			}
 			d := s[i]
 			i++
-			if !delimited(d) || !delimited(d) {
+			// Two delimited sections: each call reads one and moves on.
+			if !delimited(d) {
+				return false
+			}
+			if !delimited(d) {
 				return false
 			}
 			for i < n {

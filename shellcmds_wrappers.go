@@ -20,12 +20,10 @@ var foreignShells = map[string]bool{
 
 // shellInvocation is a parsed shell invocation.
 type shellInvocation struct {
-	script   string // the -c script
-	hasC     bool
-	file     string // a script file to run, when there is no -c
-	problem  string // why the invocation is inscrutable
-	lenient  bool
-	readsRCs bool
+	script  string // the -c script
+	hasC    bool
+	file    string // a script file to run, when there is no -c
+	problem string // why the invocation is inscrutable
 }
 
 // parseShellInvocation parses the options of sh/bash/zsh/... (args is argv[1:]).
