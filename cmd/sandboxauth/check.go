@@ -93,15 +93,10 @@ func runCheck(e *env, args []string) int {
 		opts.cwd = filepath.Clean(opts.cwd)
 	}
 
-	commands := sandboxauth.NewShellAllowedCommands()
-	if *commandsPath != "" {
-		f, err := loadCommandsFile(*commandsPath)
-		if err != nil {
-			return inputError(e, fs, "%v", err)
-		}
-		f.apply(commands)
+	commands, err := buildCommands(*commandsPath, *split)
+	if err != nil {
+		return inputError(e, fs, "%v", err)
 	}
-	commands.SetSplitCompound(*split)
 
 	obs, err := newObserver(commands)
 	if err != nil {

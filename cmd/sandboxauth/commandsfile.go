@@ -294,3 +294,18 @@ func (p *jsonParser) matcher(path string) (sandboxauth.CommandMatcher, error) {
 	}
 	return m, nil
 }
+
+// buildCommands returns the default command lists, extended by the
+// --commands file at path (if any), with per-segment analysis set to split.
+func buildCommands(path string, split bool) (*sandboxauth.ShellAllowedCommands, error) {
+	commands := sandboxauth.NewShellAllowedCommands()
+	if path != "" {
+		f, err := loadCommandsFile(path)
+		if err != nil {
+			return nil, err
+		}
+		f.apply(commands)
+	}
+	commands.SetSplitCompound(split)
+	return commands, nil
+}

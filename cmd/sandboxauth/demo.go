@@ -98,15 +98,10 @@ func runDemo(e *env, args []string) int {
 	if err != nil {
 		return inputError(e, fs, "%v", err)
 	}
-	commands := sandboxauth.NewShellAllowedCommands()
-	if *commandsPath != "" {
-		f, err := loadCommandsFile(*commandsPath)
-		if err != nil {
-			return inputError(e, fs, "%v", err)
-		}
-		f.apply(commands)
+	commands, err := buildCommands(*commandsPath, *split)
+	if err != nil {
+		return inputError(e, fs, "%v", err)
 	}
-	commands.SetSplitCompound(*split)
 
 	d := &demo{e: e, sandbox: dir, policy: *policy, echo: !isTerminal(e.stdin), grants: sandboxauth.NewGrants()}
 	switch *policy {
