@@ -17,6 +17,16 @@ func namesMatchers(reason string, cmds ...string) []CommandMatcher {
 	return ms
 }
 
+// guardedNames returns one safe matcher per command, each excluding the
+// flags in except.
+func guardedNames(except []string, reason string, cmds ...string) []CommandMatcher {
+	ms := make([]CommandMatcher, len(cmds))
+	for i, c := range cmds {
+		ms[i] = CommandMatcher{Command: c, ExceptFlags: except, Reason: reason}
+	}
+	return ms
+}
+
 func subMatcher(cmd string, prefix []string, except []string, reason string) CommandMatcher {
 	return CommandMatcher{Command: cmd, CommandArgsPrefix: prefix, ExceptFlags: except, Reason: reason}
 }
@@ -244,53 +254,68 @@ func pkgInstalls() []CommandMatcher {
 // Guards shared by several safe entries.
 var (
 	gitDiffExcept = []string{"--output", "--ext-diff", "--textconv", "--exec", "--upload-pack",
-		"--receive-pack", "--open-files-in-pager", "-O"}
+		"--receive-pack", "--open-files-in-pager", "-O", "--show-signature"}
 	goBuildExcept = []string{"-exec", "-toolexec", "-vettool", "-ldflags", "-overlay", "-modfile",
-		"-pkgdir", "-C", "-mod"}
-	cargoExcept = []string{"--config", "-Z", "--open", "--fix"}
-	tarExcept   = []string{"--checkpoint-action", "--to-command", "--use-compress-program", "-I",
+		"-pkgdir", "-C", "-mod", "-gcflags", "-asmflags", "-gccgoflags"}
+	// Any awk may be mawk or gawk: -W exec runs a program file, -D reads
+	// debugger commands that evaluate code, and the profile, dump and
+	// pretty-print options write files.
+	awkExcept = []string{"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec", "-W",
+		"-D", "--debug", "-p", "--profile", "-o", "--pretty-print", "-d", "--dump-variables"}
+	// Reading the configuration of the user or the system (outside the
+	// sandbox), or naming where a value comes from, is not safe.
+	gitConfigReadExcept = []string{"--global", "--system", "--file", "-f", "--blob", "--show-origin", "--show-scope", "--includes"}
+	cargoExcept         = []string{"--config", "-Z", "--open", "--fix"}
+	tarExcept           = []string{"--checkpoint-action", "--to-command", "--use-compress-program", "-I",
 		"--rsh-command", "--info-script", "--new-volume-script", "-F", "--rmt-command", "-x", "-c",
-		"--extract", "--create", "--append", "-r", "-u", "--delete"}
+		"--extract", "--create", "--append", "-r", "-u", "--delete", "--index-file", "--volno-file"}
 )
 
 func defaultSafe() []CommandMatcher {
 	return concatMatchers(
 		namesMatchers("reads files or prints information; cannot write, run or reach out",
-			"ls", "cat", "head", "tail", "wc", "stat", "file", "diff", "cmp", "comm", "cut", "tr",
-			"nl", "od", "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha224sum", "sha256sum",
-			"sha384sum", "sha512sum", "shasum", "cksum", "b2sum", "sum", "base32", "du",
+			"cat", "head", "tail", "stat", "cmp", "comm", "cut", "tr",
+			"nl", "od", "xxd", "hexdump", "strings", "base32",
 			"df", "pwd", "whoami", "id", "uname", "echo", "true", "false", "test", "[",
 			"seq", "basename", "dirname", "realpath", "readlink", "which", "whereis", "type",
 			"column", "expand", "unexpand", "fold", "fmt", "paste", "join", "rev", "tac",
 			"tsort", "numfmt", "expr", "sleep", "nproc", "arch", "locale", "tty", "uptime",
-			"printenv", "groups", "logname", "getconf", "cal", "jq", "grep", "egrep", "fgrep",
+			"groups", "logname", "getconf", "cal", "jq",
 			"eza", "exa", "lsd", "shellcheck", "cd", "uniq", "tee", "touch",
-			"mkdir", "wait", "dircolors", "look", "factor", "env"),
+			"mkdir", "wait", "dircolors", "look", "factor"),
+		// Guarded reads: no list of files read from a file (its names are
+		// never path-checked), and no flag that follows symbolic links while
+		// walking a tree (a link in the sandbox may lead anywhere).
+		guardedNames([]string{"--files0-from"}, "counts sizes or lines; no file list read from a file", "wc"),
+		guardedNames([]string{"--files0-from", "-L", "--dereference"}, "counts disk usage; no file list, no links followed", "du"),
+		guardedNames([]string{"-c", "--check"}, "prints a checksum; no list of files to check",
+			"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "cksum", "b2sum", "sum"),
+		guardedNames([]string{"-f", "--files-from"}, "identifies file types; no list of files read from a file", "file"),
+		guardedNames([]string{"-R", "--dereference-recursive"}, "searches files; links are not followed", "grep", "egrep", "fgrep"),
+		guardedNames([]string{"-r", "--recursive"}, "compares files (a recursive diff follows links out of the sandbox)", "diff"),
+		guardedNames([]string{"-L", "--dereference"}, "lists files; links are not followed", "ls"),
 		namesMatchers("sets shell error-handling options (scripts accept only -e, -u, -x, -v, -o pipefail and the like)", "set"),
 		matcherList1(
 			subMatcher("base64", nil, []string{"-o", "--output"}, "encodes or decodes to standard output"),
 			subMatcher("iconv", nil, []string{"-o", "--output"}, "converts text to standard output"),
-			subMatcher("tree", nil, []string{"-o"}, "lists a directory tree"),
+			subMatcher("tree", nil, []string{"-o", "-R", "-l", "--fromfile"}, "lists a directory tree; links are not followed"),
 			subMatcher("hostname", nil, []string{"-F", "--file", "-b", "--boot"}, "prints the host name"),
 			subMatcher("date", nil, []string{"-s", "--set"}, "prints the date"),
 			subMatcher("printf", nil, []string{"-v"}, "prints text"),
 			subMatcher("find", nil, []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint",
-				"-fprint0", "-fprintf", "-fls"}, "lists files; no action that runs, deletes or writes"),
-			subMatcher("rg", nil, []string{"--pre", "--pre-glob", "--search-zip", "-z", "--hostname-bin"},
+				"-fprint0", "-fprintf", "-fls", "-L", "-follow", "-files0-from"}, "lists files; no action that runs, deletes or writes"),
+			subMatcher("rg", nil, []string{"--pre", "--pre-glob", "--search-zip", "-z", "--hostname-bin", "-L", "--follow"},
 				"searches files; no preprocessor or decompressor"),
-			subMatcher("sort", nil, []string{"-o", "--output", "--compress-program", "-T", "--temporary-directory"},
+			subMatcher("sort", nil, []string{"-o", "--output", "--compress-program", "-T", "--temporary-directory", "--files0-from"},
 				"sorts to standard output"),
 			subMatcher("sed", nil, []string{"-i", "--in-place", "-f", "--file"},
 				"stream editor, safe only with a provably harmless script"),
-			subMatcher("awk", nil, []string{"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec"},
-				"text processing, safe only with a provably harmless program"),
-			subMatcher("gawk", nil, []string{"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec"},
-				"text processing, safe only with a provably harmless program"),
-			subMatcher("mawk", nil, []string{"-f", "-W"}, "text processing, safe only with a provably harmless program"),
-			subMatcher("nawk", nil, []string{"-f"}, "text processing, safe only with a provably harmless program"),
-			subMatcher("fd", nil, []string{"-x", "--exec", "-X", "--exec-batch"}, "lists files; no command per match"),
-			subMatcher("bat", nil, []string{"--pager"}, "prints files with highlighting"),
-			subMatcher("yq", nil, []string{"-i", "--inplace"}, "queries YAML to standard output"),
+			subMatcher("awk", nil, awkExcept, "text processing, safe only with a provably harmless program"),
+			subMatcher("gawk", nil, awkExcept, "text processing, safe only with a provably harmless program"),
+			subMatcher("mawk", nil, awkExcept, "text processing, safe only with a provably harmless program"),
+			subMatcher("nawk", nil, awkExcept, "text processing, safe only with a provably harmless program"),
+			subMatcher("fd", nil, []string{"-x", "--exec", "-X", "--exec-batch", "-L", "--follow"}, "lists files; no command per match, no links followed"),
+			subMatcher("bat", nil, []string{"--pager", "cache"}, "prints files with highlighting; not its cache commands"),
 			subMatcher("tar", []string{"-tf"}, tarExcept, "lists an archive"),
 			subMatcher("tar", []string{"tf"}, tarExcept, "lists an archive"),
 			subMatcher("tar", []string{"-tzf"}, tarExcept, "lists an archive"),
@@ -347,7 +372,7 @@ func gitSafe() []CommandMatcher {
 		g(p("diff-files"), gitDiffExcept, "compares the working tree"),
 		g(p("range-diff"), gitDiffExcept, "compares commit ranges"),
 		g(p("shortlog"), gitDiffExcept, "summarises history"),
-		g(p("blame"), []string{"--textconv", "--contents"}, "annotates lines"),
+		g(p("blame"), []string{"--textconv", "--contents", "-S"}, "annotates lines; no revisions file (-S reads any file)"),
 		g(p("annotate"), []string{"--textconv"}, "annotates lines"),
 		g(p("grep"), []string{"-O", "--open-files-in-pager", "--textconv", "--ext-grep", "--no-index"},
 			"searches tracked files; no pager program"),
@@ -383,13 +408,12 @@ func gitSafe() []CommandMatcher {
 		g(p("submodule", "status"), nil, "shows submodule status"),
 		g(p("config", "--get"), nil, "reads one configuration value"),
 		g(p("config", "--get-all"), nil, "reads configuration values"),
-		g(p("config", "--get-regexp"), nil, "reads configuration values"),
-		g(p("config", "--list"), nil, "lists configuration"),
-		g(p("config", "-l"), nil, "lists configuration"),
+		g(p("config", "--get-regexp"), gitConfigReadExcept, "reads the repository's configuration values"),
+		g(p("config", "--list"), gitConfigReadExcept, "lists the repository's configuration"),
+		g(p("config", "-l"), gitConfigReadExcept, "lists the repository's configuration"),
 		g(p("config", "get"), nil, "reads one configuration value"),
 		g(p("config", "list"), nil, "lists configuration"),
 		g(p("fsck"), []string{"--lost-found"}, "checks the object database"),
-		g(p("verify-commit"), nil, "verifies a signature"),
 		g(p("var"), nil, "prints a git variable"),
 	)
 }
@@ -404,14 +428,12 @@ func goSafe() []CommandMatcher {
 		g(p("test"), testExcept, "runs the project's tests; no -exec, -toolexec or -o"),
 		g(p("build"), goBuildExcept, "builds the project; no -toolexec or -ldflags"),
 		g(p("vet"), goBuildExcept, "vets the project; no -vettool"),
-		g(p("list"), append(append([]string{}, goBuildExcept...), "-u", "-retracted", "-versions", "-reuse"),
+		g(p("list"), append(append([]string{}, goBuildExcept...), "-u", "-retracted", "-versions", "-reuse", "-m"),
 			"lists packages; no network queries"),
 		g(p("version"), nil, "prints the version"),
 		g(p("env"), []string{"-w", "-u"}, "prints the Go environment"),
 		g(p("doc"), []string{"-http"}, "prints documentation"),
 		g(p("help"), nil, "prints help text"),
-		g(p("mod", "graph"), nil, "prints the module graph"),
-		g(p("mod", "why"), nil, "explains a dependency"),
 		g(p("mod", "verify"), nil, "verifies the module cache"),
 		g(p("mod", "edit", "-json"), nil, "prints go.mod as JSON"),
 		g(p("mod", "edit", "-print"), nil, "prints go.mod"),

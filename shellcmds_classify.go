@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -172,6 +173,11 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 				if pv := r.pathArg(d, cwd, false); pv.res != CommandCheckResultSafe {
 					floor = worseOf(floor, pv)
 				}
+			}
+		}
+		if problem == "" {
+			if gv := r.gitRepository(cwd, dirs); gv.res != CommandCheckResultSafe {
+				floor = worseOf(floor, gv)
 			}
 		}
 	}
@@ -628,8 +634,62 @@ func hasDotDotComponent(p string) bool {
 	return p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../")
 }
 
+// inGitDir reports whether p names .git or lies in it, at any depth and in
+// any letter case (.GIT is .git on case-insensitive file systems).
 func inGitDir(p string) bool {
-	return p == ".git" || strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/") || strings.HasSuffix(p, "/.git")
+	for _, e := range strings.Split(p, "/") {
+		if strings.EqualFold(e, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// gitRepository checks which repository a git command would use. git
+// discovers it by walking up from its working directory (cwd, then each -C
+// directory), taking the first directory that has a .git entry or looks like
+// a bare repository itself. Only the sandbox's own .git is trusted: any other
+// repository inside the sandbox (one the model could have written, with a
+// config that names programs to run) makes the command dangerous. With no
+// sandbox known, -C is enough to be dangerous.
+func (r *cmdClassifier) gitRepository(cwd string, dirs []string) cmdVerdict {
+	const rule = "rule: git repository other than the sandbox's"
+	const why = "git would use a repository other than the sandbox's own .git, whose configuration may name programs to run"
+	if r.sandbox == "" {
+		if len(dirs) > 0 {
+			return mkVerdict(CommandCheckResultDangerous, rule, why)
+		}
+		return safeCmdVerdict
+	}
+	dir := cwd
+	for _, d := range dirs {
+		if strings.HasPrefix(d, "/") {
+			dir = d
+		} else {
+			dir = dir + "/" + d
+		}
+	}
+	root, err := pathres.Resolve(r.sandbox)
+	if err != nil {
+		return mkVerdict(CommandCheckResultDangerous, rule, why)
+	}
+	d, err := pathres.Resolve(dir)
+	if err != nil || !pathres.Within(root, d) {
+		return mkVerdict(CommandCheckResultDangerous, rule, why)
+	}
+	for ; d != root; d = filepath.Dir(d) {
+		// git takes a directory as a repository when it has a .git entry,
+		// or is itself one: a HEAD (or commondir) beside objects and refs.
+		for _, name := range []string{".git", "HEAD", "commondir"} {
+			if _, err := os.Lstat(d + "/" + name); err == nil {
+				return mkVerdict(CommandCheckResultDangerous, rule+": "+d, why)
+			}
+		}
+		if d == "/" {
+			break
+		}
+	}
+	return safeCmdVerdict
 }
 
 // glob judges an unquoted glob pattern from a script: the expansion must

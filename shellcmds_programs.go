@@ -166,11 +166,6 @@ func sedScriptHarmless(s string) bool {
 			i++
 		}
 	}
-	toEOC := func() { // a label: up to ; or newline
-		for i < n && s[i] != '\n' && s[i] != ';' && s[i] != '}' {
-			i++
-		}
-	}
 	for i < n {
 		c := s[i]
 		if c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '}' {
@@ -216,7 +211,10 @@ func sedScriptHarmless(s string) bool {
 				i++
 			}
 		case ':', 'b', 't', 'T':
-			toEOC()
+			// Labels and branches: GNU sed ends a label at white space, so
+			// what follows on the line is another command (":a w FILE"),
+			// and tracking that grammar is not worth the risk.
+			return false
 		case 'a', 'i', 'c':
 			// Text to the end of the line; a trailing backslash continues it.
 			for i < n {
@@ -333,7 +331,7 @@ func awkProgramHarmless(p string) bool {
 	if strings.ContainsAny(p, "|>@`") {
 		return false
 	}
-	for _, bad := range []string{"system", "getline", "close", "fflush", "PROCINFO", "ENVIRON"} {
+	for _, bad := range []string{"system", "getline", "close", "fflush", "PROCINFO", "ENVIRON", "ARGV", "ARGC"} {
 		if strings.Contains(p, bad) {
 			return false
 		}

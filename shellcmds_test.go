@@ -228,7 +228,7 @@ var classifyTests = []struct {
 	{[]string{"ionice", "-p", "1"}, inscrutable, inscrutable},
 	{[]string{"taskset", "-c", "0", "ls"}, safe, safe},
 	{[]string{"chrt", "-b", "0", "ls"}, safe, safe},
-	{[]string{"env"}, safe, safe},
+	{[]string{"env"}, none, none}, // prints the environment, secrets included
 	{[]string{"env", "ls"}, safe, safe},
 	{[]string{"env", "-i", "ls"}, safe, safe},
 	{[]string{"env", "-u", "X", "ls"}, safe, safe},
@@ -347,7 +347,7 @@ var classifyTests = []struct {
 	{[]string{"bin/"}, inscrutable, inscrutable},
 	// git global options.
 	{[]string{"git", "--no-pager", "log"}, safe, safe},
-	{[]string{"git", "-C", "internal", "status"}, safe, safe},
+	{[]string{"git", "-C", "internal", "status"}, dangerous, safe}, // no sandbox known: -C may reach a planted repository
 	{[]string{"git", "-C", "/tmp", "status"}, dangerous, dangerous},
 	{[]string{"git", "-c", "x=y", "status"}, dangerous, dangerous},
 	{[]string{"git", "--git-dir=.git", "status"}, dangerous, dangerous},
@@ -359,7 +359,7 @@ var classifyTests = []struct {
 	{[]string{"sed", "-n", "/foo/,/bar/p", "go.mod"}, safe, safe},
 	{[]string{"sed", "-E", "s|a|b|g; s/x/y/2", "go.mod"}, safe, safe},
 	{[]string{"sed", "1d;$d", "go.mod"}, safe, safe},
-	{[]string{"sed", "-e", ":a;N;$!ba;s/\\n/ /g", "go.mod"}, safe, safe},
+	{[]string{"sed", "-e", ":a;N;$!ba;s/\\n/ /g", "go.mod"}, dangerous, dangerous}, // labels and branches are never provably harmless
 	{[]string{"sed", "y/abc/xyz/", "go.mod"}, safe, safe},
 	{[]string{"sed", "/x/a hello", "go.mod"}, safe, safe},
 	{[]string{"sed", "s/a/b/w x", "go.mod"}, dangerous, dangerous},

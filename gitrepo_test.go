@@ -1,0 +1,61 @@
+package sandboxauth
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPlantedGitRepository: a repository written into the sandbox (a bare
+// one, a nested .git, a gitdir file) can name programs to run in its config,
+// so a git command that would use it is never safe; the sandbox's own .git is
+// trusted.
+func TestPlantedGitRepository(t *testing.T) {
+	sb := newSandbox(t)
+	bare := filepath.Join(sb, "evil")
+	for _, d := range []string{"objects", "refs", "sub/deeper"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(bare, d), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(bare, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(bare, "config"), []byte("[core]\n\tfsmonitor = sh p.sh\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "nested", ".git"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "linked"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "linked", ".git"), []byte("gitdir: /elsewhere\n"), 0o644))
+
+	s := NewShellAllowedCommands()
+	s.SetSplitCompound(true)
+	cases := []struct {
+		cwd  string
+		argv []string
+		safe bool
+	}{
+		{sb, []string{"git", "status"}, true},
+		{sb + "/internal/config", []string{"git", "log", "--oneline"}, true},
+		{sb, []string{"git", "-C", "internal", "status"}, true},
+		{sb, []string{"git", "-C", "evil", "status"}, false},
+		{bare, []string{"git", "status"}, false},
+		{bare + "/sub/deeper", []string{"git", "diff"}, false},
+		{sb, []string{"bash", "-c", "cd evil && git status"}, false},
+		{sb, []string{"git", "-C", "nested", "log"}, false},
+		{sb + "/nested", []string{"git", "status"}, false},
+		{sb, []string{"git", "-C", "linked", "status"}, false},
+	}
+	for _, c := range cases {
+		got, err := s.Classify(CommandSite{SandboxDir: sb, Cwd: c.cwd}, c.argv)
+		require.NoError(t, err)
+		if c.safe {
+			assert.Equal(t, CommandCheckResultSafe, got.Result, "%q in %s: %s", c.argv, c.cwd, got.Rule)
+		} else {
+			assert.NotEqual(t, CommandCheckResultSafe, got.Result, "%q in %s", c.argv, c.cwd)
+		}
+	}
+	// Writes into .git in any letter case count as writes into .git.
+	for _, argv := range [][]string{{"tee", ".GIT/config"}, {"touch", ".Git/hooks/pre-commit"}, {"tee", "sub/.git/config"}} {
+		got, err := s.Classify(CommandSite{SandboxDir: sb}, argv)
+		require.NoError(t, err)
+		assert.NotEqual(t, CommandCheckResultSafe, got.Result, "%q", argv)
+	}
+}
