@@ -48,7 +48,9 @@ func TestProtectedPaths(t *testing.T) {
 		{OpRead, ".git/config", false},
 		{OpWrite, ".git/config", true},
 		{OpWrite, ".git/hooks/pre-commit", true},
-		{OpWrite, ".git/HEAD", false},
+		{OpWrite, ".git/HEAD", true},
+		{OpWrite, "sub/.git/config", true},
+		{OpWrite, ".gitignore", false},
 		{OpRead, "src/main.go", false},
 		{OpWrite, "src/main.go", false},
 	}

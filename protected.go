@@ -19,7 +19,8 @@ import (
 //     (".git/hooks/").
 //
 // Each element is matched with path.Match, so '*', '?' and character classes
-// work within one element. A path matches when its resolved form or the form
+// work within one element, without regard to letter case (.GIT is .git on
+// case-insensitive file systems). A path matches when its resolved form or the form
 // the tool gave matches, so neither a symlink to a protected file nor a
 // symlink named like one slips through.
 type ProtectedPath struct {
@@ -29,12 +30,13 @@ type ProtectedPath struct {
 }
 
 // DefaultProtectedPaths returns the protected paths every Sandbox and
-// Permissive authorizer starts with: writes to .git/config and below
-// .git/hooks/, and reads and writes of .env and .env.* files at any depth.
+// Permissive authorizer starts with: writes anywhere in a .git directory at
+// any depth (its config, hooks, commondir or alternates make later git
+// commands run programs), and reads and writes of .env and .env.* files at
+// any depth.
 func DefaultProtectedPaths() []ProtectedPath {
 	return []ProtectedPath{
-		{Pattern: ".git/config", Write: true},
-		{Pattern: ".git/hooks/", Write: true},
+		{Pattern: ".git/", Write: true},
 		{Pattern: ".env", Read: true, Write: true},
 		{Pattern: ".env.*", Read: true, Write: true},
 	}
@@ -71,6 +73,7 @@ func compileProtected(ps []ProtectedPath) ([]protectedRule, error) {
 		if !p.Read && !p.Write {
 			return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q) protects neither reads nor writes", i, p.Pattern)
 		}
+		pat = strings.ToLower(pat)
 		r := protectedRule{src: p, subtree: strings.HasSuffix(pat, "/")}
 		pat = strings.TrimSuffix(pat, "/")
 		r.anyDepth = !strings.Contains(pat, "/")
@@ -91,7 +94,7 @@ func compileProtected(ps []ProtectedPath) ([]protectedRule, error) {
 // match reports whether rel (slash-separated, relative to the sandbox) is
 // protected by r.
 func (r *protectedRule) match(rel string) bool {
-	elems := strings.Split(rel, "/")
+	elems := strings.Split(strings.ToLower(rel), "/")
 	if r.anyDepth {
 		for i, e := range elems {
 			if ok, _ := path.Match(r.elems[0], e); ok && (i == len(elems)-1 || r.subtree) {

@@ -22,12 +22,16 @@ func TestProtectedPathMatch(t *testing.T) {
 		{"env", false, false},
 		{".env/x", false, false},
 		{".git/config", false, true},
-		{"sub/.git/config", false, false}, // anchored at the sandbox root
-		{".git/configs", false, false},
+		{"sub/.git/config", false, true}, // any depth
+		{".GIT/config", false, true},     // any letter case
+		{".git/configs", false, true},
 		{".git/hooks/pre-commit", false, true},
 		{".git/hooks", false, true},
 		{".git/hooks/a/b", false, true},
-		{".git/HEAD", false, false},
+		{".git/HEAD", false, true},
+		{".git/commondir", false, true},
+		{".gitignore", false, false},
+		{".ENV", true, true},
 		{"main.go", false, false},
 	}
 	for _, c := range cases {
