@@ -59,3 +59,21 @@ func TestPlantedGitRepository(t *testing.T) {
 		assert.NotEqual(t, CommandCheckResultSafe, got.Result, "%q", argv)
 	}
 }
+
+func TestTarRemoteArchive(t *testing.T) {
+	s := NewShellAllowedCommands()
+	sb := newSandbox(t)
+	for _, argv := range [][]string{
+		{"tar", "-tf", "attacker.example:x.tar"},
+		{"tar", "tvf", "user@evil.example:/x.tar"},
+		{"tar", "-tzf", "git@evil.example:x.tgz"},
+		{"tar", "--list", "--file=host:x.tar"},
+	} {
+		got, err := s.Classify(CommandSite{SandboxDir: sb}, argv)
+		require.NoError(t, err)
+		assert.NotEqual(t, CommandCheckResultSafe, got.Result, "%q", argv)
+	}
+	got, err := s.Classify(CommandSite{SandboxDir: sb}, []string{"tar", "-tf", "a.tar"})
+	require.NoError(t, err)
+	assert.Equal(t, CommandCheckResultSafe, got.Result, got.Rule)
+}

@@ -193,6 +193,10 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 			}
 		}
 	}
+	if name == "tar" && v.res != CommandCheckResultBlocked && tarRemote(args[1:]) {
+		v = worseOf(v, mkVerdict(CommandCheckResultDangerous, "rule: tar archive on another host",
+			"an archive named HOST:FILE is reached over the network (rmt)"))
+	}
 	if v.res == CommandCheckResultSafe && kind == kindProgram {
 		switch name {
 		case "sed":
@@ -746,4 +750,24 @@ func (r *cmdClassifier) redirect(rd shell.Redirect, cwd string) cmdVerdict {
 		}
 	}
 	return pv
+}
+
+// tarRemote reports whether a tar command may name an archive on another
+// host (HOST:FILE), which tar reaches over the network, unless told
+// --force-local.
+func tarRemote(args []string) bool {
+	for _, a := range args {
+		if a == "--force-local" {
+			return false
+		}
+	}
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "--file="); ok {
+			a = v
+		}
+		if remoteOperand(a) {
+			return true
+		}
+	}
+	return false
 }
