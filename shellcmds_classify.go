@@ -71,6 +71,23 @@ type cmdClassifier struct {
 	s       *ShellAllowedCommands
 	split   bool
 	sandbox string // "" when no sandbox is known
+
+	// The sandbox resolved once per classification, on first use, so that
+	// each path argument resolves only its own components.
+	root    *pathres.Root
+	rootErr error
+}
+
+// contains resolves p (absolute) and reports whether it lies in the
+// sandbox, as pathres.Contains does, resolving the sandbox only once.
+func (r *cmdClassifier) contains(p string) (string, bool, error) {
+	if r.root == nil && r.rootErr == nil {
+		r.root, r.rootErr = pathres.NewRoot(r.sandbox)
+	}
+	if r.rootErr != nil {
+		return "", false, r.rootErr
+	}
+	return r.root.Contains(p)
 }
 
 // argv classifies one command given as an argv. globs marks the words that
@@ -469,7 +486,7 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string
 		if !strings.HasPrefix(p, "/") {
 			p = wd + "/" + p
 		}
-		res, inside, err := pathres.Contains(r.sandbox, p)
+		res, inside, err := r.contains(p)
 		if err != nil || !inside {
 			return mkVerdict(CommandCheckResultDangerous, "rule: cd outside the sandbox: "+dir, "the directory resolves outside the sandbox"), nil
 		}
@@ -622,7 +639,7 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 	if p[0] != '/' {
 		abs = cwd + "/" + p
 	}
-	resolved, inside, err := pathres.Contains(r.sandbox, abs)
+	resolved, inside, err := r.contains(abs)
 	if err != nil || !inside {
 		return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+p,
 			"the path resolves outside the sandbox")
@@ -673,14 +690,11 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string) cmdVerdict {
 			dir = dir + "/" + d
 		}
 	}
-	root, err := pathres.Resolve(r.sandbox)
-	if err != nil {
+	d, inside, err := r.contains(dir)
+	if err != nil || !inside {
 		return mkVerdict(CommandCheckResultDangerous, rule, why)
 	}
-	d, err := pathres.Resolve(dir)
-	if err != nil || !pathres.Within(root, d) {
-		return mkVerdict(CommandCheckResultDangerous, rule, why)
-	}
+	root := r.root.Real()
 	for ; d != root; d = filepath.Dir(d) {
 		// git takes a directory as a repository when it has a .git entry,
 		// or is itself one: a HEAD (or commondir) beside objects and refs.
