@@ -159,8 +159,11 @@ func (a *asker) shellFacts(c *call, f *facts) error {
 		return err
 	}
 	f.cwd, f.cwdOutside = cwd, len(pl.outside) > 0
-	f.class, err = a.commands.Classify(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, c.argv)
-	return err
+	if err := validateArgv(c.argv); err != nil {
+		return err
+	}
+	f.class = a.commands.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, a.opts.protected, c.argv).public()
+	return nil
 }
 
 // ask raises a UserRequest for c and turns the answer into an error.
@@ -260,8 +263,8 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 				continue
 			}
 			with := a.commands.withSafe(CommandMatcher{Command: g.Command[0], CommandArgsPrefix: g.Command[1:], Reason: "session grant"})
-			cl, err := with.Classify(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, c.argv)
-			if err == nil && cl.Result == CommandCheckResultSafe {
+			cl := with.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, a.opts.protected, c.argv)
+			if cl.res == CommandCheckResultSafe {
 				return g, true
 			}
 		}

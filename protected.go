@@ -14,7 +14,9 @@ import (
 // Pattern is slash-separated and relative to the sandbox:
 //   - a pattern without a slash matches a base name at any depth (".env",
 //     ".env.*");
-//   - a pattern with a slash matches from the sandbox root (".git/config");
+//   - a pattern with a slash matches from the sandbox root (".git/config"),
+//     unless it begins with "**/", which makes it match at any depth
+//     ("**/.cargo/config.toml" matches sub/.cargo/config.toml too);
 //   - a trailing slash matches the directory and everything below it
 //     (".git/hooks/").
 //
@@ -30,15 +32,38 @@ type ProtectedPath struct {
 }
 
 // DefaultProtectedPaths returns the protected paths every Sandbox and
-// Permissive authorizer starts with: writes anywhere in a .git directory at
-// any depth (its config, hooks, commondir or alternates make later git
-// commands run programs), and reads and writes of .env and .env.* files at
-// any depth.
+// Permissive authorizer starts with:
+//
+//   - writes anywhere in a .git directory at any depth: its config, hooks,
+//     commondir or alternates make later git commands run programs;
+//   - reads and writes of .env and .env.* files at any depth: secrets;
+//   - writes to configuration that makes other programs run code or grant
+//     permissions without asking anybody again: editor and IDE settings
+//     (.vscode/, .idea/: tasks run on opening, executable paths, an
+//     assistant's auto-approval), coding-agent settings (.claude/, .cursor/,
+//     .gemini/, .codex/, .mcp.json: hooks, MCP servers, permission lists),
+//     git hook directories (.husky/, .githooks/) and cargo's configuration
+//     (.cargo/config.toml, .cargo/config: a rustc wrapper or runner that even
+//     `cargo metadata` would run). All of them match at any depth.
+//
+// The slice is new on each call; callers may change it and pass it to
+// WithProtectedPaths.
 func DefaultProtectedPaths() []ProtectedPath {
 	return []ProtectedPath{
 		{Pattern: ".git/", Write: true},
 		{Pattern: ".env", Read: true, Write: true},
 		{Pattern: ".env.*", Read: true, Write: true},
+		{Pattern: ".vscode/", Write: true},
+		{Pattern: ".idea/", Write: true},
+		{Pattern: ".claude/", Write: true},
+		{Pattern: ".cursor/", Write: true},
+		{Pattern: ".gemini/", Write: true},
+		{Pattern: ".codex/", Write: true},
+		{Pattern: ".mcp.json", Write: true},
+		{Pattern: ".husky/", Write: true},
+		{Pattern: ".githooks/", Write: true},
+		{Pattern: "**/.cargo/config.toml", Write: true},
+		{Pattern: "**/.cargo/config", Write: true},
 	}
 }
 
@@ -77,6 +102,9 @@ func compileProtected(ps []ProtectedPath) ([]protectedRule, error) {
 		r := protectedRule{src: p, subtree: strings.HasSuffix(pat, "/")}
 		pat = strings.TrimSuffix(pat, "/")
 		r.anyDepth = !strings.Contains(pat, "/")
+		if rest, ok := strings.CutPrefix(pat, "**/"); ok {
+			pat, r.anyDepth = rest, true
+		}
 		r.elems = strings.Split(pat, "/")
 		for _, e := range r.elems {
 			if e == "" || e == "." || e == ".." {
@@ -95,14 +123,20 @@ func compileProtected(ps []ProtectedPath) ([]protectedRule, error) {
 // protected by r.
 func (r *protectedRule) match(rel string) bool {
 	elems := strings.Split(strings.ToLower(rel), "/")
-	if r.anyDepth {
-		for i, e := range elems {
-			if ok, _ := path.Match(r.elems[0], e); ok && (i == len(elems)-1 || r.subtree) {
-				return true
-			}
-		}
-		return false
+	if !r.anyDepth {
+		return r.matchAt(elems)
 	}
+	for i := range elems {
+		if r.matchAt(elems[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchAt reports whether the pattern matches elems from their first
+// element: exactly, or as a prefix when the pattern names a subtree.
+func (r *protectedRule) matchAt(elems []string) bool {
 	if len(elems) < len(r.elems) || (len(elems) > len(r.elems) && !r.subtree) {
 		return false
 	}
@@ -120,28 +154,40 @@ func protectedHit(rules []protectedRule, op Operation, sandboxDir string, pl *pl
 	if len(rules) == 0 {
 		return nil, ""
 	}
-	var rels [2]string
 	for i, p := range paths {
-		n := 0
-		if rel, ok := relInside(filepath.Clean(sandboxDir), filepath.Clean(p)); ok {
-			rels[n], n = rel, n+1
-		}
-		if rel, ok := relInside(pl.root, pl.real[i]); ok {
-			rels[n], n = rel, n+1
-		}
-		for i := range rules {
-			rule := &rules[i]
-			if (op == OpRead && !rule.src.Read) || (op == OpWrite && !rule.src.Write) {
-				continue
-			}
-			for _, rel := range rels[:n] {
-				if rule.match(rel) {
-					return rule, p
-				}
-			}
+		if r := protectedRuleFor(rules, op, sandboxDir, pl.root, p, pl.real[i]); r != nil {
+			return r, p
 		}
 	}
 	return nil, ""
+}
+
+// protectedRuleFor returns the first rule protecting a path for op, or nil.
+// given is the path as the tool named it (absolute), real its resolved form;
+// sandboxDir and root are the sandbox as given and resolved. Both forms are
+// matched, so neither a symlink to a protected file nor a symlink named like
+// one slips through.
+func protectedRuleFor(rules []protectedRule, op Operation, sandboxDir, root, given, real string) *protectedRule {
+	var rels [2]string
+	n := 0
+	if rel, ok := relInside(filepath.Clean(sandboxDir), filepath.Clean(given)); ok {
+		rels[n], n = rel, n+1
+	}
+	if rel, ok := relInside(root, real); ok {
+		rels[n], n = rel, n+1
+	}
+	for i := range rules {
+		rule := &rules[i]
+		if (op == OpRead && !rule.src.Read) || (op == OpWrite && !rule.src.Write) {
+			continue
+		}
+		for _, rel := range rels[:n] {
+			if rule.match(rel) {
+				return rule
+			}
+		}
+	}
+	return nil
 }
 
 // relInside returns p relative to root, slash-separated, when p is below

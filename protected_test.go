@@ -1,6 +1,8 @@
 package sandboxauth
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,6 +35,25 @@ func TestProtectedPathMatch(t *testing.T) {
 		{".gitignore", false, false},
 		{".ENV", true, true},
 		{"main.go", false, false},
+		{".vscode/settings.json", false, true},
+		{".vscode/tasks.json", false, true},
+		{"web/.vscode/tasks.json", false, true},
+		{"vscode/settings.json", false, false},
+		{".idea/workspace.xml", false, true},
+		{".claude/settings.json", false, true},
+		{".cursor/mcp.json", false, true},
+		{".gemini/settings.json", false, true},
+		{".codex/config.toml", false, true},
+		{".mcp.json", false, true},
+		{"tools/.mcp.json", false, true},
+		{".husky/pre-commit", false, true},
+		{".githooks/pre-push", false, true},
+		{".cargo/config.toml", false, true},
+		{"crates/a/.cargo/config.toml", false, true}, // "**/" matches at any depth
+		{".cargo/config", false, true},
+		{".cargo/config.toml.bak", false, false},
+		{".cargo/registry/x", false, false},
+		{"cargo/config.toml", false, false},
 	}
 	for _, c := range cases {
 		var read, write bool
@@ -64,4 +85,77 @@ func TestProtectedPathPatternsAreChecked(t *testing.T) {
 	}
 	_, err := compileProtected([]ProtectedPath{{Pattern: "secrets/*.pem", Read: true}, {Pattern: "id_*", Write: true}})
 	assert.NoError(t, err)
+}
+
+// TestProtectedPathsInShellCommands: the protected paths apply to what a
+// shell command names, not only to the read and write tools: a path
+// argument, a redirection, a path reached through a symlink, a command
+// inside a shell wrapper.
+func TestProtectedPathsInShellCommands(t *testing.T) {
+	sb := newSandbox(t)
+	for _, f := range []string{".env", "config/.env.production", "notes.txt"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(sb, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(sb, f), []byte("SECRET=1\n"), 0o600))
+	}
+	require.NoError(t, os.Symlink(".env", filepath.Join(sb, "settings.txt")))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, ".vscode"), 0o755))
+
+	cases := []struct {
+		argv      []string
+		protected bool
+	}{
+		{[]string{"cat", ".env"}, true},
+		{[]string{"head", "-n", "3", "config/.env.production"}, true},
+		{[]string{"cat", "./config/../.env"}, true},
+		{[]string{"cat", "settings.txt"}, true}, // a symlink to .env
+		{[]string{"grep", "SECRET", ".ENV"}, true},
+		{[]string{"wc", "-l", ".env"}, true},
+		{[]string{"bash", "-c", "cat .env"}, true},
+		{[]string{"bash", "-c", "cat < .env"}, true},
+		{[]string{"bash", "-c", "echo '{}' > .vscode/settings.json"}, true},
+		{[]string{"bash", "-c", "echo x >> .mcp.json"}, true},
+		{[]string{"tee", ".claude/settings.json"}, true},
+		{[]string{"mkdir", "-p", "crates/a/.cargo"}, false}, // the directory is not protected
+		{[]string{"cat", "notes.txt"}, false},
+		{[]string{"cat", ".vscode/settings.json"}, false}, // reading settings is fine
+		{[]string{"bash", "-c", "echo x > notes.txt"}, false},
+	}
+	a, ch, err := NewSandboxAuthorizer(NewShellAllowedCommands())
+	require.NoError(t, err)
+	defer a.Close()
+	open, ch2, err := NewSandboxAuthorizer(NewShellAllowedCommands(), WithProtectedPaths())
+	require.NoError(t, err)
+	defer open.Close()
+	for _, c := range cases {
+		seen, err := answering(t, ch, false, func() error { return a.IsShellAuthorized(false, "", sb, sb, c.argv) })
+		if !c.protected {
+			assert.NoError(t, err, "%q", c.argv)
+			assert.Empty(t, seen, "%q", c.argv)
+			continue
+		}
+		require.Len(t, seen, 1, "%q must ask a person", c.argv)
+		assert.Contains(t, seen[0].Rule, "protected path", "%q", c.argv)
+		assert.ErrorIs(t, err, ErrAuthorizationDenied, "%q", c.argv)
+		// With no protected paths, the same command runs without asking.
+		seen, err = answering(t, ch2, false, func() error { return open.IsShellAuthorized(false, "", sb, sb, c.argv) })
+		assert.NoError(t, err, "%q with nothing protected", c.argv)
+		assert.Empty(t, seen, "%q with nothing protected", c.argv)
+	}
+	// Writes into .git are dangerous to the classifier itself, protected
+	// paths or not.
+	for _, auth := range []struct {
+		a  Authorizer
+		ch <-chan UserRequest
+	}{{a, ch}, {open, ch2}} {
+		seen, err := answering(t, auth.ch, false, func() error {
+			return auth.a.IsShellAuthorized(false, "", sb, sb, []string{"touch", ".git/hooks/pre-commit"})
+		})
+		require.Len(t, seen, 1)
+		assert.Contains(t, seen[0].Rule, "writes into .git")
+		assert.ErrorIs(t, err, ErrAuthorizationDenied)
+	}
+	// Plain Check knows no sandbox and no protected paths.
+	res, err := NewShellAllowedCommands().Check([]string{"cat", ".env"})
+	require.NoError(t, err)
+	assert.Equal(t, CommandCheckResultSafe, res)
 }

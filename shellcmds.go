@@ -373,7 +373,14 @@ func (s *ShellAllowedCommands) Check(argv []string) (CommandCheckResult, error) 
 
 // classify runs the classifier under the read lock. A panic (a bug) is
 // turned into an inscrutable answer, never a crash or a safe one.
-func (s *ShellAllowedCommands) classify(site CommandSite, argv []string) (v cmdVerdict) {
+func (s *ShellAllowedCommands) classify(site CommandSite, argv []string) cmdVerdict {
+	return s.classifyProtected(site, nil, argv)
+}
+
+// classifyProtected is classify with the protected paths of an authorizer:
+// with a sandbox known, a path argument or redirection that reads or writes
+// one of them makes the command dangerous.
+func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []protectedRule, argv []string) (v cmdVerdict) {
 	cwd := ""
 	if site.SandboxDir != "" {
 		cwd = site.Cwd
@@ -390,6 +397,9 @@ func (s *ShellAllowedCommands) classify(site CommandSite, argv []string) (v cmdV
 		}
 	}()
 	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir}
+	if site.SandboxDir != "" {
+		r.protected = protected
+	}
 	return r.argv(argv, nil, cwd, 0, false)
 }
 

@@ -72,6 +72,10 @@ type cmdClassifier struct {
 	split   bool
 	sandbox string // "" when no sandbox is known
 
+	// protected holds the calling authorizer's protected paths: a path
+	// argument or redirection that reads or writes one is dangerous.
+	protected []protectedRule
+
 	// The sandbox resolved once per classification, on first use, so that
 	// each path argument resolves only its own components.
 	root    *pathres.Root
@@ -648,6 +652,16 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 		return mkVerdict(CommandCheckResultDangerous, "rule: writes into .git: "+p,
 			"files in .git (hooks, config) make later git commands run programs")
 	}
+	if len(r.protected) > 0 {
+		op := OpRead
+		if writes {
+			op = OpWrite
+		}
+		if rule := protectedRuleFor(r.protected, op, r.sandbox, r.root.Real(), abs, resolved); rule != nil {
+			return mkVerdict(CommandCheckResultDangerous, "rule: protected path "+rule.src.Pattern+": "+p,
+				"the command would "+string(op)+" a protected path; a person decides")
+		}
+	}
 	return safeCmdVerdict
 }
 
@@ -757,9 +771,9 @@ func (r *cmdClassifier) redirect(rd shell.Redirect, cwd string) cmdVerdict {
 			"with no sandbox known, a redirection may read or write outside it")
 	}
 	pv := r.pathArg(rd.Target, cwd, rd.Writes())
-	if pv.res != CommandCheckResultSafe {
+	if pv.res != CommandCheckResultSafe && strings.HasPrefix(pv.rule, "rule: path outside sandbox") {
 		pv.rule = "rule: redirection outside sandbox: " + rd.Op + rd.Target
-		if rd.Writes() && !strings.HasPrefix(pv.reason, "files in .git") {
+		if rd.Writes() {
 			pv.reason = "the redirection writes outside the sandbox"
 		}
 	}
