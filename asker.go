@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"context"
 	"log/slog"
+	"path/filepath"
 	"time"
 )
 
@@ -63,6 +64,10 @@ type asker struct {
 	commands *ShellAllowedCommands
 	broker   *broker
 	opts     options
+
+	// searchPaths holds the PATH directories inside the last sandbox seen;
+	// writes into them are protected (see searchpath.go).
+	searchPaths searchPathCache
 }
 
 func newAsker(policy string, commands *ShellAllowedCommands, opts []Option) (*asker, error) {
@@ -102,6 +107,14 @@ func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (b
 		if err == nil && len(f.place.outside) == 0 {
 			if r, p := protectedHit(a.opts.protected, c.op, c.sandboxDir, &f.place, c.paths); r != nil {
 				f.protected = "protected path " + r.src.Pattern + ": " + p
+			} else if c.op == OpWrite {
+				sp := a.searchPaths.get(filepath.Clean(c.sandboxDir))
+				for i, p := range c.paths {
+					if dir, ok := sp.holds(filepath.Clean(p), f.place.real[i]); ok {
+						f.protected = "PATH directory " + dir + ": " + p
+						break
+					}
+				}
 			}
 		}
 	}

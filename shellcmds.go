@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -93,6 +94,7 @@ type ShellAllowedCommands struct {
 	dangerous     matcherList
 	safe          matcherList
 	splitCompound bool
+	searchPaths   searchPathCache // PATH directories inside the last sandbox seen
 }
 
 // matcherList is one list, kept in insertion order and indexed by
@@ -399,6 +401,7 @@ func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []p
 	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir}
 	if site.SandboxDir != "" {
 		r.protected = protected
+		r.searchPath = s.searchPaths.get(filepath.Clean(site.SandboxDir))
 	}
 	return r.argv(argv, nil, cwd, 0, false)
 }

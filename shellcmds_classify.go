@@ -76,6 +76,10 @@ type cmdClassifier struct {
 	// argument or redirection that reads or writes one is dangerous.
 	protected []protectedRule
 
+	// searchPath is the PATH scanned against the sandbox (nil with no
+	// sandbox known): see searchpath.go.
+	searchPath *searchPath
+
 	// The sandbox resolved once per classification, on first use, so that
 	// each path argument resolves only its own components.
 	root    *pathres.Root
@@ -126,6 +130,14 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 	floor := safeCmdVerdict
 	if strings.IndexByte(arg0, '/') >= 0 {
 		floor = worseOf(floor, r.commandPath(arg0, cwd))
+	} else if sp := r.searchPath; sp != nil {
+		if sp.hasRelative {
+			floor = worseOf(floor, mkVerdict(CommandCheckResultNone, fmt.Sprintf("rule: relative PATH entry %q", sp.relative),
+				"PATH names a relative directory, so "+arg0+" may be a file in the working directory; a person decides"))
+		} else if dir, ok := sp.shadow(arg0); ok {
+			floor = worseOf(floor, mkVerdict(CommandCheckResultNone, "rule: program on PATH inside the sandbox: "+dir+"/"+arg0,
+				arg0+" is found in a PATH directory inside the sandbox, which the model may have written; a person decides"))
+		}
 	}
 	name := base
 	safeOK := true
@@ -651,6 +663,12 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 	if writes && inGitDir(resolved) {
 		return mkVerdict(CommandCheckResultDangerous, "rule: writes into .git: "+p,
 			"files in .git (hooks, config) make later git commands run programs")
+	}
+	if writes && r.searchPath != nil {
+		if dir, ok := r.searchPath.holds(abs, resolved); ok {
+			return mkVerdict(CommandCheckResultDangerous, "rule: writes into a PATH directory: "+p,
+				dir+" is on PATH: a program written there would run in place of a trusted one")
+		}
 	}
 	if len(r.protected) > 0 {
 		op := OpRead

@@ -1,0 +1,112 @@
+package sandboxauth
+
+import (
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+)
+
+// A command named without a slash runs whatever program the PATH search
+// finds first. When PATH names a directory inside the sandbox (an activated
+// .venv/bin, node_modules/.bin, a project's bin/), or a relative directory
+// (".", "", "bin", searched from the working directory), a file the model
+// wrote can stand in for `ls` or `git`, or for a program that a safe command
+// starts itself (gzip for `tar -tzf`, git for `go build`). So, with a
+// sandbox known:
+//
+//   - a relative or empty PATH entry makes no command safe: every file in
+//     the working directory could be the program that runs;
+//   - a command found in a PATH directory inside the sandbox is a program
+//     inside the sandbox ("none"), whatever its name;
+//   - writing into such a directory (or creating it) is protected: the
+//     authorizers ask, as for .git.
+//
+// The PATH consulted is this process's, read at each decision: the library
+// assumes that the tool runs commands with the environment it inherits.
+
+// searchPath is one scan of a PATH value against one sandbox.
+type searchPath struct {
+	value, sandbox string
+	relative       string   // the first relative or empty entry, when hasRelative
+	hasRelative    bool
+	inside         []string // entries inside the sandbox, as written (cleaned) and resolved
+}
+
+// searchPathCache keeps the last scan, so that a PATH value is resolved once
+// per sandbox rather than once per decision. Safe for concurrent use; the
+// zero value is ready.
+type searchPathCache struct {
+	last atomic.Pointer[searchPath]
+}
+
+// get returns the scan of the current PATH against sandbox (absolute and
+// clean).
+func (c *searchPathCache) get(sandbox string) *searchPath {
+	v := os.Getenv("PATH")
+	if p := c.last.Load(); p != nil && p.value == v && p.sandbox == sandbox {
+		return p
+	}
+	p := scanSearchPath(v, sandbox)
+	c.last.Store(p)
+	return p
+}
+
+// scanSearchPath splits value as the PATH search does and keeps what could
+// lead into sandbox. An absolute entry counts as inside when it is
+// lexically below the sandbox (whatever it resolves to now: a symlink there
+// can be replaced) or when it resolves inside.
+func scanSearchPath(value, sandbox string) *searchPath {
+	p := &searchPath{value: value, sandbox: sandbox}
+	for _, e := range filepath.SplitList(value) {
+		if e == "" || !filepath.IsAbs(e) {
+			if !p.hasRelative {
+				p.relative, p.hasRelative = e, true
+			}
+			continue
+		}
+		clean := filepath.Clean(e)
+		if pathres.Within(sandbox, clean) {
+			p.add(clean)
+		}
+		if resolved, inside, err := pathres.Contains(sandbox, clean); err == nil && inside {
+			p.add(resolved)
+		}
+	}
+	return p
+}
+
+func (p *searchPath) add(dir string) {
+	for _, d := range p.inside {
+		if d == dir {
+			return
+		}
+	}
+	p.inside = append(p.inside, dir)
+}
+
+// shadow returns the PATH directory inside the sandbox that holds a file
+// named name, if any.
+func (p *searchPath) shadow(name string) (string, bool) {
+	for _, d := range p.inside {
+		if _, err := os.Lstat(d + "/" + name); err == nil {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// holds returns the PATH directory inside the sandbox that a write of any
+// of the given paths (absolute) would change: the directory itself, a file
+// in it or below it, or one of its ancestors (creating or replacing it).
+func (p *searchPath) holds(paths ...string) (string, bool) {
+	for _, d := range p.inside {
+		for _, w := range paths {
+			if w != "" && (pathres.Within(d, w) || pathres.Within(w, d)) {
+				return d, true
+			}
+		}
+	}
+	return "", false
+}
