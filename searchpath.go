@@ -29,7 +29,7 @@ import (
 // searchPath is one scan of a PATH value against one sandbox.
 type searchPath struct {
 	value, sandbox string
-	relative       string   // the first relative or empty entry, when hasRelative
+	relative       string // the first relative or empty entry, when hasRelative
 	hasRelative    bool
 	inside         []string // entries inside the sandbox, as written (cleaned) and resolved
 }
