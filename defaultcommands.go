@@ -268,7 +268,9 @@ var (
 	cargoExcept         = []string{"--config", "-Z", "--open", "--fix"}
 	tarExcept           = []string{"--checkpoint-action", "--to-command", "--use-compress-program", "-I",
 		"--rsh-command", "--info-script", "--new-volume-script", "-F", "--rmt-command", "-x", "-c",
-		"--extract", "--create", "--append", "-r", "-u", "--delete", "--index-file", "--volno-file"}
+		"--extract", "--create", "--append", "-r", "-u", "--delete", "--index-file", "--volno-file",
+		"-A", "--catenate", "--concatenate", "-g", "--listed-incremental", "-G", "--incremental",
+		"-d", "--diff", "--compare", "--update", "--get"}
 )
 
 func defaultSafe() []CommandMatcher {
@@ -316,11 +318,25 @@ func defaultSafe() []CommandMatcher {
 			subMatcher("nawk", nil, awkExcept, "text processing, safe only with a provably harmless program"),
 			subMatcher("fd", nil, []string{"-x", "--exec", "-X", "--exec-batch", "-L", "--follow"}, "lists files; no command per match, no links followed"),
 			subMatcher("bat", nil, []string{"--pager", "cache"}, "prints files with highlighting; not its cache commands"),
-			subMatcher("tar", []string{"-tf"}, tarExcept, "lists an archive"),
+			// Any spelling of list mode (-t bundled with other short
+			// options, --list); old-style bundles without a dash are
+			// named one by one.
+			CommandMatcher{Command: "tar", Flags: []string{"-t", "--list"}, ExceptFlags: tarExcept, Reason: "lists an archive"},
 			subMatcher("tar", []string{"tf"}, tarExcept, "lists an archive"),
-			subMatcher("tar", []string{"-tzf"}, tarExcept, "lists an archive"),
 			subMatcher("tar", []string{"tvf"}, tarExcept, "lists an archive"),
+			subMatcher("tar", []string{"tzf"}, tarExcept, "lists an archive"),
+			subMatcher("tar", []string{"tzvf"}, tarExcept, "lists an archive"),
+			subMatcher("tar", []string{"tjf"}, tarExcept, "lists an archive"),
+			subMatcher("tar", []string{"tjvf"}, tarExcept, "lists an archive"),
+			subMatcher("tar", []string{"tJf"}, tarExcept, "lists an archive"),
+			subMatcher("tar", []string{"tJvf"}, tarExcept, "lists an archive"),
 			subMatcher("unzip", []string{"-l"}, nil, "lists an archive"),
+			subMatcher("unzip", []string{"-v"}, nil, "lists an archive verbosely"),
+			subMatcher("unzip", []string{"-Z"}, nil, "lists an archive (zipinfo mode)"),
+			subMatcher("unzip", []string{"-Z1"}, nil, "lists the names in an archive (zipinfo mode)"),
+			subMatcher("unzip", []string{"-t"}, nil, "tests an archive without extracting"),
+			subMatcher("unzip", []string{"-tq"}, nil, "tests an archive without extracting"),
+			subMatcher("zipinfo", nil, nil, "lists an archive"),
 			subMatcher("gofmt", nil, []string{"-w"}, "formats Go code to standard output or lists differences"),
 			subMatcher("goimports", nil, []string{"-w"}, "lists import fixes"),
 			subMatcher("command", []string{"-v"}, nil, "looks up a command name"),
@@ -340,16 +356,19 @@ func defaultSafe() []CommandMatcher {
 			subMatcher("cargo", []string{"--version"}, nil, "prints the version"),
 			subMatcher("cargo", []string{"version"}, nil, "prints the version"),
 			flagMatcher("cargo", []string{"fmt"}, []string{"--check"}, "checks formatting without writing"),
+			subMatcher("cargo", []string{"fmt", "--", "--check"}, nil, "checks formatting without writing"),
 			flagMatcher("rustfmt", nil, []string{"--check"}, "checks formatting without writing"),
 			subMatcher("rustc", []string{"--version"}, nil, "prints the version"),
 			subMatcher("node", []string{"--version"}, nil, "prints the version"),
 			subMatcher("node", []string{"-v"}, nil, "prints the version"),
 			subMatcher("npm", []string{"--version"}, nil, "prints the version"),
+			subMatcher("npm", []string{"-v"}, nil, "prints the version"),
 			subMatcher("npm", []string{"test"}, nil, "runs the project's tests"),
 			subMatcher("npm", []string{"ls"}, []string{"-g", "--global"}, "lists installed packages"),
 			subMatcher("python", []string{"--version"}, nil, "prints the version"),
 			subMatcher("python", []string{"-V"}, nil, "prints the version"),
 			subMatcher("python", []string{"-m", "pytest"}, nil, "runs the project's tests"),
+			subMatcher("python", []string{"-m", "unittest"}, nil, "runs the project's tests"),
 			subMatcher("pytest", nil, []string{"-p", "--pyargs"}, "runs the project's tests"),
 			subMatcher("tsc", []string{"--noEmit"}, nil, "type-checks without writing"),
 		),
@@ -396,7 +415,7 @@ func gitSafe() []CommandMatcher {
 			"--copy", "--force", "--set-upstream-to", "--set-upstream", "--unset-upstream",
 			"--edit-description", "--track", "--no-track", "--create-reflog"},
 			"lists branches; no deletion, rename, copy or upstream change"),
-		g(p("tag"), []string{"-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate",
+		g(p("tag"), []string{"-v", "--verify", "-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate",
 			"--sign", "--local-user", "--message", "--file", "-e", "--edit", "--create-reflog"},
 			"lists tags"),
 		g(p("reflog"), []string{"expire", "delete", "drop", "exists", "write"}, "shows the reflog"),
@@ -435,6 +454,7 @@ func goSafe() []CommandMatcher {
 		g(p("doc"), []string{"-http"}, "prints documentation"),
 		g(p("help"), nil, "prints help text"),
 		g(p("mod", "verify"), nil, "verifies the module cache"),
+		g(p("tool", "cover"), []string{"-html", "-o"}, "summarises a coverage profile; no browser, no output file"),
 		g(p("mod", "edit", "-json"), nil, "prints go.mod as JSON"),
 		g(p("mod", "edit", "-print"), nil, "prints go.mod"),
 	)

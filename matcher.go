@@ -130,29 +130,46 @@ func matchArgs(m *CommandMatcher, style flagStyle, args []string) bool {
 		}
 	}
 	rest := args[len(m.CommandArgsPrefix):]
-	if len(m.Flags) > 0 && !anyFlag(style, rest, m.Flags) {
+	if len(m.Flags) > 0 && !anyFlag(style, rest, m.Flags, nil) {
 		return false
 	}
-	if len(m.ExceptFlags) > 0 && anyFlag(style, rest, m.ExceptFlags) {
+	if len(m.ExceptFlags) > 0 && anyFlag(style, rest, m.ExceptFlags, m.Flags) {
 		return false
 	}
 	return true
 }
 
-// anyFlag reports whether any of flags occurs in args.
-func anyFlag(style flagStyle, args, flags []string) bool {
+// anyFlag reports whether any of flags occurs in args. exact lists long
+// options the program is known to have (the matcher's own Flags): an
+// argument naming one of them exactly is that option, not an abbreviation of
+// a longer one, as getopt_long decides (tar's --list is not
+// --listed-incremental).
+func anyFlag(style flagStyle, args, flags, exact []string) bool {
 	for _, a := range args {
 		if a == "--" && style != styleSingleDash {
 			// Operands follow; only operand words are still looked for.
 			return anyOperandWord(args, flags)
 		}
 		for _, f := range flags {
-			if argHasFlag(style, a, f) {
+			if argHasFlag(style, a, f) && !exactOther(style, a, f, exact) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// exactOther reports whether the getopt_long option a names, exactly, one of
+// exact other than f.
+func exactOther(style flagStyle, a, f string, exact []string) bool {
+	if style != styleGNU || len(exact) == 0 || !strings.HasPrefix(a, "--") {
+		return false
+	}
+	name := a
+	if i := strings.IndexAny(a, "= "); i >= 0 {
+		name = a[:i]
+	}
+	return name != f && slices.Contains(exact, name)
 }
 
 func anyOperandWord(args, flags []string) bool {

@@ -244,6 +244,19 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 			}
 		}
 	}
+	switch {
+	case v.res == CommandCheckResultSafe && name == "date" && !dateArgsHarmless(args[1:]):
+		v = mkVerdict(CommandCheckResultDangerous, "rule: date with an operand other than +FORMAT",
+			"an operand that is not a +FORMAT sets the system clock")
+	case v.res == CommandCheckResultSafe && name == "hostname" && !hostnameArgsHarmless(args[1:]):
+		v = mkVerdict(CommandCheckResultDangerous, "rule: hostname with an operand",
+			"an operand sets the host name")
+	case kind == kindGit && v.res == CommandCheckResultSafe && gitRunsGPG(args[1:]):
+		v = mkVerdict(CommandCheckResultDangerous, "rule: git signature placeholders",
+			"%G placeholders and %(signature) make git run gpg, which may reach a key server")
+	case kind == kindGit && v.res != CommandCheckResultBlocked && gitConfigKeyRead(args[1:]):
+		v = mkVerdict(CommandCheckResultSafe, "safe: git config KEY", "reads one configuration value")
+	}
 	v = worseOf(v, r.operands(name, args, globs, cwd))
 	if floor.res != CommandCheckResultSafe {
 		v = worseOf(v, floor)

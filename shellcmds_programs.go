@@ -338,3 +338,88 @@ func awkProgramHarmless(p string) bool {
 	}
 	return true
 }
+
+// dateArgsHarmless reports whether date only prints: every operand is a
+// +FORMAT. Any other operand (MMDDhhmm[[CC]YY][.ss]) sets the system clock,
+// which a privileged process may do. The safe date matcher already excludes
+// -s and --set.
+func dateArgsHarmless(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			for _, o := range args[i+1:] {
+				if !strings.HasPrefix(o, "+") {
+					return false
+				}
+			}
+			return true
+		case strings.HasPrefix(a, "--"):
+			if strings.IndexByte(a, '=') < 0 && (longAbbrev(a, "--date") || longAbbrev(a, "--file") ||
+				longAbbrev(a, "--reference") || longAbbrev(a, "--set") || longAbbrev(a, "--rfc-3339")) {
+				i++ // the value is the next argument
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			// A bundle: -d, -f, -r and -s take a value, attached or next.
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte("dfrs", a[j]) >= 0 {
+					if j == len(a)-1 {
+						i++
+					}
+					break
+				}
+				if a[j] == 'I' {
+					break // -I takes an optional attached value
+				}
+			}
+		case !strings.HasPrefix(a, "+"):
+			return false
+		}
+	}
+	return true
+}
+
+// hostnameArgsHarmless reports whether hostname only prints: an operand
+// would set the host name.
+func hostnameArgsHarmless(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") || a == "--" {
+			return false
+		}
+	}
+	return true
+}
+
+// gitRunsGPG reports whether a git command asks for signature data, which
+// makes git run gpg (gpg.program, and possibly a key server): the %G
+// placeholders of --format and --pretty, or for-each-ref's %(signature).
+func gitRunsGPG(args []string) bool {
+	for _, a := range args {
+		if strings.Contains(a, "%G") || strings.Contains(a, "%(signature") {
+			return true
+		}
+	}
+	return false
+}
+
+// gitConfigKeyRead reports whether args (argv[1:] of git, after its global
+// options) is `config KEY` with one plain key: the old spelling of a read
+// of one value (`git config user.name`). With a second operand it would
+// write.
+func gitConfigKeyRead(args []string) bool {
+	if len(args) != 2 || args[0] != "config" {
+		return false
+	}
+	key := args[1]
+	dot := strings.IndexByte(key, '.')
+	if dot <= 0 || dot == len(key)-1 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
