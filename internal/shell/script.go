@@ -154,6 +154,12 @@ func Parse(src string, d Dialect) (s *Script, err error) {
 	if strings.IndexByte(src, 0) >= 0 {
 		return nil, inscrutable("NUL byte in script")
 	}
+	if strings.Contains(src, "\\\n") {
+		// The shell drops a backslash-newline before it splits words,
+		// even inside double quotes, so "$\<newline>(cmd)" is a command
+		// substitution; the parser does not always see it that way.
+		return nil, inscrutable("line continuation (backslash-newline)")
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			s, err = nil, inscrutable("parser failure")

@@ -24,7 +24,6 @@ var parseTests = []struct {
 	{`'su''do' id`, Script{Commands: []Command{cmd("sudo", "id")}}},
 	{`\curl x`, Script{Commands: []Command{cmd("curl", "x")}}},
 	{`c\url x`, Script{Commands: []Command{cmd("curl", "x")}}},
-	{"ls \\\n -la", Script{Commands: []Command{cmd("ls", "-la")}}},
 	{`echo "a\$b" "c\"d" "e\\f" "g\h"`, Script{Commands: []Command{cmd("echo", "a$b", `c"d`, `e\f`, `g\h`)}}},
 	{`echo 'a$b' 'c\d'`, Script{Commands: []Command{cmd("echo", "a$b", `c\d`)}}},
 	{`grep -n 'a|b' x`, Script{Commands: []Command{cmd("grep", "-n", "a|b", "x")}}},
@@ -88,6 +87,11 @@ var inscrutableTests = []struct {
 	{"echo $(id)", "command substitution"},
 	{"echo `id`", "command substitution"},
 	{`echo "$(id)"`, "command substitution inside double quotes"},
+	// The shell removes backslash-newline before splitting words, even
+	// inside double quotes: these are command substitutions.
+	{"echo \"$\\\n(id)\"", "line continuation"},
+	{"echo $\\\n(id)", "line continuation"},
+	{"ls \\\n -la", "line continuation"},
 	{`echo "x$HOME"`, "parameter expansion inside double quotes"},
 	{"ls $HOME", "parameter expansion"},
 	{"ls ${HOME}", "parameter expansion"},
