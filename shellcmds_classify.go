@@ -752,6 +752,34 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string) cmdVerdict {
 			break
 		}
 	}
+	return r.sandboxRepository(root)
+}
+
+// sandboxRepository checks the repository that git finds at the sandbox
+// root: none (git looks further up, outside, where the model cannot write),
+// the sandbox's own .git, whose configuration must name no program, or the
+// sandbox directory itself looking like a bare repository, which the model
+// could have made by writing HEAD and config there.
+func (r *cmdClassifier) sandboxRepository(root string) cmdVerdict {
+	dotGit := root + "/.git"
+	if _, err := os.Lstat(dotGit); err != nil {
+		for _, name := range []string{"HEAD", "commondir"} {
+			if _, err := os.Lstat(root + "/" + name); err == nil {
+				return mkVerdict(CommandCheckResultDangerous, "rule: sandbox directory is a bare repository",
+					"the sandbox has no .git but a "+name+" file, so git would take the sandbox itself as a repository, whose configuration may name programs to run")
+			}
+		}
+		return safeCmdVerdict
+	}
+	setting, ok := gitConfigProgram(dotGit)
+	switch {
+	case !ok:
+		return mkVerdict(CommandCheckResultDangerous, "rule: repository configuration not understood",
+			"the sandbox's git configuration could not be read or parsed, so it may name programs that git runs")
+	case setting != "":
+		return mkVerdict(CommandCheckResultDangerous, "rule: repository configuration runs a program: "+setting,
+			"the repository's configuration sets "+setting+", which makes read-only git commands run a program or read outside the sandbox")
+	}
 	return safeCmdVerdict
 }
 

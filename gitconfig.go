@@ -1,0 +1,178 @@
+package sandboxauth
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// A repository's own configuration can make a read-only git command run a
+// program: `git status` runs core.fsmonitor, `git diff` runs diff.external
+// and textconv drivers, a clean filter runs on every worktree file with the
+// attribute. Writes into .git are protected, but a repository may arrive
+// with such a configuration (an archive, a copied directory), so the safe
+// git commands are safe only when the sandbox's repository configuration
+// names no program (git-lfs filters aside) and includes no other file.
+
+// maxGitConfig bounds how much of a configuration file is read; a larger
+// one is not understood.
+const maxGitConfig = 256 << 10
+
+// gitConfigProgram looks through the configuration files of the
+// repository whose .git entry is dotGit (a directory, or a file naming the
+// directory with "gitdir: ...") and returns the first setting that runs a
+// program or widens what git reads, as "section.key". ok is false when a
+// file exists but cannot be read or understood; that is not safe either.
+func gitConfigProgram(dotGit string) (setting string, ok bool) {
+	gitDir := dotGit
+	fi, err := os.Lstat(dotGit)
+	if err != nil {
+		return "", false
+	}
+	if !fi.IsDir() {
+		gitDir, ok = readGitdirFile(dotGit)
+		if !ok {
+			return "", false
+		}
+	}
+	files := []string{gitDir + "/config", gitDir + "/config.worktree"}
+	if b, err := os.ReadFile(gitDir + "/commondir"); err == nil {
+		common := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		files = append(files, common+"/config", common+"/config.worktree")
+	}
+	for _, f := range files {
+		b, err := readSmallFile(f)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return "", false
+		}
+		if s, found, ok := gitConfigScan(b); !ok || found {
+			return s, ok
+		}
+	}
+	return "", true
+}
+
+// readGitdirFile reads a .git file ("gitdir: PATH") and returns the
+// directory it names, relative paths taken from the file's directory.
+func readGitdirFile(name string) (string, bool) {
+	b, err := readSmallFile(name)
+	if err != nil {
+		return "", false
+	}
+	dir, found := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	dir = strings.TrimSpace(dir)
+	if !found || dir == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(name), dir)
+	}
+	return dir, true
+}
+
+func readSmallFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, maxGitConfig+1)
+	n, err := f.Read(b)
+	for err == nil && n < len(b) {
+		var m int
+		m, err = f.Read(b[n:])
+		n += m
+	}
+	if n > maxGitConfig {
+		return nil, os.ErrInvalid
+	}
+	return b[:n], nil
+}
+
+// gitConfigScan parses git configuration text loosely and reports the first
+// setting that runs a program. ok is false for text it does not understand
+// (an unterminated section header, a continuation line).
+func gitConfigScan(b []byte) (setting string, found, ok bool) {
+	section, sub := "", ""
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 4096), maxGitConfig)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				return "", false, false
+			}
+			section, sub = parseSectionHeader(line[1:end])
+			line = strings.TrimSpace(line[end+1:]) // a key may follow on the same line
+		}
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if strings.HasSuffix(line, "\\") {
+			return "", false, false // a value continued on the next line
+		}
+		key, value, _ := strings.Cut(line, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		value = strings.Trim(strings.TrimSpace(value), `"`)
+		if gitSettingRunsProgram(section, sub, key, value) {
+			name := section + "." + key
+			if sub != "" {
+				name = section + "." + sub + "." + key
+			}
+			return name, true, true
+		}
+	}
+	if sc.Err() != nil {
+		return "", false, false
+	}
+	return "", false, true
+}
+
+// parseSectionHeader splits `core`, `diff "name"` or the old `diff.name`
+// into a lower-case section and its subsection.
+func parseSectionHeader(h string) (section, sub string) {
+	h = strings.TrimSpace(h)
+	if i := strings.IndexByte(h, '"'); i >= 0 {
+		return strings.ToLower(strings.TrimSpace(h[:i])), strings.Trim(h[i:], `"`)
+	}
+	if i := strings.IndexByte(h, '.'); i >= 0 {
+		return strings.ToLower(h[:i]), h[i+1:]
+	}
+	return strings.ToLower(h), ""
+}
+
+// gitSettingRunsProgram decides one setting (section and key lower-case).
+func gitSettingRunsProgram(section, sub, key, value string) bool {
+	switch section {
+	case "core":
+		switch key {
+		case "fsmonitor":
+			v := strings.ToLower(value)
+			return v != "" && v != "true" && v != "false" && v != "yes" && v != "no" && v != "on" && v != "off" && v != "0" && v != "1"
+		case "pager", "editor", "askpass", "gitproxy", "sshcommand", "alternaterefscommand", "worktree":
+			return true // worktree points git at files outside the sandbox
+		}
+	case "diff":
+		return key == "external" || (sub != "" && (key == "command" || key == "textconv"))
+	case "filter":
+		if key == "clean" || key == "smudge" || key == "process" {
+			return !strings.HasPrefix(value, "git-lfs ")
+		}
+	case "pager", "include", "includeif":
+		return true
+	case "gpg":
+		return key == "program"
+	case "log":
+		return key == "showsignature" && value != "false"
+	}
+	return false
+}
