@@ -21,6 +21,17 @@ func benchSandbox(b *testing.B) (sb, file string) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		b.Fatal(err)
 	}
+	// A repository with the configuration `git init` and a remote leave,
+	// which git commands read through.
+	if err := os.MkdirAll(filepath.Join(sb, ".git"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	config := "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n" +
+		"[remote \"origin\"]\n\turl = https://example.com/project.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n" +
+		"[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"
+	if err := os.WriteFile(filepath.Join(sb, ".git", "config"), []byte(config), 0o644); err != nil {
+		b.Fatal(err)
+	}
 	return sb, file
 }
 

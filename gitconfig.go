@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,20 +38,33 @@ func gitConfigProgram(dotGit string) (setting string, ok bool) {
 			return "", false
 		}
 	}
-	files := []string{gitDir + "/config", gitDir + "/config.worktree"}
-	if b, err := os.ReadFile(gitDir + "/commondir"); err == nil {
-		common := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitDir, common)
+	// A linked worktree's git directory names the shared one in commondir;
+	// a plain .git directory has none.
+	dirs := []string{gitDir}
+	if !fi.IsDir() {
+		if b, err := os.ReadFile(gitDir + "/commondir"); err == nil {
+			common := strings.TrimSpace(string(b))
+			if !filepath.IsAbs(common) {
+				common = filepath.Join(gitDir, common)
+			}
+			dirs = append(dirs, common)
 		}
-		files = append(files, common+"/config", common+"/config.worktree")
 	}
-	for _, f := range files {
-		b, err := readSmallFile(f)
-		if os.IsNotExist(err) {
+	for _, dir := range dirs {
+		b, err := readSmallFile(dir + "/config")
+		if err != nil && !os.IsNotExist(err) {
+			return "", false
+		}
+		if s, found, ok := gitConfigScan(b); !ok || found {
+			return s, ok
+		}
+		// config.worktree counts only with extensions.worktreeConfig, which
+		// cannot be set without the word appearing in config.
+		if !bytes.Contains(bytes.ToLower(b), []byte("worktreeconfig")) {
 			continue
 		}
-		if err != nil {
+		b, err = readSmallFile(dir + "/config.worktree")
+		if err != nil && !os.IsNotExist(err) {
 			return "", false
 		}
 		if s, found, ok := gitConfigScan(b); !ok || found {
@@ -84,17 +98,14 @@ func readSmallFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b := make([]byte, maxGitConfig+1)
-	n, err := f.Read(b)
-	for err == nil && n < len(b) {
-		var m int
-		m, err = f.Read(b[n:])
-		n += m
+	b, err := io.ReadAll(io.LimitReader(f, maxGitConfig+1))
+	if err != nil {
+		return nil, err
 	}
-	if n > maxGitConfig {
+	if len(b) > maxGitConfig {
 		return nil, os.ErrInvalid
 	}
-	return b[:n], nil
+	return b, nil
 }
 
 // gitConfigScan parses git configuration text loosely and reports the first

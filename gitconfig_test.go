@@ -89,6 +89,13 @@ func TestSandboxRepositoryConfig(t *testing.T) {
 	assert.Contains(t, c.Rule, "diff.external")
 	write(main+"/.git/config", "[core]\n\tbare = false\n")
 	assert.Equal(t, CommandCheckResultSafe, classify(wt, "git", "diff").Result)
+	// config.worktree counts once extensions.worktreeConfig is on.
+	write(main+"/.git/worktrees/wt/config.worktree", "[core]\n\tfsmonitor = ./m.sh\n")
+	assert.Equal(t, CommandCheckResultSafe, classify(wt, "git", "diff").Result)
+	write(main+"/.git/config", "[extensions]\n\tworktreeConfig = true\n")
+	c = classify(wt, "git", "diff")
+	assert.Equal(t, CommandCheckResultDangerous, c.Result)
+	assert.Contains(t, c.Rule, "core.fsmonitor")
 	write(wt+"/.git", "not a gitdir line\n")
 	assert.Equal(t, CommandCheckResultDangerous, classify(wt, "git", "diff").Result)
 
