@@ -50,6 +50,9 @@ func gitConfigProgram(dotGit string) (setting string, ok bool) {
 			dirs = append(dirs, common)
 		}
 	}
+	// config.worktree counts only with extensions.worktreeConfig, which
+	// cannot be set without the word appearing in a config file.
+	worktreeConfig := false
 	for _, dir := range dirs {
 		b, err := readSmallFile(dir + "/config")
 		if err != nil && !os.IsNotExist(err) {
@@ -58,12 +61,13 @@ func gitConfigProgram(dotGit string) (setting string, ok bool) {
 		if s, found, ok := gitConfigScan(b); !ok || found {
 			return s, ok
 		}
-		// config.worktree counts only with extensions.worktreeConfig, which
-		// cannot be set without the word appearing in config.
-		if !bytes.Contains(bytes.ToLower(b), []byte("worktreeconfig")) {
-			continue
+		worktreeConfig = worktreeConfig || bytes.Contains(bytes.ToLower(b), []byte("worktreeconfig"))
+	}
+	for _, dir := range dirs {
+		if !worktreeConfig {
+			break
 		}
-		b, err = readSmallFile(dir + "/config.worktree")
+		b, err := readSmallFile(dir + "/config.worktree")
 		if err != nil && !os.IsNotExist(err) {
 			return "", false
 		}
