@@ -409,8 +409,9 @@ func gitGlobals(argv []string) (norm []string, dirs []string, problem string) {
 		switch {
 		case a == "--no-pager" || a == "-P" || a == "--no-optional-locks" || a == "--literal-pathspecs" ||
 			a == "--glob-pathspecs" || a == "--noglob-pathspecs" || a == "--icase-pathspecs" ||
-			a == "--no-replace-objects" || a == "--no-lazy-fetch" || a == "--no-advice" ||
-			a == "-p" || a == "--paginate":
+			a == "--no-replace-objects" || a == "--no-lazy-fetch" || a == "--no-advice":
+		case a == "-p" || a == "--paginate":
+			return nil, nil, "git " + a + " starts a pager (a program named by configuration or PAGER) at a terminal"
 		case a == "-C":
 			if i+1 >= len(argv) {
 				return argv, nil, ""
