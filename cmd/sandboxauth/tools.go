@@ -145,6 +145,9 @@ func notes(e *env, fs *flag.FlagSet, cfg *toolpolicy.Config, q toolpolicy.Query)
 		}
 		fmt.Fprintf(e.stderr, "%s: note: no agent %q in the configuration (agents: %s); only the global layers apply\n", fs.Name(), q.AgentID, known)
 	}
+	for _, f := range cfg.Lint(builtinCatalogue()) {
+		fmt.Fprintf(e.stderr, "%s: note: %s (unless it names a tool of your own)\n", fs.Name(), f)
+	}
 	if q.Provider != "" {
 		keys := map[string]bool{}
 		for k := range cfg.File().Tools.ByProvider {
@@ -162,6 +165,17 @@ func notes(e *env, fs *flag.FlagSet, cfg *toolpolicy.Config, q toolpolicy.Query)
 // default subagent deny list and the related-tool table, and the exact
 // names written in cfg, sorted.
 func catalogue(cfg *toolpolicy.Config) []string {
+	return names(cfg, true)
+}
+
+// builtinCatalogue returns the tool names the library knows of itself,
+// without those written in a configuration: the catalogue that lint
+// findings are checked against.
+func builtinCatalogue() []string {
+	return names(nil, false)
+}
+
+func names(cfg *toolpolicy.Config, written bool) []string {
 	set := map[string]bool{}
 	add := func(names ...string) {
 		for _, n := range names {
@@ -182,6 +196,9 @@ func catalogue(cfg *toolpolicy.Config) []string {
 		add(exactNames(p.Allow)...)
 		add(exactNames(p.Deny)...)
 	}
+	if !written {
+		return sortedKeys(set)
+	}
 	f := cfg.File()
 	lists := [][]string{f.Tools.Allow, f.Tools.Deny}
 	for _, r := range f.Tools.ByProvider {
@@ -196,6 +213,10 @@ func catalogue(cfg *toolpolicy.Config) []string {
 	for _, l := range lists {
 		add(exactNames(l)...)
 	}
+	return sortedKeys(set)
+}
+
+func sortedKeys(set map[string]bool) []string {
 	out := make([]string, 0, len(set))
 	for n := range set {
 		out = append(out, n)

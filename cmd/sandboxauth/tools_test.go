@@ -256,3 +256,24 @@ func TestToolsBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestToolsLintNotes: a pattern that matches no known tool (a typo, most
+// likely) is pointed out on standard error with the entry at fault; the
+// answer itself is unchanged.
+func TestToolsLintNotes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "typo.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"tools": {"allow": ["read", "exce", "read"], "deny": ["web_fetch"]}}`), 0o644))
+	r := runBin(t, "", "tools", "--config", cfg, "read")
+	assert.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stderr, `note: tools.allow[1]: "exce" matches no tool in the catalogue, so it allows nothing`)
+	assert.Contains(t, r.stderr, `"read" appears more than once`)
+	assert.NotContains(t, r.stderr, "web_fetch")
+	// A configuration without findings prints no note.
+	clean := filepath.Join(dir, "clean.json")
+	require.NoError(t, os.WriteFile(clean, []byte(`{"tools": {"allow": ["read", "exec"]}}`), 0o644))
+	r = runBin(t, "", "tools", "--config", clean, "read")
+	assert.Equal(t, exitOK, r.code)
+	assert.Empty(t, r.stderr)
+}
