@@ -253,7 +253,7 @@ func pkgInstalls() []CommandMatcher {
 
 // Guards shared by several safe entries.
 var (
-	gitDiffExcept = []string{"--output", "--ext-diff", "--textconv", "--exec", "--upload-pack",
+	gitDiffExcept = []string{"--output", "--ext-diff", "--textconv", "--no-index", "--exec", "--upload-pack",
 		"--receive-pack", "--open-files-in-pager", "-O", "--show-signature"}
 	goBuildExcept = []string{"-exec", "-toolexec", "-vettool", "-ldflags", "-overlay", "-modfile",
 		"-pkgdir", "-C", "-mod", "-gcflags", "-asmflags", "-gccgoflags"}
@@ -276,7 +276,7 @@ var (
 func defaultSafe() []CommandMatcher {
 	return concatMatchers(
 		namesMatchers("reads files or prints information; cannot write, run or reach out",
-			"cat", "head", "tail", "stat", "cmp", "comm", "cut", "tr",
+			"cat", "head", "stat", "cmp", "comm", "cut", "tr",
 			"nl", "od", "xxd", "hexdump", "strings", "base32",
 			"df", "pwd", "whoami", "id", "uname", "echo", "true", "false", "test", "[",
 			"seq", "basename", "dirname", "realpath", "readlink", "which", "whereis", "type",
@@ -289,6 +289,16 @@ func defaultSafe() []CommandMatcher {
 		// never path-checked), and no flag that follows symbolic links while
 		// walking a tree (a link in the sandbox may lead anywhere).
 		guardedNames([]string{"--files0-from"}, "counts sizes or lines; no file list read from a file", "wc"),
+		guardedNames([]string{"-f", "-F", "--follow", "--retry"}, "prints the end of files; never waits for more", "tail"),
+		// Writes inside the sandbox are allowed, so copying, moving and
+		// removing single files is too; every operand is checked as a
+		// write (never outside, never into .git, a protected path or a
+		// PATH directory). No recursion into trees, no links followed.
+		guardedNames([]string{"-r", "-R", "--recursive", "-f", "--force", "-d", "--dir", "-i", "-I", "--interactive",
+			"--no-preserve-root", "--preserve-root", "--one-file-system"}, "removes single files inside the sandbox", "rm"),
+		guardedNames([]string{"-L", "--dereference", "-i", "--interactive", "-s", "--symbolic-link",
+			"-l", "--link", "--copy-contents"}, "copies files inside the sandbox; no links followed or made", "cp"),
+		guardedNames([]string{"-i", "--interactive"}, "moves or renames files inside the sandbox", "mv"),
 		guardedNames([]string{"--files0-from", "-L", "--dereference"}, "counts disk usage; no file list, no links followed", "du"),
 		guardedNames([]string{"-c", "--check"}, "prints a checksum; no list of files to check",
 			"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "cksum", "b2sum", "sum"),
@@ -337,6 +347,8 @@ func defaultSafe() []CommandMatcher {
 			subMatcher("unzip", []string{"-t"}, nil, "tests an archive without extracting"),
 			subMatcher("unzip", []string{"-tq"}, nil, "tests an archive without extracting"),
 			subMatcher("zipinfo", nil, nil, "lists an archive"),
+			// -w would rewrite every .go file under a directory operand,
+			// writing through symbolic links that nothing checked.
 			subMatcher("gofmt", nil, []string{"-w"}, "formats Go code to standard output or lists differences"),
 			subMatcher("goimports", nil, []string{"-w"}, "lists import fixes"),
 			subMatcher("command", []string{"-v"}, nil, "looks up a command name"),
@@ -367,7 +379,7 @@ func defaultSafe() []CommandMatcher {
 			subMatcher("npm", []string{"ls"}, []string{"-g", "--global"}, "lists installed packages"),
 			subMatcher("python", []string{"--version"}, nil, "prints the version"),
 			subMatcher("python", []string{"-V"}, nil, "prints the version"),
-			subMatcher("python", []string{"-m", "pytest"}, nil, "runs the project's tests"),
+			subMatcher("python", []string{"-m", "pytest"}, []string{"-p", "--pyargs"}, "runs the project's tests"),
 			subMatcher("python", []string{"-m", "unittest"}, nil, "runs the project's tests"),
 			subMatcher("pytest", nil, []string{"-p", "--pyargs"}, "runs the project's tests"),
 			subMatcher("tsc", []string{"--noEmit"}, nil, "type-checks without writing"),
@@ -408,6 +420,8 @@ func gitSafe() []CommandMatcher {
 		g(p("count-objects"), nil, "counts objects"),
 		g(p("check-ignore"), nil, "checks ignore rules"),
 		g(p("check-attr"), nil, "checks attributes"),
+		g(p("add"), []string{"-i", "--interactive", "-p", "--patch", "-e", "--edit", "--pathspec-from-file"},
+			"stages changes in the index; nothing interactive"),
 		g(p("version"), nil, "prints the version"),
 		g(p("--version"), nil, "prints the version"),
 		g(p("help"), []string{"-w", "--web", "-i", "--info", "-m", "--man"}, "prints help text"),
@@ -433,7 +447,7 @@ func gitSafe() []CommandMatcher {
 		g(p("config", "get"), nil, "reads one configuration value"),
 		g(p("config", "list"), nil, "lists configuration"),
 		g(p("fsck"), []string{"--lost-found"}, "checks the object database"),
-		g(p("var"), nil, "prints a git variable"),
+		g(p("var"), []string{"-l"}, "prints a git variable (not the whole configuration)"),
 	)
 }
 

@@ -44,7 +44,11 @@ type ProtectedPath struct {
 //     .gemini/, .codex/, .mcp.json: hooks, MCP servers, permission lists),
 //     git hook directories (.husky/, .githooks/) and cargo's configuration
 //     (.cargo/config.toml, .cargo/config: a rustc wrapper or runner that even
-//     `cargo metadata` would run). All of them match at any depth.
+//     `cargo metadata` would run), and the files that choose which
+//     toolchain a version manager's shim runs (rust-toolchain and
+//     rust-toolchain.toml, whose path names a directory of programs;
+//     .python-version, .tool-versions, mise.toml and its variants, whose
+//     settings can run scripts). All of them match at any depth.
 //
 // The slice is new on each call; callers may change it and pass it to
 // WithProtectedPaths.
@@ -64,6 +68,14 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: ".githooks/", Write: true},
 		{Pattern: "**/.cargo/config.toml", Write: true},
 		{Pattern: "**/.cargo/config", Write: true},
+		{Pattern: "rust-toolchain", Write: true},
+		{Pattern: "rust-toolchain.toml", Write: true},
+		{Pattern: ".python-version", Write: true},
+		{Pattern: ".tool-versions", Write: true},
+		{Pattern: "mise.toml", Write: true},
+		{Pattern: ".mise.toml", Write: true},
+		{Pattern: "mise.local.toml", Write: true},
+		{Pattern: ".mise.local.toml", Write: true},
 	}
 }
 

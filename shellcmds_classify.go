@@ -254,13 +254,54 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 	case kind == kindGit && v.res == CommandCheckResultSafe && gitRunsGPG(args[1:]):
 		v = mkVerdict(CommandCheckResultDangerous, "rule: git signature placeholders",
 			"%G placeholders and %(signature) make git run gpg, which may reach a key server")
-	case kind == kindGit && v.res != CommandCheckResultBlocked && gitConfigKeyRead(args[1:]):
+	case kind == kindGit && v.res != CommandCheckResultBlocked && gitConfigKeyRead(args[1:]) && gitConfigReadHarmless(args[1:]):
 		v = mkVerdict(CommandCheckResultSafe, "safe: git config KEY", "reads one configuration value")
+	case kind == kindGit && v.res == CommandCheckResultSafe && !gitConfigReadHarmless(args[1:]):
+		v = mkVerdict(CommandCheckResultDangerous, "rule: git config read beyond the repository",
+			"listing configuration without --local shows the user's global settings, and http, url and credential keys hold secrets")
+	case v.res == CommandCheckResultSafe && name == "unzip" && !unzipArgsHarmless(args[1:]):
+		v = mkVerdict(CommandCheckResultDangerous, "rule: unzip options after the listing mode",
+			"unzip negates an option with a second dash, so a later option can switch listing off and extract")
+	case v.res == CommandCheckResultSafe && name == "jq" && !jqArgsHarmless(args[1:]):
+		v = mkVerdict(CommandCheckResultDangerous, "rule: jq program not provably harmless",
+			"jq programs read from a file, or using import, include, env or $ENV, may read files or secrets")
+	case v.res == CommandCheckResultSafe && name == "npm" && len(args) > 1 && args[1] == "test" && !npmArgsHarmless(args[1:]):
+		v = mkVerdict(CommandCheckResultDangerous, "rule: npm configuration flag",
+			"npm takes any configuration setting as a flag (--script-shell, --node-options, ...), which can change what runs")
+	case v.res == CommandCheckResultSafe && name == "strings" && responseFileArg(args[1:]):
+		v = mkVerdict(CommandCheckResultDangerous, "rule: response file argument",
+			"an @FILE argument makes strings read FILE as more arguments, unchecked")
+	}
+	if v.res == CommandCheckResultSafe && name == "diff" && r.sandbox != "" {
+		v = worseOf(v, r.diffDirectories(args, cwd))
 	}
 	v = worseOf(v, r.operands(name, args, globs, cwd))
 	if floor.res != CommandCheckResultSafe {
 		v = worseOf(v, floor)
 	}
+	return v
+}
+
+// diffDirectories: comparing two directories makes diff open every entry
+// in them, following symbolic links that only the directory operands'
+// check did not see. Each operand that is a directory makes diff "none".
+func (r *cmdClassifier) diffDirectories(args []string, cwd string) cmdVerdict {
+	v := safeCmdVerdict
+	walkOperands(operandSpecs["diff"], styleGNU, args[1:], func(p string) bool {
+		if p == "" || p == "-" || isHarmlessDevice(p) {
+			return true
+		}
+		abs := p
+		if p[0] != '/' {
+			abs = cwd + "/" + p
+		}
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+			v = mkVerdict(CommandCheckResultNone, "rule: diff of directories: "+p,
+				"comparing directories opens every entry in them, and an entry may be a link out of the sandbox")
+			return false
+		}
+		return true
+	})
 	return v
 }
 

@@ -423,3 +423,138 @@ func gitConfigKeyRead(args []string) bool {
 	}
 	return true
 }
+
+// unzipArgsHarmless reports whether an unzip command that starts in a
+// listing mode (-l, -v, -Z, -t) stays in it: Info-ZIP negates an option
+// with a second dash (--l, -l-), so any later option could turn listing off
+// and make unzip extract.
+func unzipArgsHarmless(args []string) bool {
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// jqArgsHarmless reports whether jq's program only transforms its input:
+// it is given inline (not read from a file with -f), and it uses neither
+// modules (import and include, which load files from any directory) nor the
+// environment (env, $ENV), which holds secrets. A field named env (.env) is
+// fine.
+func jqArgsHarmless(args []string) bool {
+	prog, found := "", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-f" || longAbbrev(a, "--from-file") || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'f')):
+			return false
+		case a == "--":
+			if i+1 < len(args) && !found {
+				prog, found = args[i+1], true
+			}
+			i = len(args)
+		case longAbbrev(a, "--arg") || longAbbrev(a, "--argjson") || longAbbrev(a, "--slurpfile") || longAbbrev(a, "--rawfile"):
+			i += 2
+		case longAbbrev(a, "--indent") || a == "-L" || longAbbrev(a, "--library-path"):
+			i++
+		case strings.HasPrefix(a, "-") && a != "-":
+		case !found:
+			prog, found = a, true
+		}
+	}
+	return jqProgramHarmless(prog)
+}
+
+// jqProgramHarmless scans a jq program for the identifiers that reach
+// beyond its input. Strings are scanned too: "\(env.HOME)" interpolates.
+func jqProgramHarmless(prog string) bool {
+	for i := 0; i < len(prog); {
+		c := prog[i]
+		if !(c == '_' || c == '$' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(prog) && (prog[j] == '_' || 'a' <= prog[j] && prog[j] <= 'z' || 'A' <= prog[j] && prog[j] <= 'Z' || '0' <= prog[j] && prog[j] <= '9') {
+			j++
+		}
+		word := prog[i:j]
+		field := i > 0 && prog[i-1] == '.'
+		switch word {
+		case "import", "include", "modulemeta", "get_search_list", "$ENV", "$__prog_args":
+			return false
+		case "env":
+			if !field {
+				return false
+			}
+		}
+		i = j
+	}
+	return true
+}
+
+// responseFileArg reports an argument that names a response file (@FILE),
+// which binutils programs such as strings read as more arguments: the file
+// is read without being checked, and its words come back in error messages.
+func responseFileArg(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "@") {
+			return true
+		}
+	}
+	return false
+}
+
+// gitConfigReadHarmless reports whether a safe `git config` read stays with
+// the repository's own settings. Listing (--list, -l, list, --get-regexp)
+// shows every scope, the user's global file included, unless --local (or
+// --worktree) narrows it; a single key is fine unless its section holds
+// credentials (http, url, credential, sendemail).
+func gitConfigReadHarmless(args []string) bool {
+	if len(args) == 0 || args[0] != "config" {
+		return true
+	}
+	local, list := false, false
+	var keys []string
+	for _, a := range args[1:] {
+		switch {
+		case a == "--global" || a == "--system" || a == "-f" || a == "--show-origin" || a == "--show-scope" ||
+			longAbbrev(a, "--file") || longAbbrev(a, "--blob") || longAbbrev(a, "--includes"):
+			return false // the user's or the system's files, or any file
+		case a == "--local" || a == "--worktree":
+			local = true
+		case a == "--list" || a == "-l" || a == "list" || longAbbrev(a, "--get-regexp") || a == "--regexp" || a == "--name-only":
+			list = true
+		case !strings.HasPrefix(a, "-") && a != "get":
+			keys = append(keys, a)
+		}
+	}
+	if list && !local {
+		return false
+	}
+	for _, k := range keys {
+		section, _, _ := strings.Cut(strings.ToLower(k), ".")
+		switch section {
+		case "http", "url", "credential", "sendemail", "include", "includeif":
+			return false
+		}
+	}
+	return true
+}
+
+// npmArgsHarmless reports whether `npm test` runs the test script as the
+// project defines it: npm takes any configuration setting as a flag
+// (--script-shell, --node-options, --userconfig, ...), so no flag may come
+// before "--", after which arguments go to the script.
+func npmArgsHarmless(args []string) bool {
+	for _, a := range args[1:] {
+		if a == "--" {
+			return true
+		}
+		if strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	return true
+}

@@ -456,6 +456,9 @@ func (b *builder) word(w *syntax.Word, first bool) (string, bool, error) {
 			if b.dialect == Zsh && i == 0 && strings.HasPrefix(p.Value, "=") {
 				return "", false, inscrutable("zsh =command expansion")
 			}
+			if bareDollar(p.Value) {
+				return "", false, inscrutable("a $ left as text (zsh expands $~NAME, $=NAME, $^NAME and $+NAME)")
+			}
 			g := unquoteLit(&sb, p.Value)
 			glob = glob || g
 		case *syntax.SglQuoted:
@@ -471,6 +474,9 @@ func (b *builder) word(w *syntax.Word, first bool) (string, bool, error) {
 				lit, ok := q.(*syntax.Lit)
 				if !ok {
 					return "", false, inscrutable("%s inside double quotes", partName(q))
+				}
+				if bareDollar(lit.Value) {
+					return "", false, inscrutable("a $ left as text inside double quotes")
 				}
 				unquoteDbl(&sb, lit.Value)
 			}
@@ -528,6 +534,22 @@ func unquoteLit(sb *strings.Builder, v string) bool {
 		sb.WriteByte(c)
 	}
 	return glob
+}
+
+// bareDollar reports an unescaped $ in literal text. The parser leaves a $
+// as text when no bash expansion follows it, but zsh expands $~NAME,
+// $=NAME, $^NAME and $+NAME, and other shells differ too: such a word is
+// not understood.
+func bareDollar(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '$':
+			return true
+		}
+	}
+	return false
 }
 
 // unquoteDbl appends a literal found inside double quotes, where a
