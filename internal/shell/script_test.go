@@ -92,6 +92,11 @@ var inscrutableTests = []struct {
 	{"echo \"$\\\n(id)\"", "line continuation"},
 	{"echo $\\\n(id)", "line continuation"},
 	{"ls \\\n -la", "line continuation"},
+	// A $ the parser leaves as text is an expansion in zsh.
+	{"cat $~HOME/.ssh/id_rsa", "a $ left as text"},
+	{"echo x >> $=HOME/.zshrc", "a $ left as text"},
+	{"echo $^a $+b", "a $ left as text"},
+	{`echo "$~HOME"`, "a $ left as text inside double quotes"},
 	{`echo "x$HOME"`, "parameter expansion inside double quotes"},
 	{"ls $HOME", "parameter expansion"},
 	{"ls ${HOME}", "parameter expansion"},
