@@ -296,9 +296,14 @@ func defaultSafe() []CommandMatcher {
 		// PATH directory). No recursion into trees, no links followed.
 		guardedNames([]string{"-r", "-R", "--recursive", "-f", "--force", "-d", "--dir", "-i", "-I", "--interactive",
 			"--no-preserve-root", "--preserve-root", "--one-file-system"}, "removes single files inside the sandbox", "rm"),
+		// No backups: their names (destination + suffix) would be written
+		// unchecked. No recursion: a tree copied into the sandbox may land
+		// anywhere under the destination.
 		guardedNames([]string{"-L", "--dereference", "-i", "--interactive", "-s", "--symbolic-link",
-			"-l", "--link", "--copy-contents"}, "copies files inside the sandbox; no links followed or made", "cp"),
-		guardedNames([]string{"-i", "--interactive"}, "moves or renames files inside the sandbox", "mv"),
+			"-l", "--link", "--copy-contents", "-b", "--backup", "-S", "--suffix", "-r", "-R", "--recursive",
+			"-a", "--archive"}, "copies files inside the sandbox; no links followed or made", "cp"),
+		guardedNames([]string{"-i", "--interactive", "-b", "--backup", "-S", "--suffix"},
+			"moves or renames files inside the sandbox", "mv"),
 		guardedNames([]string{"--files0-from", "-L", "--dereference"}, "counts disk usage; no file list, no links followed", "du"),
 		guardedNames([]string{"-c", "--check"}, "prints a checksum; no list of files to check",
 			"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "cksum", "b2sum", "sum"),

@@ -24,9 +24,11 @@ const maxGitConfig = 256 << 10
 // gitConfigProgram looks through the configuration files of the
 // repository whose .git entry is dotGit (a directory, or a file naming the
 // directory with "gitdir: ...") and returns the first setting that runs a
-// program or widens what git reads, as "section.key". ok is false when a
-// file exists but cannot be read or understood; that is not safe either.
-func gitConfigProgram(dotGit string) (setting string, ok bool) {
+// program or widens what git reads, as "section.key". accept, when not
+// nil, may pass a setting with its value after all (a hooks directory the
+// model cannot write). ok is false when a file exists but cannot be read or
+// understood; that is not safe either.
+func gitConfigProgram(dotGit string, accept func(setting, value string) bool) (setting string, ok bool) {
 	gitDir := dotGit
 	fi, err := os.Lstat(dotGit)
 	if err != nil {
@@ -58,7 +60,7 @@ func gitConfigProgram(dotGit string) (setting string, ok bool) {
 		if err != nil && !os.IsNotExist(err) {
 			return "", false
 		}
-		if s, found, ok := gitConfigScan(b); !ok || found {
+		if s, found, ok := gitConfigScan(b, accept); !ok || found {
 			return s, ok
 		}
 		worktreeConfig = worktreeConfig || bytes.Contains(bytes.ToLower(b), []byte("worktreeconfig"))
@@ -71,7 +73,7 @@ func gitConfigProgram(dotGit string) (setting string, ok bool) {
 		if err != nil && !os.IsNotExist(err) {
 			return "", false
 		}
-		if s, found, ok := gitConfigScan(b); !ok || found {
+		if s, found, ok := gitConfigScan(b, accept); !ok || found {
 			return s, ok
 		}
 	}
@@ -115,14 +117,14 @@ func readSmallFile(name string) ([]byte, error) {
 // gitConfigScan parses git configuration text loosely and reports the first
 // setting that runs a program. ok is false for text it does not understand
 // (an unterminated section header, a continuation line).
-func gitConfigScan(b []byte) (setting string, found, ok bool) {
+func gitConfigScan(b []byte, accept func(setting, value string) bool) (setting string, found, ok bool) {
 	section, sub := "", ""
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 4096), maxGitConfig)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
+			end := headerEnd(line)
 			if end < 0 {
 				return "", false, false
 			}
@@ -143,6 +145,9 @@ func gitConfigScan(b []byte) (setting string, found, ok bool) {
 			if sub != "" {
 				name = section + "." + sub + "." + key
 			}
+			if accept != nil && accept(name, value) {
+				continue
+			}
 			return name, true, true
 		}
 	}
@@ -150,6 +155,23 @@ func gitConfigScan(b []byte) (setting string, found, ok bool) {
 		return "", false, false
 	}
 	return "", false, true
+}
+
+// headerEnd returns the index of the ] that closes the section header
+// starting line, or -1. A quoted subsection may hold ] and escaped quotes.
+func headerEnd(line string) int {
+	quoted := false
+	for i := 1; i < len(line); i++ {
+		switch c := line[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == ']' && !quoted:
+			return i
+		}
+	}
+	return -1
 }
 
 // parseSectionHeader splits `core`, `diff "name"` or the old `diff.name`
@@ -165,6 +187,15 @@ func parseSectionHeader(h string) (section, sub string) {
 	return strings.ToLower(h), ""
 }
 
+// lfsFilterCommands are the filter commands git-lfs installs.
+var lfsFilterCommands = map[string]bool{
+	"git-lfs clean -- %f":           true,
+	"git-lfs smudge -- %f":          true,
+	"git-lfs smudge --skip -- %f":   true,
+	"git-lfs filter-process":        true,
+	"git-lfs filter-process --skip": true,
+}
+
 // gitSettingRunsProgram decides one setting (section and key lower-case).
 func gitSettingRunsProgram(section, sub, key, value string) bool {
 	switch section {
@@ -173,14 +204,20 @@ func gitSettingRunsProgram(section, sub, key, value string) bool {
 		case "fsmonitor":
 			v := strings.ToLower(value)
 			return v != "" && v != "true" && v != "false" && v != "yes" && v != "no" && v != "on" && v != "off" && v != "0" && v != "1"
-		case "pager", "editor", "askpass", "gitproxy", "sshcommand", "alternaterefscommand", "worktree":
-			return true // worktree points git at files outside the sandbox
+		case "pager", "editor", "askpass", "gitproxy", "sshcommand", "alternaterefscommand", "worktree", "hookspath":
+			// worktree points git at files outside the sandbox; hooksPath
+			// takes hooks (which even git add and git status may run)
+			// from a directory of the worktree. The caller may accept a
+			// hooksPath the model cannot write.
+			return true
 		}
 	case "diff":
 		return key == "external" || (sub != "" && (key == "command" || key == "textconv"))
 	case "filter":
 		if key == "clean" || key == "smudge" || key == "process" {
-			return !strings.HasPrefix(value, "git-lfs ")
+			// Only the commands `git lfs install` writes: git runs the
+			// value through a shell, so anything more may run anything.
+			return !lfsFilterCommands[value]
 		}
 	case "pager", "include", "includeif":
 		return true

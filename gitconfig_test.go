@@ -36,10 +36,15 @@ func TestGitConfigScan(t *testing.T) {
 		{"[log]\n\tshowSignature\n", "log.showsignature", true},
 		{"[remote \"origin\"]\n\turl = https://example.com/x.git\n# fsmonitor = x\n; pager = y\n", "", true},
 		{"[core\n\tfsmonitor = x\n", "", false},
+		{"[diff \"a]b\"] command = ./pwn.sh\n", "diff.a]b.command", true}, // ] inside a quoted subsection
+		{"[diff \"a\\\"]b\"]\n\ttextconv = ./t.sh\n", "diff.a\\\"]b.textconv", true},
+		{"[filter \"lfs\"]\n\tclean = git-lfs clean -- %f || ./pwn.sh\n", "filter.lfs.clean", true},
+		{"[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n", "", true},
+		{"[core]\n\thooksPath = hooks\n", "core.hookspath", true},
 		{"[alias]\n\tx = \"!sh \\\n-c id\"\n", "", false}, // a continuation line
 	}
 	for _, c := range cases {
-		setting, found, ok := gitConfigScan([]byte(c.text))
+		setting, found, ok := gitConfigScan([]byte(c.text), nil)
 		assert.Equal(t, c.ok, ok, "%q", c.text)
 		assert.Equal(t, c.setting != "", found, "%q", c.text)
 		assert.Equal(t, c.setting, setting, "%q", c.text)

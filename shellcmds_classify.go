@@ -275,11 +275,35 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 	if v.res == CommandCheckResultSafe && name == "diff" && r.sandbox != "" {
 		v = worseOf(v, r.diffDirectories(args, cwd))
 	}
+	if v.res == CommandCheckResultSafe && (name == "cp" || name == "mv") && r.sandbox != "" {
+		v = worseOf(v, r.copyTargets(name, args, cwd))
+	}
 	v = worseOf(v, r.operands(name, args, globs, cwd))
 	if floor.res != CommandCheckResultSafe {
 		v = worseOf(v, floor)
 	}
 	return v
+}
+
+// protectedHooks reports whether a core.hooksPath value names a directory
+// inside the sandbox whose files the authorizer protects from writes (as
+// .husky/ and .githooks/ are by default), so that the model cannot put a
+// hook there without a person.
+func (r *cmdClassifier) protectedHooks(root, value string) bool {
+	if value == "" || value[0] == '~' {
+		return false
+	}
+	dir := value
+	if !filepath.IsAbs(dir) {
+		dir = root + "/" + dir
+	}
+	dir = filepath.Clean(dir)
+	resolved, inside, err := r.contains(dir)
+	if err != nil || !inside {
+		return false
+	}
+	hook := "/pre-commit"
+	return protectedRuleFor(r.protected, OpWrite, r.sandbox, root, dir+hook, resolved+hook) != nil
 }
 
 // diffDirectories: comparing two directories makes diff open every entry
@@ -303,6 +327,80 @@ func (r *cmdClassifier) diffDirectories(args []string, cwd string) cmdVerdict {
 		return true
 	})
 	return v
+}
+
+// copyTargets checks where cp and mv put things, beyond their operands:
+// into an existing directory, each source lands at DIR/BASE, which is
+// checked as a write (a protected name, .git, a PATH directory); and mv of
+// a directory carries a whole tree, which is "none".
+func (r *cmdClassifier) copyTargets(name string, args []string, cwd string) cmdVerdict {
+	var ops []string
+	target, noTargetDir := "", false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case a == "-T" || longAbbrev(a, "--no-target-directory"):
+			noTargetDir = true
+		case longAbbrev(a, "--target-directory"):
+			if j := strings.IndexByte(a, '='); j >= 0 {
+				target = a[j+1:]
+			} else if i+1 < len(args) {
+				i++
+				target = args[i]
+			}
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if k := strings.IndexByte(a, 't'); k > 0 {
+				if k+1 < len(a) {
+					target = a[k+1:]
+				} else if i+1 < len(args) {
+					i++
+					target = args[i]
+				}
+			}
+			if strings.IndexByte(a, 'T') > 0 {
+				noTargetDir = true
+			}
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if target == "" {
+		if len(ops) < 2 {
+			return safeCmdVerdict // cp and mv refuse to run
+		}
+		target, ops = ops[len(ops)-1], ops[:len(ops)-1]
+	}
+	abs := func(p string) string {
+		if strings.HasPrefix(p, "/") {
+			return p
+		}
+		return cwd + "/" + p
+	}
+	if name == "mv" {
+		for _, src := range ops {
+			if fi, err := os.Stat(abs(src)); err == nil && fi.IsDir() {
+				return mkVerdict(CommandCheckResultNone, "rule: mv of a directory: "+src,
+					"moving a directory carries a whole tree to its new place; a person decides")
+			}
+		}
+	}
+	if noTargetDir {
+		return safeCmdVerdict
+	}
+	if fi, err := os.Stat(abs(target)); err != nil || !fi.IsDir() {
+		return safeCmdVerdict
+	}
+	for _, src := range ops {
+		dest := strings.TrimSuffix(target, "/") + "/" + filepath.Base(src)
+		if pv := r.pathArg(dest, cwd, true); pv.res != CommandCheckResultSafe {
+			return pv
+		}
+	}
+	return safeCmdVerdict
 }
 
 // Kinds of command that the classifier handles before the lists.
@@ -812,7 +910,9 @@ func (r *cmdClassifier) sandboxRepository(root string) cmdVerdict {
 		}
 		return safeCmdVerdict
 	}
-	setting, ok := gitConfigProgram(dotGit)
+	setting, ok := gitConfigProgram(dotGit, func(setting, value string) bool {
+		return setting == "core.hookspath" && r.protectedHooks(root, value)
+	})
 	switch {
 	case !ok:
 		return mkVerdict(CommandCheckResultDangerous, "rule: repository configuration not understood",

@@ -263,7 +263,12 @@ func walkOperands(spec *operandSpec, style flagStyle, args []string, visit func(
 			}
 			continue
 		}
-		// getopt short options: a bundle, maybe ending in a value.
+		// getopt short options: a bundle, maybe ending in a value. For an
+		// unknown program, any letter may take the rest as its value
+		// (tar -T.env): check the text after the first letter as a path.
+		if spec == nil && len(a) > 2 && !visit(a[2:]) {
+			return false
+		}
 		for k := 1; k < len(a); k++ {
 			c := a[k]
 			if strings.IndexByte(sp.shortValue, c) < 0 {

@@ -482,7 +482,9 @@ func jqProgramHarmless(prog string) bool {
 		word := prog[i:j]
 		field := i > 0 && prog[i-1] == '.'
 		switch word {
-		case "import", "include", "modulemeta", "get_search_list", "$ENV", "$__prog_args":
+		case "import", "include", "modulemeta", "get_search_list", "$ENV", "ENV", "$__prog_args", "__prog_args":
+			// jq takes white space or a comment between $ and a name
+			// ("$ ENV"), so the bare names count too.
 			return false
 		case "env":
 			if !field {
