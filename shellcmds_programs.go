@@ -526,6 +526,9 @@ func gitConfigReadHarmless(args []string) bool {
 			return false // the user's or the system's files, or any file
 		case a == "--local" || a == "--worktree":
 			local = true
+		case a == "--get" || a == "--get-all":
+			// single-key reads (exact options, not abbreviations of
+			// --get-regexp)
 		case a == "--list" || a == "-l" || a == "list" || longAbbrev(a, "--get-regexp") || a == "--regexp" || a == "--name-only":
 			list = true
 		case !strings.HasPrefix(a, "-") && a != "get":
