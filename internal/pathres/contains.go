@@ -20,17 +20,36 @@ import (
 // exactly as by Clean, so the second resolution is skipped for them.)
 //
 // When p is lexically beneath root, the components they share are resolved
-// once. A non-nil error (bad input, [ErrLoop], an unreadable directory)
-// always comes with inside == false.
+// once: on Linux, when p exists (or only its tail is missing) and has no
+// symlink, a single openat2 proves the resolution of both. A non-nil error
+// (bad input, [ErrLoop], an unreadable directory) always comes with
+// inside == false.
 func Contains(root, p string) (resolved string, inside bool, err error) {
+	return contains(root, p, true)
+}
+
+// contains is Contains; kernel false resolves in user space only.
+func contains(root, p string, kernel bool) (resolved string, inside bool, err error) {
 	if err := Validate(p); err != nil {
 		return "", false, err
 	}
-	r, err := NewRoot(root)
+	real, pr := "", notProven
+	if kernel && checkPath(root) == nil {
+		real, pr = kernelResolve(p, tryAll)
+		if (pr == proofClean || pr == proofCleanMissing) && lexicallyBeneath(root, p) {
+			// Opening p without symlinks walked root's components first:
+			// root resolves to filepath.Clean(root) (a missing tail of p
+			// may include a tail of root, which is then literal in both).
+			// proofClean also covers filepath.Clean(p), and
+			// proofCleanMissing p has no "..".
+			return real, Within(filepath.Clean(root), real), nil
+		}
+	}
+	r, err := newRoot(root, kernel)
 	if err != nil {
 		return "", false, err
 	}
-	return r.Contains(p)
+	return r.place(p, real, pr)
 }
 
 // resolveUnder resolves p, continuing from rr (the finished resolution of
@@ -39,11 +58,12 @@ func Contains(root, p string) (resolved string, inside bool, err error) {
 // only on that prefix, so the result is the same as Resolve(p).
 func resolveUnder(rr *resolver, root, p string) (string, error) {
 	r := resolver{cur: p, maxLinks: MaxLinks}
-	if n := len(root); strings.HasPrefix(p, root) && (len(p) == n || p[n] == '/' || root[n-1] == '/') {
+	if lexicallyBeneath(root, p) {
 		r = *rr
 		if r.cur != root {
-			// root's symlinks were followed: continue with the rest of p.
-			r.cur += p[n:]
+			// root's symlinks were followed, or root was not clean: continue
+			// with the rest of p.
+			r.cur += p[len(root):]
 		} else {
 			r.cur = p // same bytes for cur[:pos], no allocation
 		}
@@ -73,23 +93,49 @@ func hasDotDot(p string) bool {
 // A Root is a directory resolved once, against which several paths can be
 // placed without resolving it again. Its answer is that of Contains at the
 // moment each method is called, except that the root itself is not resolved
-// again: a Root is meant to live for one decision, not to be kept.
+// again: a Root is meant to live for one decision, not to be kept. A Root
+// is not modified after NewRoot, so its methods may be called concurrently.
 type Root struct {
-	root string   // as given
-	rr   resolver // the finished resolution of root
-	real string   // rr.result()
+	root   string   // as given
+	rr     resolver // the finished resolution of root
+	real   string   // rr.result()
+	kernel bool     // ask the kernel first (false only in tests)
+	// linked is set when root's resolution followed a symlink: a path
+	// beneath root then has one too, and opening it refusing symlinks
+	// would only fail.
+	linked bool
 }
 
-// NewRoot validates and resolves root.
+// NewRoot validates and resolves root. On Linux, a root that exists and
+// has no symlink is resolved with one openat2 (see "Fast path" in the
+// package documentation); any other is resolved in user space, as before.
+// Errors are those of [Resolve], prefixed with "sandbox root: ".
 func NewRoot(root string) (*Root, error) {
+	return newRoot(root, true)
+}
+
+// newRoot is NewRoot; kernel false resolves root and, later, every path in
+// user space only.
+func newRoot(root string, kernel bool) (*Root, error) {
 	if err := checkPath(root); err != nil {
 		return nil, fmt.Errorf("pathres: sandbox root: %w: %q", err, root)
 	}
-	r := &Root{root: root, rr: resolver{cur: root, maxLinks: MaxLinks}}
+	r := &Root{root: root, kernel: kernel}
+	if kernel {
+		// Only the proof that root exists without symlinks gives the
+		// state from which the user-space resolver can continue for a
+		// path beneath root; otherwise resolve root in user space.
+		if real, pr := kernelResolve(root, tryClean); pr == proofClean {
+			r.rr, r.real = cleanState(root, real), real
+			return r, nil
+		}
+	}
+	r.rr = resolver{cur: root, maxLinks: MaxLinks}
 	if err := r.rr.run(); err != nil {
 		return nil, resolveError("sandbox root: ", root, err)
 	}
 	r.real = r.rr.result()
+	r.linked = r.rr.links > 0
 	return r, nil
 }
 
@@ -103,15 +149,29 @@ func (r *Root) Contains(p string) (resolved string, inside bool, err error) {
 	if err := Validate(p); err != nil {
 		return "", false, err
 	}
-	resolved, err = resolveUnder(&r.rr, r.root, p)
-	if err != nil {
-		return "", false, err
+	real, pr := "", notProven
+	if r.kernel {
+		real, pr = kernelResolve(p, r.tiersFor(p))
+	}
+	return r.place(p, real, pr)
+}
+
+// place finishes Contains for a valid p, given what the kernel answered
+// for p: when pr is notProven, p is resolved in user space.
+func (r *Root) place(p, real string, pr proof) (resolved string, inside bool, err error) {
+	resolved = real
+	if pr == notProven {
+		if resolved, err = resolveUnder(&r.rr, r.root, p); err != nil {
+			return "", false, err
+		}
 	}
 	if !Within(r.real, resolved) {
 		return resolved, false, nil
 	}
-	if hasDotDot(p) {
-		clean, err := resolveUnder(&r.rr, r.root, filepath.Clean(p))
+	// proofClean covers filepath.Clean(p) as well: it exists without
+	// symlinks and resolves to resolved.
+	if hasDotDot(p) && pr != proofClean {
+		clean, err := r.resolve(filepath.Clean(p))
 		if err != nil {
 			return resolved, false, err
 		}
@@ -120,4 +180,24 @@ func (r *Root) Contains(p string) (resolved string, inside bool, err error) {
 		}
 	}
 	return resolved, true, nil
+}
+
+// tiersFor returns the kernel resolutions worth trying for p: not those
+// that refuse symlinks when p is beneath a root that has one.
+func (r *Root) tiersFor(p string) tiers {
+	if r.linked && lexicallyBeneath(r.root, p) {
+		return tryFollow
+	}
+	return tryAll
+}
+
+// resolve resolves p, asking the kernel first and otherwise continuing
+// from the root's resolution.
+func (r *Root) resolve(p string) (string, error) {
+	if r.kernel {
+		if real, pr := kernelResolve(p, r.tiersFor(p)); pr != notProven {
+			return real, nil
+		}
+	}
+	return resolveUnder(&r.rr, r.root, p)
 }

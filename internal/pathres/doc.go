@@ -7,7 +7,8 @@
 // like path resolution in the Linux and macOS kernels, but unlike
 // [path/filepath.EvalSymlinks] it does not require the path to exist: a tool
 // that writes creates its target, so the target's real location is what
-// matters.
+// matters. On Linux it first asks the kernel, which answers the common
+// cases in one or two system calls (see "Fast path").
 //
 // # Input
 //
@@ -76,9 +77,66 @@
 // before using it, a path with ".." components is inside only if both its
 // kernel resolution and the resolution of filepath.Clean(p) are inside.
 //
+// # Fast path
+//
+// A system call costs about a microsecond, and the user-space resolver makes
+// one Lstat per component. On Linux 5.6 or later, [Resolve], [Contains],
+// [NewRoot] and [Root.Contains] therefore first let the kernel resolve the
+// path with openat2(2) and O_PATH (which opens no file, needs no read
+// permission and does not open devices or FIFOs), and use the user-space
+// resolver only where the kernel's answer does not prove the user-space
+// one. The kernel answers in three ways:
+//
+//   - Without symlinks (RESOLVE_NO_SYMLINKS): if the open succeeds, every
+//     component exists and none is a symlink, so the real path is
+//     filepath.Clean(p) (".." then goes to the lexical parent, as in
+//     Clean). One openat2 and one close; no allocation for a clean path.
+//     The same open proves the resolution of a sandbox root that is a
+//     lexical prefix of p, so Contains costs one open in all, and it proves
+//     that filepath.Clean(p) resolves to the same path, so a path with ".."
+//     is resolved once.
+//   - A missing tail: if that open fails with ENOENT (a missing component
+//     met before any symlink), p has no ".." component and its lexical
+//     parent opens as a directory without symlinks, the last component does
+//     not exist and the real path is filepath.Clean(p): a file to be created
+//     in an existing directory.
+//   - Following symlinks: if the first open failed with ELOOP (a symlink),
+//     p is opened following symlinks but refusing magic links
+//     (RESOLVE_NO_MAGICLINKS), and the path of the opened file is read from
+//     /proc/self/fd/N, which is the kernel's own name for it (d_path).
+//
+// Everything else is left to the user-space resolver, which thus decides
+// every error and every answer that the kernel cannot give: a missing path
+// other than the tail above (including anything after a missing component,
+// a dangling symlink, and ".." after a missing component), a loop or more
+// than [MaxLinks] links (ELOOP), a non-directory followed by a component or
+// a slash (ENOTDIR), EACCES and any other failure, paths of PATH_MAX (4096)
+// bytes or more, magic links (/proc/self/cwd, /proc/self/fd/N, ...), whose
+// readlink text need not name the file the kernel reaches, a /proc/self/fd
+// that is not procfs, a kernel name that is not a clean absolute path or
+// that ends in " (deleted)" (a file removed meanwhile, or so named), and
+// systems without openat2 (other kernels, Linux before 5.6, a seccomp filter
+// refusing it: after ENOSYS or EPERM it is not tried again).
+//
+// The kernel's answer is the user-space answer: both walk the same tree
+// with the same rules, and without magic links the kernel never leaves the
+// process's root, so the name it gives is reachable and is the path the
+// user-space resolver builds. The fast path therefore only makes answers
+// faster; the tests compare both on random trees with symlinks of every
+// kind. Two limits remain, as for the user-space resolver: a tree that
+// changes during the resolution (the kernel's answer is then that of one
+// moment, the user-space answer possibly a mix), and directories with
+// case-insensitive lookup (ext4 casefold), where a name read from
+// /proc/self/fd is spelled as the kernel caches it while the user-space
+// resolver keeps the spelling given: the answers may then differ, but both
+// name the real file, so neither calls inside a file that is outside.
+//
 // # Performance
 //
-// A clean path without symlinks is resolved with one Lstat per component
-// and no allocation besides those of os.Lstat; Contains looks up the
-// components that the sandbox root and the path share only once.
+// In user space, a clean path without symlinks is resolved with one Lstat
+// per component and one allocation per Lstat; Contains looks up the
+// components that the sandbox root and the path share only once. On Linux,
+// an existing path without symlinks costs one openat2 and one close
+// (about 4 µs where a system call costs 1 µs, against 20 µs for nine
+// Lstats), a path with symlinks three system calls more.
 package pathres

@@ -12,7 +12,10 @@ import (
 // to "/") and checks that Resolve always answers, agrees with
 // filepath.EvalSymlinks and with the naive reference wherever they answer,
 // and that Contains never calls inside a path whose real location is
-// outside. The seed corpus is in testdata/fuzz/FuzzResolve.
+// outside. Resolve and Contains must give the same answers, errors
+// included, as the user-space resolver alone, and the kernel's answer
+// (Linux), where it gives one, must be the user-space one. The seed corpus
+// is in testdata/fuzz/FuzzResolve.
 func FuzzResolve(f *testing.F) {
 	tr := newTestTree(f)
 	tr.dir("sb/a/b/c")
@@ -52,6 +55,14 @@ func FuzzResolve(f *testing.F) {
 				t.Fatalf("Resolve(%q) = %q: not clean and absolute", p, got)
 			}
 
+			slow, slowErr := resolve(p, false)
+			if errText(slowErr) != errText(err) || slow != got {
+				t.Fatalf("Resolve(%q) = %q, %v; user space alone %q, %v", p, got, err, slow, slowErr)
+			}
+			if real, pr := kernelResolve(p, tryAll); pr != notProven && (slowErr != nil || real != slow) {
+				t.Fatalf("kernelResolve(%q) = %q (proof %d); user space %q, %v", p, real, pr, slow, slowErr)
+			}
+
 			ref, refErr := refResolve(p, MaxLinks)
 			if (err == nil) != (refErr == nil) || (err == nil && got != ref) ||
 				errors.Is(err, ErrLoop) != errors.Is(refErr, ErrLoop) {
@@ -73,6 +84,10 @@ func FuzzResolve(f *testing.F) {
 
 			for _, root := range roots {
 				resolved, inside, cErr := Contains(root, p)
+				sr, si, se := contains(root, p, false)
+				if errText(se) != errText(cErr) || sr != resolved || si != inside {
+					t.Fatalf("Contains(%q, %q) = %q, %v, %v; user space alone %q, %v, %v", root, p, resolved, inside, cErr, sr, si, se)
+				}
 				if cErr != nil {
 					if inside {
 						t.Fatalf("Contains(%q, %q): inside with error %v", root, p, cErr)

@@ -18,7 +18,7 @@ var propNames = []string{"a", "b", "c", "d", "e"}
 
 // buildRandomTree creates, under base, a random tree of directories, files
 // and symlinks (relative and absolute targets, with "." and "..", dangling
-// ones, loops, links to "/" and to base). It returns the created entries.
+// ones, loops, chains, links to "/", to base and to its parent).
 func buildRandomTree(t *testing.T, base string, rng *rand.Rand) {
 	dirs := []string{base}
 	for i := 0; i < 40; i++ {
@@ -41,11 +41,15 @@ func buildRandomTree(t *testing.T, base string, rng *rand.Rand) {
 
 func randomTarget(base string, rng *rand.Rand) string {
 	var sb strings.Builder
-	switch rng.IntN(10) {
+	switch rng.IntN(12) {
 	case 0:
 		return "/"
 	case 1, 2:
 		sb.WriteString(base + "/") // absolute, inside the tree
+	case 3:
+		sb.WriteString(base + "/../" + filepath.Base(base) + "/") // absolute, through ".."
+	case 4:
+		return filepath.Dir(base) // absolute, outside the tree
 	}
 	n := 1 + rng.IntN(3)
 	for i := 0; i < n; i++ {
@@ -87,21 +91,60 @@ func forEachProbe(base string, depth int, f func(p string)) {
 // path that exists resolves exactly as filepath.EvalSymlinks resolves it,
 // a path on which EvalSymlinks gives up because of a loop is a loop for
 // Resolve too, and Contains never calls inside a path whose real location
-// is outside.
+// is outside. The kernel's answers (Linux) are compared with those of the
+// user-space resolver on every path: Resolve, Contains and Root.Contains
+// must give the same results, errors included, with and without it.
 func TestResolveMatchesEvalSymlinks(t *testing.T) {
 	seeds := 16
 	if testing.Short() {
 		seeds = 4
 	}
 	var existing, loops, missing int
+	var proofs [proofFollowed + 1]int
 	for seed := 1; seed <= seeds; seed++ {
 		tr := newTestTree(t)
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 		buildRandomTree(t, tr.base, rng)
 		sandbox := tr.base + "/a"
 		realSandbox, sandboxErr := filepath.EvalSymlinks(sandbox)
+		// Sandbox roots of every kind the tree offers: a directory, a
+		// file, a symlink, a missing path, unclean spellings.
+		roots := []string{sandbox, tr.base + "/b/", tr.base + "/c/..", tr.base + "/d/a", tr.base}
+		fastRoots := make([]*Root, len(roots))
+		slowRoots := make([]*Root, len(roots))
+		for i, r := range roots {
+			var fastErr, slowErr error
+			fastRoots[i], fastErr = newRoot(r, true)
+			slowRoots[i], slowErr = newRoot(r, false)
+			require.Equal(t, errText(slowErr), errText(fastErr), "seed %d: NewRoot(%q)", seed, r)
+			if slowErr == nil {
+				require.Equal(t, slowRoots[i].Real(), fastRoots[i].Real(), "seed %d: NewRoot(%q).Real()", seed, r)
+			}
+		}
 
+		probe := 0
 		forEachProbe(tr.base, 3, func(p string) {
+			pr, _, _ := requireSameResolve(t, p)
+			proofs[pr]++
+			// The sandbox and, in turn, one of the other roots.
+			probe++
+			for _, i := range []int{0, 1 + probe%(len(roots)-1)} {
+				r := roots[i]
+				sr, si, se := contains(r, p, false)
+				fr, fi, fe := contains(r, p, true)
+				require.Equal(t, errText(se), errText(fe), "seed %d: Contains(%q, %q)", seed, r, p)
+				require.Equal(t, sr, fr, "seed %d: Contains(%q, %q)", seed, r, p)
+				require.Equal(t, si, fi, "seed %d: Contains(%q, %q)", seed, r, p)
+				if slowRoots[i] == nil {
+					continue
+				}
+				sr, si, se = slowRoots[i].Contains(p)
+				fr, fi, fe = fastRoots[i].Contains(p)
+				require.Equal(t, errText(se), errText(fe), "seed %d: Root(%q).Contains(%q)", seed, r, p)
+				require.Equal(t, sr, fr, "seed %d: Root(%q).Contains(%q)", seed, r, p)
+				require.Equal(t, si, fi, "seed %d: Root(%q).Contains(%q)", seed, r, p)
+			}
+
 			ev, evErr := filepath.EvalSymlinks(p)
 			got, err := resolveLimit(p, evalLimit)
 			def, defErr := Resolve(p)
@@ -156,8 +199,17 @@ func TestResolveMatchesEvalSymlinks(t *testing.T) {
 		})
 	}
 	t.Logf("compared %d existing paths, %d loops, %d missing or invalid paths", existing, loops, missing)
+	t.Logf("kernel answers: %d without symlinks, %d with a missing tail, %d following symlinks; %d left to user space",
+		proofs[proofClean], proofs[proofCleanMissing], proofs[proofFollowed], proofs[notProven])
 	require.Greater(t, existing, 40*seeds, "the random trees must exercise existing paths")
 	require.Greater(t, loops, 2*seeds, "the random trees must exercise loops")
+	if kernelWorks() {
+		require.Greater(t, proofs[proofClean], 10*seeds, "the kernel must answer for paths without symlinks")
+		require.Greater(t, proofs[proofCleanMissing], seeds, "the kernel must answer for missing tails")
+		if followWorks(t) {
+			require.Greater(t, proofs[proofFollowed], 10*seeds, "the kernel must answer for paths with symlinks")
+		}
+	}
 }
 
 // refResolve is a deliberately naive implementation of the package's rules
