@@ -59,6 +59,7 @@ func (c *searchPathCache) get(sandbox string) *searchPath {
 // can be replaced) or when it resolves inside.
 func scanSearchPath(value, sandbox string) *searchPath {
 	p := &searchPath{value: value, sandbox: sandbox}
+	root, rootErr := pathres.NewRoot(sandbox) // resolved once for every entry
 	for _, e := range filepath.SplitList(value) {
 		if e == "" || !filepath.IsAbs(e) {
 			if !p.hasRelative {
@@ -70,7 +71,10 @@ func scanSearchPath(value, sandbox string) *searchPath {
 		if pathres.Within(sandbox, clean) {
 			p.add(clean)
 		}
-		if resolved, inside, err := pathres.Contains(sandbox, clean); err == nil && inside {
+		if rootErr != nil {
+			continue
+		}
+		if resolved, inside, err := root.Contains(clean); err == nil && inside {
 			p.add(resolved)
 		}
 	}

@@ -230,47 +230,13 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 		v = worseOf(v, mkVerdict(CommandCheckResultDangerous, "rule: tar archive on another host",
 			"an archive named HOST:FILE is reached over the network (rmt)"))
 	}
-	if v.res == CommandCheckResultSafe && kind == kindProgram {
-		switch name {
-		case "sed":
-			if !sedArgsHarmless(args[1:]) {
-				v = mkVerdict(CommandCheckResultDangerous, "rule: sed script not provably harmless",
-					"sed scripts with w, W, r, R or e commands, s///w or s///e flags, or that cannot be parsed, may write files or run commands")
-			}
-		case "awk", "gawk", "mawk", "nawk":
-			if !awkArgsHarmless(args[1:]) {
-				v = mkVerdict(CommandCheckResultDangerous, "rule: awk program not provably harmless",
-					"awk programs with system(), pipes, output redirection, getline or comparisons written with > may run commands or write files")
-			}
+	if v.res == CommandCheckResultSafe {
+		if c, ok := argumentChecks[name]; ok && !c.harmless(args[1:]) {
+			v = mkVerdict(CommandCheckResultDangerous, c.rule, c.reason)
 		}
 	}
-	switch {
-	case v.res == CommandCheckResultSafe && name == "date" && !dateArgsHarmless(args[1:]):
-		v = mkVerdict(CommandCheckResultDangerous, "rule: date with an operand other than +FORMAT",
-			"an operand that is not a +FORMAT sets the system clock")
-	case v.res == CommandCheckResultSafe && name == "hostname" && !hostnameArgsHarmless(args[1:]):
-		v = mkVerdict(CommandCheckResultDangerous, "rule: hostname with an operand",
-			"an operand sets the host name")
-	case kind == kindGit && v.res == CommandCheckResultSafe && gitRunsGPG(args[1:]):
-		v = mkVerdict(CommandCheckResultDangerous, "rule: git signature placeholders",
-			"%G placeholders and %(signature) make git run gpg, which may reach a key server")
-	case kind == kindGit && v.res != CommandCheckResultBlocked && gitConfigKeyRead(args[1:]) && gitConfigReadHarmless(args[1:]):
-		v = mkVerdict(CommandCheckResultSafe, "safe: git config KEY", "reads one configuration value")
-	case kind == kindGit && v.res == CommandCheckResultSafe && !gitConfigReadHarmless(args[1:]):
-		v = mkVerdict(CommandCheckResultDangerous, "rule: git config read beyond the repository",
-			"listing configuration without --local shows the user's global settings, and http, url and credential keys hold secrets")
-	case v.res == CommandCheckResultSafe && name == "unzip" && !unzipArgsHarmless(args[1:]):
-		v = mkVerdict(CommandCheckResultDangerous, "rule: unzip options after the listing mode",
-			"unzip negates an option with a second dash, so a later option can switch listing off and extract")
-	case v.res == CommandCheckResultSafe && name == "jq" && !jqArgsHarmless(args[1:]):
-		v = mkVerdict(CommandCheckResultDangerous, "rule: jq program not provably harmless",
-			"jq programs read from a file, or using import, include, env or $ENV, may read files or secrets")
-	case v.res == CommandCheckResultSafe && name == "npm" && len(args) > 1 && args[1] == "test" && !npmArgsHarmless(args[1:]):
-		v = mkVerdict(CommandCheckResultDangerous, "rule: npm configuration flag",
-			"npm takes any configuration setting as a flag (--script-shell, --node-options, ...), which can change what runs")
-	case v.res == CommandCheckResultSafe && name == "strings" && responseFileArg(args[1:]):
-		v = mkVerdict(CommandCheckResultDangerous, "rule: response file argument",
-			"an @FILE argument makes strings read FILE as more arguments, unchecked")
+	if kind == kindGit {
+		v = gitArguments(v, args[1:])
 	}
 	if v.res == CommandCheckResultSafe && name == "diff" && r.sandbox != "" {
 		v = worseOf(v, r.diffDirectories(args, cwd))
@@ -315,11 +281,7 @@ func (r *cmdClassifier) diffDirectories(args []string, cwd string) cmdVerdict {
 		if p == "" || p == "-" || isHarmlessDevice(p) {
 			return true
 		}
-		abs := p
-		if p[0] != '/' {
-			abs = cwd + "/" + p
-		}
-		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		if fi, err := os.Stat(atCwd(cwd, p)); err == nil && fi.IsDir() {
 			v = mkVerdict(CommandCheckResultNone, "rule: diff of directories: "+p,
 				"comparing directories opens every entry in them, and an entry may be a link out of the sandbox")
 			return false
@@ -374,15 +336,9 @@ func (r *cmdClassifier) copyTargets(name string, args []string, cwd string) cmdV
 		}
 		target, ops = ops[len(ops)-1], ops[:len(ops)-1]
 	}
-	abs := func(p string) string {
-		if strings.HasPrefix(p, "/") {
-			return p
-		}
-		return cwd + "/" + p
-	}
 	if name == "mv" {
 		for _, src := range ops {
-			if fi, err := os.Stat(abs(src)); err == nil && fi.IsDir() {
+			if fi, err := os.Stat(atCwd(cwd, src)); err == nil && fi.IsDir() {
 				return mkVerdict(CommandCheckResultNone, "rule: mv of a directory: "+src,
 					"moving a directory carries a whole tree to its new place; a person decides")
 			}
@@ -391,7 +347,7 @@ func (r *cmdClassifier) copyTargets(name string, args []string, cwd string) cmdV
 	if noTargetDir {
 		return safeCmdVerdict
 	}
-	if fi, err := os.Stat(abs(target)); err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(atCwd(cwd, target)); err != nil || !fi.IsDir() {
 		return safeCmdVerdict
 	}
 	for _, src := range ops {
@@ -410,14 +366,11 @@ const (
 	kindXargs
 	kindWrapper
 	kindGit
-	kindProgram    // sed and awk: safe only with a harmless program
 	kindRemoteCopy // rsync: blocked when it names another host
 )
 
 var commandKinds = func() map[string]uint8 {
-	m := map[string]uint8{"xargs": kindXargs, "git": kindGit, "sed": kindProgram,
-		"awk": kindProgram, "gawk": kindProgram, "mawk": kindProgram, "nawk": kindProgram,
-		"rsync": kindRemoteCopy}
+	m := map[string]uint8{"xargs": kindXargs, "git": kindGit, "rsync": kindRemoteCopy}
 	for n := range shellDialects {
 		m[n] = kindShell
 	}
@@ -803,10 +756,7 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 		}
 		return safeCmdVerdict
 	}
-	abs := p
-	if p[0] != '/' {
-		abs = cwd + "/" + p
-	}
+	abs := atCwd(cwd, p)
 	resolved, inside, err := r.contains(abs)
 	if err != nil || !inside {
 		return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+p,
@@ -833,6 +783,14 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 		}
 	}
 	return safeCmdVerdict
+}
+
+// atCwd returns p, taken from cwd when it is relative.
+func atCwd(cwd, p string) string {
+	if strings.HasPrefix(p, "/") {
+		return p
+	}
+	return cwd + "/" + p
 }
 
 func hasDotDotComponent(p string) bool {

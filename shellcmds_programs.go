@@ -5,7 +5,58 @@ import "strings"
 // Programs that carry a small program of their own (sed scripts, awk
 // programs) are safe only when that program is provably harmless: it may
 // print and transform text, but not write or read other files, or run
-// commands.
+// commands. Other safe programs have arguments that change what they do
+// beyond what their matcher can express; argumentChecks holds both kinds.
+
+// argumentCheck is a test of a safe command's arguments (argv[2:] seen as
+// args after the name): when harmless fails, the command is dangerous for
+// the rule and reason given.
+type argumentCheck struct {
+	harmless     func(args []string) bool
+	rule, reason string
+}
+
+var (
+	sedCheck = argumentCheck{sedArgsHarmless, "rule: sed script not provably harmless",
+		"sed scripts with w, W, r, R or e commands, s///w or s///e flags, or that cannot be parsed, may write files or run commands"}
+	awkCheck = argumentCheck{awkArgsHarmless, "rule: awk program not provably harmless",
+		"awk programs with system(), pipes, output redirection, getline or comparisons written with > may run commands or write files"}
+)
+
+// argumentChecks applies to a command that the lists found safe, by
+// program name.
+var argumentChecks = map[string]argumentCheck{
+	"sed": sedCheck, "awk": awkCheck, "gawk": awkCheck, "mawk": awkCheck, "nawk": awkCheck,
+	"date": {dateArgsHarmless, "rule: date with an operand other than +FORMAT",
+		"an operand that is not a +FORMAT sets the system clock"},
+	"hostname": {hostnameArgsHarmless, "rule: hostname with an operand", "an operand sets the host name"},
+	"unzip": {unzipArgsHarmless, "rule: unzip options after the listing mode",
+		"unzip negates an option with a second dash, so a later option can switch listing off and extract"},
+	"jq": {jqArgsHarmless, "rule: jq program not provably harmless",
+		"jq programs read from a file, or using import, include, env or $ENV, may read files or secrets"},
+	"npm": {npmArgsHarmless, "rule: npm configuration flag",
+		"npm takes any configuration setting as a flag (--script-shell, --node-options, ...), which can change what runs"},
+	"strings": {func(args []string) bool { return !responseFileArg(args) }, "rule: response file argument",
+		"an @FILE argument makes strings read FILE as more arguments, unchecked"},
+}
+
+// gitArguments adjusts the verdict of a git command (args after "git" and
+// its global options) for what the lists cannot see: signature placeholders
+// run gpg, `git config KEY` is a read, and configuration reads must stay
+// with the repository's own settings.
+func gitArguments(v cmdVerdict, args []string) cmdVerdict {
+	switch {
+	case v.res == CommandCheckResultSafe && gitRunsGPG(args):
+		return mkVerdict(CommandCheckResultDangerous, "rule: git signature placeholders",
+			"%G placeholders and %(signature) make git run gpg, which may reach a key server")
+	case v.res != CommandCheckResultBlocked && gitConfigKeyRead(args) && gitConfigReadHarmless(args):
+		return mkVerdict(CommandCheckResultSafe, "safe: git config KEY", "reads one configuration value")
+	case v.res == CommandCheckResultSafe && !gitConfigReadHarmless(args):
+		return mkVerdict(CommandCheckResultDangerous, "rule: git config read beyond the repository",
+			"listing configuration without --local shows the user's global settings, and http, url and credential keys hold secrets")
+	}
+	return v
+}
 
 // sedArgsHarmless reports whether every script given to sed (with -e,
 // --expression, or as the first operand) is harmless. The safe sed matcher
@@ -551,8 +602,12 @@ func gitConfigReadHarmless(args []string) bool {
 // npmArgsHarmless reports whether `npm test` runs the test script as the
 // project defines it: npm takes any configuration setting as a flag
 // (--script-shell, --node-options, --userconfig, ...), so no flag may come
-// before "--", after which arguments go to the script.
+// before "--", after which arguments go to the script. Other safe npm
+// commands (npm -v, npm ls) run no script and are not concerned.
 func npmArgsHarmless(args []string) bool {
+	if len(args) == 0 || args[0] != "test" {
+		return true
+	}
 	for _, a := range args[1:] {
 		if a == "--" {
 			return true
