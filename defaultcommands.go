@@ -1,5 +1,7 @@
 package sandboxauth
 
+import "github.com/sandboxauth/sandboxauth/internal/programs"
+
 // The default lists. "Safe" means: runs without asking inside the sandbox
 // because it cannot write, delete or execute outside it, reach the network,
 // install software, or change git history or remotes. Every safe entry is
@@ -273,7 +275,19 @@ var (
 		"-d", "--diff", "--compare", "--update", "--get"}
 )
 
+// defaultSafe is the safe list: the matchers derived from the program
+// specs, then the matchers of programs that have no spec yet.
 func defaultSafe() []CommandMatcher {
+	out := specMatchers()
+	for _, m := range unspecifiedSafe() {
+		if programs.Lookup(normalizeCommandName(m.Command), m.CommandArgsPrefix) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func unspecifiedSafe() []CommandMatcher {
 	return concatMatchers(
 		namesMatchers("reads files or prints information; cannot write, run or reach out",
 			"cat", "head", "stat", "cmp", "comm", "cut", "tr",

@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"errors"
 	"fmt"
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -107,7 +108,16 @@ type matcherList struct {
 type compiledMatcher struct {
 	m     CommandMatcher
 	style flagStyle
-	rule  string // "safe: git log (except --output, ...)"
+	rule  string         // "safe: git log (except --output, ...)"
+	spec  *programs.Spec // the spec a default safe matcher was derived from
+}
+
+func compile(kind, name string, m CommandMatcher) compiledMatcher {
+	cm := compiledMatcher{m: m, style: flagStyleOf(name), rule: kind + ": " + m.String()}
+	if kind == "safe" {
+		cm.spec = specFor(&m)
+	}
+	return cm
 }
 
 func (l *matcherList) add(kind string, m CommandMatcher) {
@@ -125,7 +135,7 @@ func (l *matcherList) add(kind string, m CommandMatcher) {
 		l.byName = make(map[string][]compiledMatcher)
 	}
 	name := normalizeCommandName(m.Command)
-	l.byName[name] = append(l.byName[name], compiledMatcher{m: m, style: flagStyleOf(name), rule: kind + ": " + m.String()})
+	l.byName[name] = append(l.byName[name], compile(kind, name, m))
 }
 
 func (l *matcherList) remove(kind string, m CommandMatcher) error {
@@ -147,7 +157,7 @@ func (l *matcherList) reindex(kind, name string) {
 	var cms []compiledMatcher
 	for _, m := range l.list {
 		if normalizeCommandName(m.Command) == name {
-			cms = append(cms, compiledMatcher{m: m, style: flagStyleOf(name), rule: kind + ": " + m.String()})
+			cms = append(cms, compile(kind, name, m))
 		}
 	}
 	if len(cms) == 0 {

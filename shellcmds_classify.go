@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"fmt"
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -216,7 +217,7 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 	}
 
 	// The lists, safe > blocked > dangerous.
-	v := r.match(name, args, safeOK)
+	v, sp := r.match(name, args, safeOK)
 	if kind == kindRemoteCopy && v.res != CommandCheckResultSafe {
 		for _, a := range args[1:] {
 			if remoteOperand(a) {
@@ -230,7 +231,9 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 		v = worseOf(v, mkVerdict(CommandCheckResultDangerous, "rule: tar archive on another host",
 			"an archive named HOST:FILE is reached over the network (rmt)"))
 	}
-	if v.res == CommandCheckResultSafe {
+	if sp != nil && v.res == CommandCheckResultSafe {
+		v = r.specVerdict(sp, v, args, cwd)
+	} else if v.res == CommandCheckResultSafe {
 		if c, ok := argumentChecks[name]; ok && !c.harmless(args[1:]) {
 			v = mkVerdict(CommandCheckResultDangerous, c.rule, c.reason)
 		}
@@ -244,7 +247,7 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 	if v.res == CommandCheckResultSafe && (name == "cp" || name == "mv") && r.sandbox != "" {
 		v = worseOf(v, r.copyTargets(name, args, cwd))
 	}
-	v = worseOf(v, r.operands(name, args, globs, cwd))
+	v = worseOf(v, r.operands(name, args, globs, cwd, sp == nil))
 	if floor.res != CommandCheckResultSafe {
 		v = worseOf(v, floor)
 	}
@@ -425,13 +428,36 @@ func (r *cmdClassifier) oddName(base string, floor cmdVerdict) (string, bool, cm
 	return name, safeOK, floor
 }
 
-// match applies the lists to args (a normalised argv).
-func (r *cmdClassifier) match(name string, args []string, safeOK bool) cmdVerdict {
+// match applies the lists to args (a normalised argv). A safe verdict from
+// a matcher derived from a program spec comes with that spec; so does a
+// command on no list that a spec-backed safe matcher would have matched but
+// for its unsafe options, so that the spec can say what was wrong.
+func (r *cmdClassifier) match(name string, args []string, safeOK bool) (cmdVerdict, *programs.Spec) {
 	if safeOK {
 		if cm := r.s.safe.lookup(name, args[1:]); cm != nil {
-			return cmdVerdict{res: CommandCheckResultSafe, rule: cm.rule, reason: cm.m.Reason}
+			return cmdVerdict{res: CommandCheckResultSafe, rule: cm.rule, reason: cm.m.Reason}, cm.spec
 		}
 	}
+	var sp *programs.Spec
+	if safeOK {
+		// The spec is the only reader of the argv: where the matcher's
+		// flag recognition and the program's parsing disagree (rg -e -z:
+		// -z is a pattern), the spec decides whether the safe entry
+		// matches.
+		if sp = r.s.safe.specOf(name, args); sp != nil && programs.Parse(sp, args[1+len(sp.Prefix):]).Problem == nil {
+			return cmdVerdict{res: CommandCheckResultSafe, rule: "safe: " + specMatcher(sp).String(), reason: sp.Reason}, sp
+		}
+	}
+	v := r.matchUnsafe(name, args)
+	if v.res == CommandCheckResultNone && sp != nil {
+		// Not safe for a reason the spec names.
+		return cmdVerdict{res: CommandCheckResultSafe, rule: "safe: " + specMatcher(sp).String(), reason: sp.Reason}, sp
+	}
+	return v, nil
+}
+
+// matchUnsafe applies the blocked and dangerous lists.
+func (r *cmdClassifier) matchUnsafe(name string, args []string) cmdVerdict {
 	if cm := r.s.blocked.lookup(name, args[1:]); cm != nil {
 		return cmdVerdict{res: CommandCheckResultBlocked, rule: cm.rule, reason: cm.m.Reason}
 	}
@@ -706,12 +732,15 @@ func (r *cmdClassifier) commandPath(arg0, cwd string) cmdVerdict {
 
 // operands checks every argument of args that may name a file, and glob
 // patterns.
-func (r *cmdClassifier) operands(name string, args []string, globs []bool, cwd string) cmdVerdict {
+func (r *cmdClassifier) operands(name string, args []string, globs []bool, cwd string, walk bool) cmdVerdict {
 	bad := safeCmdVerdict
 	for i, g := range globs {
 		if g && i > 0 && i < len(args) {
 			bad = worseOf(bad, r.glob(args[i], cwd))
 		}
+	}
+	if !walk {
+		return bad // a spec named the files
 	}
 	spec := operandSpecs[name]
 	writes := spec != nil && spec.writes

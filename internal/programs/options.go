@@ -1,0 +1,95 @@
+package programs
+
+import (
+	"fmt"
+	"strings"
+)
+
+// opts builds options from a compact list, so that a family file reads like
+// a program's synopsis. Options are separated by spaces; the spellings of
+// one option by commas. A suffix says what the option takes:
+//
+//	-n,--number     a flag
+//	-w,--width=     a value that is text
+//	-f,--file=R     a value naming a file the program reads
+//	-o,--output=W   a value naming a file the program writes
+//	--color[=]      an optional value, attached only
+//
+// A malformed list panics: specs are fixed tables, and a test builds them
+// all.
+func opts(list string) []Option {
+	var out []Option
+	for _, tok := range strings.Fields(list) {
+		out = append(out, opt(tok))
+	}
+	return out
+}
+
+func opt(tok string) Option {
+	var o Option
+	switch {
+	case strings.HasSuffix(tok, "[=]"):
+		o.Arity, o.Value, tok = Attached, Text, strings.TrimSuffix(tok, "[=]")
+	case strings.HasSuffix(tok, "=R"):
+		o.Arity, o.Value, tok = Value, Read, strings.TrimSuffix(tok, "=R")
+	case strings.HasSuffix(tok, "=W"):
+		o.Arity, o.Value, tok = Value, Write, strings.TrimSuffix(tok, "=W")
+	case strings.HasSuffix(tok, "="):
+		o.Arity, o.Value, tok = Value, Text, strings.TrimSuffix(tok, "=")
+	}
+	o.Names = strings.Split(tok, ",")
+	for _, n := range o.Names {
+		if len(n) < 2 || n[0] != '-' || strings.ContainsAny(n, "=[] ") {
+			panic(fmt.Sprintf("programs: malformed option spelling %q", n))
+		}
+	}
+	return o
+}
+
+// unsafe builds options that are known and never safe, each doing what why
+// says.
+func unsafe(why, list string) []Option {
+	out := opts(list)
+	for i := range out {
+		out[i].Unsafe = why
+	}
+	return out
+}
+
+// recursive builds options that make the program read its operands as
+// trees.
+func recursive(list string) []Option {
+	out := opts(list)
+	for i := range out {
+		out[i].Recursive = true
+	}
+	return out
+}
+
+// hidden builds options that make a recursive walk include hidden or
+// ignored files.
+func hidden(list string) []Option {
+	out := opts(list)
+	for i := range out {
+		out[i].Hidden = true
+	}
+	return out
+}
+
+// join concatenates option lists.
+func join(lists ...[]Option) []Option {
+	var out []Option
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// sub returns a copy of s for the subcommand words prefix, with the given
+// options, reason and operand role; the rest is inherited.
+func form(command string, prefix []string, syntax Syntax, reason string, options ...[]Option) *Spec {
+	return &Spec{Command: command, Prefix: prefix, Syntax: syntax, Reason: reason, Options: join(options...)}
+}
+
+// words splits a space-separated list of words.
+func words(s string) []string { return strings.Fields(s) }

@@ -1,0 +1,443 @@
+package programs
+
+import (
+	"strings"
+)
+
+// Arg is a word that names a file, with the role it has for the program:
+// an operand or an option's value.
+type Arg struct {
+	Word string
+	Role Role
+}
+
+// Used is one option as the program will see it.
+type Used struct {
+	Option   *Option
+	Name     string // the spelling given, without "=value"
+	Value    string
+	HasValue bool
+}
+
+// Parsed is an argv read with a spec's grammar.
+type Parsed struct {
+	Spec     *Spec
+	Options  []Used
+	Operands []string
+	// Files lists every word that names a file, with its role; a
+	// recursive reader's operands (or its default tree) are ReadTree.
+	Files []Arg
+	// Hidden is true when a recursive walk includes hidden and ignored
+	// files.
+	Hidden bool
+	// Problem is the first reason the command is not safe, or nil.
+	Problem *Problem
+}
+
+// Has reports whether an option with one of the given spellings was used.
+func (p *Parsed) Has(names ...string) bool {
+	for _, u := range p.Options {
+		for _, n := range u.Option.Names {
+			for _, want := range names {
+				if n == want {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Values returns the values given to the option with the given spelling, in
+// order.
+func (p *Parsed) Values(name string) []string {
+	var out []string
+	for _, u := range p.Options {
+		for _, n := range u.Option.Names {
+			if n == name {
+				out = append(out, u.Value)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Parse reads args (the words after s.Command and s.Prefix) as the program
+// does and returns what it found. It never fails: anything it does not
+// understand is a Problem with Unknown set.
+func Parse(s *Spec, args []string) *Parsed {
+	p := &Parsed{Spec: s}
+	if s.TextOnly {
+		p.Operands = args
+		return p
+	}
+	switch s.Syntax {
+	case GoFlag, GoTool:
+		p.goFlags(args)
+	case Find:
+		p.find(args)
+	default:
+		p.getopt(args)
+	}
+	if p.Problem == nil {
+		p.finish()
+	}
+	return p
+}
+
+func (p *Parsed) unknown(rule, reason string) {
+	if p.Problem == nil {
+		p.Problem = &Problem{Unknown: true, Rule: rule, Reason: reason}
+	}
+}
+
+func (p *Parsed) unknownOption(name string) {
+	p.unknown("unknown option "+name,
+		p.Spec.title()+" does not know "+name+" as a harmless option; a person decides (or drop the option)")
+}
+
+func (s *Spec) title() string {
+	if len(s.Prefix) == 0 {
+		return "the classifier's spec of " + s.Command
+	}
+	return "the classifier's spec of " + s.Command + " " + strings.Join(s.Prefix, " ")
+}
+
+// use records an option; an unsafe option is a problem.
+func (p *Parsed) use(o *Option, name, value string, hasValue bool) {
+	p.Options = append(p.Options, Used{Option: o, Name: name, Value: value, HasValue: hasValue})
+	if o.Unsafe != "" && p.Problem == nil {
+		p.Problem = &Problem{Rule: p.Spec.Command + " " + o.Names[0], Reason: o.Unsafe}
+	}
+	if hasValue && o.Value != 0 && o.Value != Text {
+		p.Files = append(p.Files, Arg{Word: value, Role: o.Value})
+	}
+}
+
+// long finds a long option by its exact name or, when abbrev is set, by a
+// unique prefix among all the spec's long names (unsafe ones included).
+func (s *Spec) long(name string, abbrev bool) *Option {
+	var found *Option
+	for i := range s.Options {
+		o := &s.Options[i]
+		for _, n := range o.Names {
+			if n == name {
+				return o
+			}
+		}
+	}
+	if !abbrev || len(name) < 3 {
+		return nil
+	}
+	for i := range s.Options {
+		o := &s.Options[i]
+		for _, n := range o.Names {
+			if strings.HasPrefix(n, "--") && strings.HasPrefix(n, name) {
+				if found != nil && found != o {
+					return nil // ambiguous: the program refuses it
+				}
+				found = o
+			}
+		}
+	}
+	return found
+}
+
+func (s *Spec) short(c byte) *Option {
+	for i := range s.Options {
+		o := &s.Options[i]
+		for _, n := range o.Names {
+			if len(n) == 2 && n[0] == '-' && n[1] == c {
+				return o
+			}
+		}
+	}
+	return nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// getopt reads GNU, POSIX and Exact syntax.
+func (p *Parsed) getopt(args []string) {
+	s := p.Spec
+	ended := false
+	for i := 0; i < len(args) && p.Problem == nil; i++ {
+		a := args[i]
+		if ended || a == "-" || len(a) < 2 || a[0] != '-' {
+			p.Operands = append(p.Operands, a)
+			if s.Syntax == POSIX {
+				ended = true
+			}
+			continue
+		}
+		if a == "--" {
+			ended = true
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			name, value, hasValue := strings.Cut(a, "=")
+			o := s.long(name, s.Syntax == GNU)
+			if o == nil {
+				p.unknownOption(name)
+				return
+			}
+			switch o.Arity {
+			case NoValue:
+				if hasValue {
+					p.unknownOption(a)
+					return
+				}
+			case Value:
+				if !hasValue {
+					if i+1 >= len(args) {
+						p.unknown("missing value for "+name, name+" needs a value")
+						return
+					}
+					i++
+					value, hasValue = args[i], true
+				}
+			}
+			p.use(o, name, value, hasValue)
+			if o.Ends {
+				ended = true
+			}
+			continue
+		}
+		if s.Numeric && allDigits(a[1:]) {
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			o := s.short(a[k])
+			if o == nil {
+				p.unknownOption("-" + a[k:k+1])
+				return
+			}
+			name := "-" + a[k:k+1]
+			if o.Arity == NoValue {
+				p.use(o, name, "", false)
+				continue
+			}
+			value, hasValue := a[k+1:], k+1 < len(a)
+			if !hasValue && o.Arity == Value {
+				if i+1 >= len(args) {
+					p.unknown("missing value for "+name, name+" needs a value")
+					return
+				}
+				i++
+				value, hasValue = args[i], true
+			}
+			p.use(o, name, value, hasValue)
+			if o.Ends {
+				ended = true
+			}
+			break
+		}
+	}
+}
+
+// goFlags reads Go's flag package syntax (GoFlag) and the go command's
+// (GoTool, where options may follow operands).
+func (p *Parsed) goFlags(args []string) {
+	s := p.Spec
+	for i := 0; i < len(args) && p.Problem == nil; i++ {
+		a := args[i]
+		if a == "--" {
+			p.Operands = append(p.Operands, args[i+1:]...)
+			return
+		}
+		if len(a) < 2 || a[0] != '-' {
+			if s.Syntax == GoFlag {
+				p.Operands = append(p.Operands, args[i:]...)
+				return
+			}
+			p.Operands = append(p.Operands, a)
+			continue
+		}
+		name := a[1:]
+		if name[0] == '-' {
+			name = name[1:]
+		}
+		if name == "" || name[0] == '-' || name[0] == '=' {
+			p.unknown("bad flag syntax "+a, a+" is not a flag the program accepts")
+			return
+		}
+		name, value, hasValue := strings.Cut(name, "=")
+		o := s.long("-"+name, false)
+		if o == nil {
+			p.unknownOption("-" + name)
+			return
+		}
+		switch o.Arity {
+		case NoValue:
+			if hasValue && !goBool(value) {
+				p.unknownOption(a)
+				return
+			}
+		default:
+			if !hasValue {
+				if i+1 >= len(args) {
+					p.unknown("missing value for -"+name, "-"+name+" needs a value")
+					return
+				}
+				i++
+				value, hasValue = args[i], true
+			}
+		}
+		p.use(o, "-"+name, value, hasValue)
+		if o.Ends {
+			p.Operands = append(p.Operands, args[i+1:]...)
+			return
+		}
+	}
+}
+
+func goBool(v string) bool {
+	switch v {
+	case "1", "0", "t", "f", "T", "F", "true", "false", "TRUE", "FALSE", "True", "False":
+		return true
+	}
+	return false
+}
+
+// find reads find's global options, starting points and expression.
+func (p *Parsed) find(args []string) {
+	s := p.Spec
+	i := 0
+	// Global options before the starting points.
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "-H" || a == "-L" || a == "-P" || a == "-D" || a == "-O" || strings.HasPrefix(a, "-O") && allDigits(a[2:]) {
+			o := s.long(a, false)
+			if o == nil && strings.HasPrefix(a, "-O") {
+				o = s.long("-O", false)
+			}
+			if o == nil {
+				p.unknownOption(a)
+				return
+			}
+			value, hasValue := "", false
+			if o.Arity == Value {
+				if i+1 >= len(args) {
+					p.unknown("missing value for "+a, a+" needs a value")
+					return
+				}
+				i++
+				value, hasValue = args[i], true
+			}
+			p.use(o, a, value, hasValue)
+			if p.Problem != nil {
+				return
+			}
+			continue
+		}
+		break
+	}
+	// Starting points.
+	for ; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		p.Operands = append(p.Operands, a)
+	}
+	// The expression.
+	for ; i < len(args) && p.Problem == nil; i++ {
+		a := args[i]
+		switch a {
+		case "(", ")", "!", ",":
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			p.unknown("find expression word "+a, "find takes "+a+" as neither a starting point nor a predicate")
+			return
+		}
+		o := s.long(a, false)
+		if o == nil {
+			p.unknownOption(a)
+			return
+		}
+		value, hasValue := "", false
+		if o.Arity == Value {
+			if i+1 >= len(args) {
+				p.unknown("missing value for "+a, a+" needs a value")
+				return
+			}
+			i++
+			value, hasValue = args[i], true
+		}
+		p.use(o, a, value, hasValue)
+	}
+}
+
+// finish checks the operand count, assigns operand roles and runs the
+// spec's Check.
+func (p *Parsed) finish() {
+	s := p.Spec
+	switch {
+	case s.MaxOperands == NoOperands && len(p.Operands) > 0:
+		p.unknown("unexpected operand "+p.Operands[0],
+			s.title()+" takes no operand, so "+p.Operands[0]+" is not understood; a person decides")
+		return
+	case s.MaxOperands > 0 && len(p.Operands) > s.MaxOperands:
+		extra := p.Operands[s.MaxOperands]
+		p.unknown("unexpected operand "+extra,
+			s.title()+" takes at most "+itoa(s.MaxOperands)+" operand(s), so "+extra+" is not understood; a person decides")
+		return
+	}
+	recursive, hidden := s.Recursive, s.Hidden
+	firstGiven := false
+	for _, u := range p.Options {
+		recursive = recursive || u.Option.Recursive
+		hidden = hidden || u.Option.Hidden
+		for _, n := range s.FirstGiven {
+			for _, m := range u.Option.Names {
+				firstGiven = firstGiven || m == n
+			}
+		}
+	}
+	p.Hidden = hidden || (recursive && !s.Recursive)
+	role := s.Operands
+	if role == 0 {
+		role = Read
+	}
+	if recursive && role == Read {
+		role = ReadTree
+	}
+	trees := 0
+	for k, w := range p.Operands {
+		r := role
+		if k == 0 && s.First != 0 && !firstGiven {
+			r = s.First
+		}
+		if r == ReadTree {
+			trees++
+		}
+		if r != Text {
+			p.Files = append(p.Files, Arg{Word: w, Role: r})
+		}
+	}
+	if recursive && trees == 0 && s.DefaultTree != "" {
+		p.Files = append(p.Files, Arg{Word: s.DefaultTree, Role: ReadTree})
+	}
+	if s.Check != nil && p.Problem == nil {
+		p.Problem = s.Check(p)
+	}
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}

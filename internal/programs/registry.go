@@ -1,0 +1,72 @@
+package programs
+
+import (
+	"slices"
+	"strings"
+)
+
+// family lists the specs of one family of programs; each lives in a file
+// named after it.
+var families = []func() []*Spec{
+	coreutils,
+	search,
+	git,
+}
+
+// registry maps a command and its prefix words to its spec. It is built once
+// and never changed.
+var registry = func() map[string]*Spec {
+	m := make(map[string]*Spec)
+	for _, f := range families {
+		for _, s := range f() {
+			if s.MaxOperands == 0 {
+				s.MaxOperands = -1
+			}
+			k := key(s.Command, s.Prefix)
+			if _, dup := m[k]; dup {
+				panic("programs: two specs for " + s.Command + " " + strings.Join(s.Prefix, " "))
+			}
+			m[k] = s
+		}
+	}
+	return m
+}()
+
+func key(command string, prefix []string) string {
+	if len(prefix) == 0 {
+		return command
+	}
+	return command + "\x00" + strings.Join(prefix, "\x00")
+}
+
+// Lookup returns the spec of command with exactly the given prefix words,
+// or nil. The spec is shared: callers must not change it.
+func Lookup(command string, prefix []string) *Spec {
+	return registry[key(command, prefix)]
+}
+
+// All returns every spec, ordered by command and prefix. The specs are
+// shared: callers must not change them.
+func All() []*Spec {
+	out := make([]*Spec, 0, len(registry))
+	for _, s := range registry {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b *Spec) int {
+		return strings.Compare(key(a.Command, a.Prefix), key(b.Command, b.Prefix))
+	})
+	return out
+}
+
+// UnsafeNames returns every spelling of s's unsafe options, for a
+// CommandMatcher's ExceptFlags.
+func (s *Spec) UnsafeNames() []string {
+	var out []string
+	for _, o := range s.Options {
+		if o.Unsafe != "" {
+			out = append(out, o.Names...)
+		}
+	}
+	return out
+}
+

@@ -1,0 +1,157 @@
+package programs
+
+// Syntax is the way a program reads its options. Each value names one real
+// parser; a spec picks the one its program uses, so that the classifier
+// sees the argv exactly as the program will.
+type Syntax uint8
+
+const (
+	// GNU is getopt_long with argument permutation: short options bundle
+	// (-abc), a short option's value is the rest of its word or the next
+	// word (-oFILE, -o FILE), long options take --name=value or
+	// --name value, a long option may be abbreviated to any unique prefix,
+	// options may follow operands, and "--" ends the options.
+	GNU Syntax = iota
+	// POSIX is getopt without permutation: like GNU, but options end at the
+	// first operand, and long options are not abbreviated.
+	POSIX
+	// Exact reads options like GNU (bundles, values, permutation) but takes
+	// long options only by their full names, as clap-based programs (rg,
+	// fd, bat, eza), git and most others that do not use getopt_long do. An
+	// abbreviation is an unknown option.
+	Exact
+	// GoFlag is Go's flag package: -name and --name are the same, -name=value
+	// or (for options with a value) -name value, no bundling, no
+	// abbreviation, and the options end at the first operand or "--".
+	GoFlag
+	// GoTool is the go command's own reading of build flags: like GoFlag,
+	// but options may also follow the package operands (go test ./... -run
+	// X).
+	GoTool
+	// Find is find's expression: global options (-H, -L, -P, -D, -O) first,
+	// then starting points up to the first word that begins with "-", "("
+	// or "!", then predicates written with one dash that never bundle.
+	// "--" has no special meaning inside the expression.
+	Find
+)
+
+// Role says what a word given to a program is to it.
+type Role uint8
+
+const (
+	// Text is a word that names no file: a pattern, a format, a number,
+	// a revision, a program text that a Check inspects.
+	Text Role = iota + 1
+	// Read names a file or directory the program reads.
+	Read
+	// ReadTree names a directory the program reads recursively: every
+	// file beneath it, hidden ones included unless the spec says Hidden.
+	ReadTree
+	// Write names a file the program creates, changes or removes.
+	Write
+)
+
+// Arity says whether an option takes a value.
+type Arity uint8
+
+const (
+	// NoValue: a flag. A value attached with "=" makes the option unknown
+	// (the program would refuse it).
+	NoValue Arity = iota
+	// Value: the value is attached (-oFILE, --out=FILE) or the next word.
+	Value
+	// Attached: the value is optional and only ever attached (--color[=WHEN],
+	// -n[NUM] in some programs).
+	Attached
+)
+
+// Option is one option of a program, under every spelling it has.
+type Option struct {
+	// Names are the spellings: "-n", "--number". For Find and GoFlag
+	// programs a name has one dash ("-name", "-run").
+	Names []string
+	// Arity says whether and how the option takes a value.
+	Arity Arity
+	// Value is the role of the option's value (Text when unset).
+	Value Role
+	// Unsafe, when not empty, says what the option does that makes the
+	// command not safe (runs a program, writes a file, reaches the network,
+	// changes state). An unsafe option is known, not allowed.
+	Unsafe string
+	// Recursive makes the program read its Read operands as trees.
+	Recursive bool
+	// Hidden makes a recursive walk include hidden and ignored files (rg
+	// --hidden, -uu).
+	Hidden bool
+	// Ends makes every later word an operand (sed's -e is not this; rg's
+	// --files is not either; this is for options like "--" spelled
+	// differently).
+	Ends bool
+}
+
+// Spec is everything the classifier knows about one safe form of a program:
+// a command name and the leading words that select the form (a subcommand
+// such as "git log"), its options, the roles of its operands, and the
+// checks that its arguments must pass. A command matched by a spec is safe
+// only when every word is understood: an option absent from Options, an
+// operand beyond MaxOperands or a failed Check makes it not safe.
+type Spec struct {
+	// Command is the program name ("git"); Prefix the words that select
+	// this form (["log"]), matched exactly after the program's global
+	// options.
+	Command string
+	Prefix  []string
+	// Syntax is how the program reads options.
+	Syntax Syntax
+	// Options are the options this form accepts. Unsafe ones are listed
+	// too, so that their names are recognised (and abbreviations of them
+	// are never mistaken for a harmless option).
+	Options []Option
+	// TextOnly marks programs whose arguments are all text (echo, true,
+	// expr): no option parsing, no paths.
+	TextOnly bool
+	// Numeric accepts -NUM as an option (head -5, tail -20).
+	Numeric bool
+	// First is the role of the first operand when it differs from Operands
+	// (grep's pattern, sed's script); FirstGiven lists the options that,
+	// when present, supply it instead (grep -e, sed -e/-f).
+	First      Role
+	FirstGiven []string
+	// Operands is the role of the operands (Read when unset). A program
+	// that reads its operands as trees says ReadTree.
+	Operands Role
+	// MaxOperands bounds the operands; -1 means no bound. The zero value
+	// means no bound too, so NoOperands is spelled out.
+	MaxOperands int
+	// Recursive: the program always reads its Read operands as trees (rg,
+	// fd, git grep). Hidden: its walk includes hidden and ignored files
+	// (grep -r does; rg does not unless told).
+	Recursive bool
+	Hidden    bool
+	// DefaultTree is the tree a recursive reader walks with no operand
+	// ("." for rg and grep -r).
+	DefaultTree string
+	// Check inspects what generic parsing cannot (a sed script, an awk
+	// program, an operand that sets the clock). It returns a Problem, or
+	// nil when the arguments are harmless.
+	Check func(p *Parsed) *Problem
+	// Env lists the environment variables that change what the program
+	// runs or reads; a command that sets one of them is not safe.
+	Env []string
+	// Reason is the one-line description of what the safe form does.
+	Reason string
+}
+
+// NoOperands is the MaxOperands of a form that takes no operand.
+const NoOperands = -2
+
+// Problem is why a command matched by a spec is not safe.
+type Problem struct {
+	// Unknown is true when the problem is a word the spec does not know
+	// (an option, an extra operand): the command is asked about. Otherwise
+	// the arguments are understood and do something unsafe.
+	Unknown bool
+	// Rule names the problem briefly ("unknown option --zz", "sort -o");
+	// Reason explains it for people and the model.
+	Rule, Reason string
+}
