@@ -69,4 +69,3 @@ func (s *Spec) UnsafeNames() []string {
 	}
 	return out
 }
-
