@@ -444,7 +444,7 @@ func (r *cmdClassifier) match(name string, args []string, safeOK bool) (cmdVerdi
 		// flag recognition and the program's parsing disagree (rg -e -z:
 		// -z is a pattern), the spec decides whether the safe entry
 		// matches.
-		if sp = r.s.safe.specOf(name, args); sp != nil && programs.Parse(sp, args[1+len(sp.Prefix):]).Problem == nil {
+		if sp = r.s.safe.specOf(name, args); sp != nil && specUnderstood(sp, args) {
 			return cmdVerdict{res: CommandCheckResultSafe, rule: "safe: " + specMatcher(sp).String(), reason: sp.Reason}, sp
 		}
 	}

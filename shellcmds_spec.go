@@ -78,7 +78,8 @@ func (l *matcherList) specOf(name string, args []string) *programs.Spec {
 // specVerdict reads args (argv after name normalisation) with sp and checks
 // every file it names. v is the verdict of the matcher that selected sp.
 func (r *cmdClassifier) specVerdict(sp *programs.Spec, v cmdVerdict, args []string, cwd string) cmdVerdict {
-	p := programs.Parse(sp, args[1+len(sp.Prefix):])
+	p := programs.Acquire(sp, args[1+len(sp.Prefix):])
+	defer programs.Release(p)
 	if p.Problem != nil {
 		return mkVerdict(CommandCheckResultDangerous, "rule: "+p.Problem.Rule, p.Problem.Reason)
 	}
@@ -181,4 +182,13 @@ func (r *cmdClassifier) readProtection() bool {
 		}
 	}
 	return false
+}
+
+// specUnderstood reports whether sp reads args (a normalised argv) without
+// a problem.
+func specUnderstood(sp *programs.Spec, args []string) bool {
+	p := programs.Acquire(sp, args[1+len(sp.Prefix):])
+	ok := p.Problem == nil
+	programs.Release(p)
+	return ok
 }

@@ -2,6 +2,7 @@ package programs
 
 import (
 	"strings"
+	"sync"
 )
 
 // Arg is a word that names a file, with the role it has for the program:
@@ -67,10 +68,34 @@ func (p *Parsed) Values(name string) []string {
 // does and returns what it found. It never fails: anything it does not
 // understand is a Problem with Unknown set.
 func Parse(s *Spec, args []string) *Parsed {
-	p := &Parsed{Spec: s}
+	p := new(Parsed)
+	p.parse(s, args)
+	return p
+}
+
+// parsedPool recycles Parsed values, so that classifying a command
+// allocates nothing in the common case.
+var parsedPool = sync.Pool{New: func() any { return new(Parsed) }}
+
+// Acquire is Parse into a recycled Parsed. The caller must not keep the
+// result, or anything in it, after handing it back with Release.
+func Acquire(s *Spec, args []string) *Parsed {
+	p := parsedPool.Get().(*Parsed)
+	p.parse(s, args)
+	return p
+}
+
+// Release hands back a Parsed obtained from Acquire.
+func Release(p *Parsed) {
+	*p = Parsed{Options: p.Options[:0], Operands: p.Operands[:0], Files: p.Files[:0]}
+	parsedPool.Put(p)
+}
+
+func (p *Parsed) parse(s *Spec, args []string) {
+	p.Spec = s
 	if s.TextOnly {
-		p.Operands = args
-		return p
+		p.Operands = append(p.Operands, args...)
+		return
 	}
 	switch s.Syntax {
 	case GoFlag, GoTool:
@@ -83,7 +108,6 @@ func Parse(s *Spec, args []string) *Parsed {
 	if p.Problem == nil {
 		p.finish()
 	}
-	return p
 }
 
 func (p *Parsed) unknown(rule, reason string) {
