@@ -1,0 +1,46 @@
+// Package programs holds what the classifier knows about each program it
+// may call safe: one Spec per safe form of a program, and the one parser
+// that reads an argv with it.
+//
+// # The model
+//
+// A Spec names a command and the words that select one of its forms
+// ("git" "log", "go" "mod" "verify", or just "cat"). It says:
+//
+//   - how the program reads options (Syntax): getopt_long with unique-prefix
+//     abbreviations (GNU), getopt without permutation (POSIX), full names
+//     only (Exact: clap programs, git), Go's flag package (GoFlag, and GoTool
+//     for the go command, whose flags may follow the packages), or find's
+//     expression (Find);
+//   - every option the form accepts, with its spellings, whether it takes a
+//     value, and what that value is (Text, a file it Reads, a file it
+//     Writes); options that run programs, write files, follow links out of
+//     the sandbox or change state are listed as Unsafe, so that they are
+//     recognised (and never mistaken for an abbreviation of something
+//     harmless) but never allowed;
+//   - what its operands are (files read, trees read recursively, files
+//     written, or text), how many it takes, and whether it walks hidden and
+//     ignored files;
+//   - a Check for what generic parsing cannot see (a sed script that
+//     writes, a date operand that sets the clock).
+//
+// Parse reads an argv exactly as the program will: a value swallows the
+// next word even when it is "--" or looks like an option, bundles are
+// split where the program splits them, and reading continues after
+// operands where the program's parser permutes. The result lists every
+// option, every operand and every word that names a file, with its role.
+// Anything Parse does not understand — an option absent from the spec, a
+// value attached to a flag, an operand too many — is a Problem with Unknown
+// set: the classifier asks about it and names the word. Nothing unknown is
+// ever safe.
+//
+// # Layout
+//
+// One file per family of programs (coreutils.go, search.go, git.go, ...),
+// so that everything known about a program is found in one place; spec.go
+// holds the types, parse.go the parser, options.go the compact notation the
+// family files use, registry.go the table of all specs.
+//
+// Specs are fixed tables, built once and shared: callers must not change
+// them.
+package programs
