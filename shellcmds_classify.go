@@ -722,6 +722,9 @@ func (r *cmdClassifier) commandPath(arg0, cwd string) cmdVerdict {
 			"with no sandbox known, a command given by path may lie outside the sandbox")
 	}
 	if pv := r.pathArg(arg0, cwd, false); pv.res != CommandCheckResultSafe {
+		if systemProgram(arg0) {
+			return safeCmdVerdict // classified by its base name
+		}
 		pv.rule = "rule: command outside sandbox: " + arg0
 		pv.reason = "the program lies outside the sandbox"
 		return pv
