@@ -85,11 +85,5 @@ func join(lists ...[]Option) []Option {
 	return out
 }
 
-// sub returns a copy of s for the subcommand words prefix, with the given
-// options, reason and operand role; the rest is inherited.
-func form(command string, prefix []string, syntax Syntax, reason string, options ...[]Option) *Spec {
-	return &Spec{Command: command, Prefix: prefix, Syntax: syntax, Reason: reason, Options: join(options...)}
-}
-
 // words splits a space-separated list of words.
 func words(s string) []string { return strings.Fields(s) }
