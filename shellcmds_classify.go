@@ -227,25 +227,8 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 			}
 		}
 	}
-	if name == "tar" && v.res != CommandCheckResultBlocked && tarRemote(args[1:]) {
-		v = worseOf(v, mkVerdict(CommandCheckResultDangerous, "rule: tar archive on another host",
-			"an archive named HOST:FILE is reached over the network (rmt)"))
-	}
 	if sp != nil && v.res == CommandCheckResultSafe {
 		v = r.specVerdict(sp, v, args, cwd)
-	} else if v.res == CommandCheckResultSafe {
-		if c, ok := argumentChecks[name]; ok && !c.harmless(args[1:]) {
-			v = mkVerdict(CommandCheckResultDangerous, c.rule, c.reason)
-		}
-	}
-	if kind == kindGit {
-		v = gitArguments(v, args[1:])
-	}
-	if v.res == CommandCheckResultSafe && name == "diff" && r.sandbox != "" {
-		v = worseOf(v, r.diffDirectories(args, cwd))
-	}
-	if v.res == CommandCheckResultSafe && (name == "cp" || name == "mv") && r.sandbox != "" {
-		v = worseOf(v, r.copyTargets(name, args, cwd))
 	}
 	v = worseOf(v, r.operands(name, args, globs, cwd, sp == nil))
 	if floor.res != CommandCheckResultSafe {
@@ -273,93 +256,6 @@ func (r *cmdClassifier) protectedHooks(root, value string) bool {
 	}
 	hook := "/pre-commit"
 	return protectedRuleFor(r.protected, OpWrite, r.sandbox, root, dir+hook, resolved+hook) != nil
-}
-
-// diffDirectories: comparing two directories makes diff open every entry
-// in them, following symbolic links that only the directory operands'
-// check did not see. Each operand that is a directory makes diff "none".
-func (r *cmdClassifier) diffDirectories(args []string, cwd string) cmdVerdict {
-	v := safeCmdVerdict
-	walkOperands(operandSpecs["diff"], styleGNU, args[1:], func(p string) bool {
-		if p == "" || p == "-" || isHarmlessDevice(p) {
-			return true
-		}
-		if fi, err := os.Stat(atCwd(cwd, p)); err == nil && fi.IsDir() {
-			v = mkVerdict(CommandCheckResultNone, "rule: diff of directories: "+p,
-				"comparing directories opens every entry in them, and an entry may be a link out of the sandbox")
-			return false
-		}
-		return true
-	})
-	return v
-}
-
-// copyTargets checks where cp and mv put things, beyond their operands:
-// into an existing directory, each source lands at DIR/BASE, which is
-// checked as a write (a protected name, .git, a PATH directory); and mv of
-// a directory carries a whole tree, which is "none".
-func (r *cmdClassifier) copyTargets(name string, args []string, cwd string) cmdVerdict {
-	var ops []string
-	target, noTargetDir := "", false
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			ops = append(ops, args[i+1:]...)
-			i = len(args)
-		case a == "-T" || longAbbrev(a, "--no-target-directory"):
-			noTargetDir = true
-		case longAbbrev(a, "--target-directory"):
-			if j := strings.IndexByte(a, '='); j >= 0 {
-				target = a[j+1:]
-			} else if i+1 < len(args) {
-				i++
-				target = args[i]
-			}
-		case strings.HasPrefix(a, "--"):
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			if k := strings.IndexByte(a, 't'); k > 0 {
-				if k+1 < len(a) {
-					target = a[k+1:]
-				} else if i+1 < len(args) {
-					i++
-					target = args[i]
-				}
-			}
-			if strings.IndexByte(a, 'T') > 0 {
-				noTargetDir = true
-			}
-		default:
-			ops = append(ops, a)
-		}
-	}
-	if target == "" {
-		if len(ops) < 2 {
-			return safeCmdVerdict // cp and mv refuse to run
-		}
-		target, ops = ops[len(ops)-1], ops[:len(ops)-1]
-	}
-	if name == "mv" {
-		for _, src := range ops {
-			if fi, err := os.Stat(atCwd(cwd, src)); err == nil && fi.IsDir() {
-				return mkVerdict(CommandCheckResultNone, "rule: mv of a directory: "+src,
-					"moving a directory carries a whole tree to its new place; a person decides")
-			}
-		}
-	}
-	if noTargetDir {
-		return safeCmdVerdict
-	}
-	if fi, err := os.Stat(atCwd(cwd, target)); err != nil || !fi.IsDir() {
-		return safeCmdVerdict
-	}
-	for _, src := range ops {
-		dest := strings.TrimSuffix(target, "/") + "/" + filepath.Base(src)
-		if pv := r.pathArg(dest, cwd, true); pv.res != CommandCheckResultSafe {
-			return pv
-		}
-	}
-	return safeCmdVerdict
 }
 
 // Kinds of command that the classifier handles before the lists.
@@ -745,10 +641,14 @@ func (r *cmdClassifier) operands(name string, args []string, globs []bool, cwd s
 	if !walk {
 		return bad // a spec named the files
 	}
-	spec := operandSpecs[name]
-	writes := spec != nil && spec.writes
-	walkOperands(spec, flagStyleOf(name), args[1:], func(p string) bool {
-		if pv := r.pathArg(p, cwd, writes); pv.res != CommandCheckResultSafe {
+	// No spec says what the words are: each one that may name a file is
+	// judged both as a read and as a write.
+	walkOperands(nil, flagStyleOf(name), args[1:], func(p string) bool {
+		pv := r.pathArg(p, cwd, false)
+		if pv.res == CommandCheckResultSafe {
+			pv = r.pathArg(p, cwd, true)
+		}
+		if pv.res != CommandCheckResultSafe {
 			bad = worseOf(bad, pv)
 			return false
 		}
@@ -968,24 +868,4 @@ func (r *cmdClassifier) redirect(rd shell.Redirect, cwd string) cmdVerdict {
 		}
 	}
 	return pv
-}
-
-// tarRemote reports whether a tar command may name an archive on another
-// host (HOST:FILE), which tar reaches over the network, unless told
-// --force-local.
-func tarRemote(args []string) bool {
-	for _, a := range args {
-		if a == "--force-local" {
-			return false
-		}
-	}
-	for _, a := range args {
-		if v, ok := strings.CutPrefix(a, "--file="); ok {
-			a = v
-		}
-		if remoteOperand(a) {
-			return true
-		}
-	}
-	return false
 }

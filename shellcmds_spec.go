@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -76,11 +77,16 @@ func (l *matcherList) specOf(name string, args []string) *programs.Spec {
 }
 
 // specVerdict reads args (argv after name normalisation) with sp and checks
-// every file it names. v is the verdict of the matcher that selected sp.
+// every file it names. v is the verdict of the matcher that selected sp. A
+// form the spec finds unsafe stays blocked when the blocked list names it
+// (crontab -r), and is dangerous otherwise.
 func (r *cmdClassifier) specVerdict(sp *programs.Spec, v cmdVerdict, args []string, cwd string) cmdVerdict {
 	p := programs.Acquire(sp, args[1+len(sp.Prefix):])
 	defer programs.Release(p)
 	if p.Problem != nil {
+		if b := r.matchUnsafe(args[0], args); b.res == CommandCheckResultBlocked {
+			return b
+		}
 		return mkVerdict(CommandCheckResultDangerous, "rule: "+p.Problem.Rule, p.Problem.Reason)
 	}
 	for _, f := range p.Files {
@@ -100,7 +106,99 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v cmdVerdict, args []stri
 			return worseOf(v, pv)
 		}
 	}
+	if sp.RevPaths {
+		v = worseOf(v, r.revPaths(p.Operands, cwd))
+	}
+	if sp.ComparesTrees && r.sandbox != "" {
+		v = worseOf(v, compareTrees(p.Operands, cwd))
+	}
+	if sp.Copies && r.sandbox != "" {
+		v = worseOf(v, r.copyTargets(sp, p, cwd))
+	}
 	return v
+}
+
+// revPaths checks the paths that git revision operands name (HEAD:.env,
+// :.env) and the pathspecs among them: each must stay inside the sandbox,
+// and must not name a protected path. git prints a file from history or the
+// index without touching the file system, so only its name can be judged.
+func (r *cmdClassifier) revPaths(operands []string, cwd string) cmdVerdict {
+	protection := r.readProtection()
+	for _, o := range operands {
+		path := o
+		if i := strings.IndexByte(o, ':'); i >= 0 {
+			path = o[i+1:]
+		}
+		if pv := r.pathArg(path, cwd, false); pv.res != CommandCheckResultSafe {
+			return pv
+		}
+		path = strings.TrimPrefix(path, "./")
+		if !protection || path == "" || strings.HasPrefix(path, ":") {
+			continue
+		}
+		for _, base := range []string{cwd, r.root.Real()} {
+			abs := atCwd(base, path)
+			if rule := protectedRuleFor(r.protected, OpRead, r.sandbox, r.root.Real(), abs, abs); rule != nil {
+				return mkVerdict(CommandCheckResultDangerous, "rule: protected path "+rule.src.Pattern+": "+o,
+					"the command prints "+path+" from the repository's history or index, and that path is protected; a person decides")
+			}
+		}
+	}
+	return safeCmdVerdict
+}
+
+// compareTrees: comparing two directories makes diff open every entry in
+// them, following symbolic links that the operands' check did not see.
+// Each operand that is a directory makes the command "none".
+func compareTrees(operands []string, cwd string) cmdVerdict {
+	for _, o := range operands {
+		if o == "" || o == "-" || isHarmlessDevice(o) {
+			continue
+		}
+		if fi, err := os.Stat(atCwd(cwd, o)); err == nil && fi.IsDir() {
+			return mkVerdict(CommandCheckResultNone, "rule: diff of directories: "+o,
+				"comparing directories opens every entry in them, and an entry may be a link out of the sandbox")
+		}
+	}
+	return safeCmdVerdict
+}
+
+// copyTargets checks where cp and mv put things, beyond their operands:
+// into an existing directory, each source lands at DIR/BASE, which is
+// checked as a write (a protected name, .git, a PATH directory); and mv of
+// a directory carries a whole tree, which is "none".
+func (r *cmdClassifier) copyTargets(sp *programs.Spec, p *programs.Parsed, cwd string) cmdVerdict {
+	ops := p.Operands
+	target := ""
+	if t := p.Values("-t"); len(t) > 0 {
+		target = t[len(t)-1]
+	} else {
+		if len(ops) < 2 {
+			return safeCmdVerdict // cp and mv refuse to run
+		}
+		target, ops = ops[len(ops)-1], ops[:len(ops)-1]
+	}
+	if sp.Command == "mv" {
+		for _, src := range ops {
+			if fi, err := os.Stat(atCwd(cwd, src)); err == nil && fi.IsDir() {
+				return mkVerdict(CommandCheckResultNone, "rule: mv of a directory: "+src,
+					"moving a directory carries a whole tree to its new place; a person decides")
+			}
+		}
+	}
+	if p.Has("-T") {
+		return safeCmdVerdict
+	}
+	if fi, err := os.Stat(atCwd(cwd, target)); err != nil || !fi.IsDir() {
+		return safeCmdVerdict
+	}
+	for _, src := range ops {
+		dest := strings.TrimSuffix(target, "/") + "/" + filepath.Base(src)
+		if pv := r.pathArg(dest, cwd, true); pv.res != CommandCheckResultSafe {
+			return pv
+		}
+	}
+	return safeCmdVerdict
 }
 
 // maxTreeEntries bounds the walk of a tree that a recursive reader reads:

@@ -165,7 +165,7 @@ func TestClassifyExplains(t *testing.T) {
 		{[]string{"curl", "x"}, blocked, "blocked: curl", []string{"curl", "x"}},
 		{[]string{"timeout", "5", "curl", "x"}, blocked, "blocked: curl", []string{"curl", "x"}},
 		{[]string{"bash", "-lc", "go test ./..."}, safe, "safe: go test (except ", []string{"go", "test", "./..."}},
-		{[]string{"git", "log", "-5"}, safe, "safe: git log (except --output", nil},
+		{[]string{"git", "log", "-5"}, safe, "safe: git log (except --ext-diff", nil},
 		{[]string{"cat", "~/.ssh/id_rsa"}, dangerous, "rule: path outside sandbox: ~/.ssh/id_rsa", nil},
 		{[]string{"bash", "-c", "echo $(id)"}, inscrutable, "rule: shell command substitution", nil},
 		{[]string{"ls", "|", "wc"}, inscrutable, "rule: shell syntax in argv", nil},

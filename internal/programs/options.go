@@ -14,6 +14,8 @@ import (
 //	-f,--file=R     a value naming a file the program reads
 //	-o,--output=W   a value naming a file the program writes
 //	--color[=]      an optional value, attached only
+//	--arg==         two values, both text (--arg NAME VALUE)
+//	--rawfile==R    two values, the second naming a file the program reads
 //
 // A malformed list panics: specs are fixed tables, and a test builds them
 // all.
@@ -28,6 +30,10 @@ func opts(list string) []Option {
 func opt(tok string) Option {
 	var o Option
 	switch {
+	case strings.HasSuffix(tok, "==R"):
+		o.Arity, o.Value, tok = Pair, Read, strings.TrimSuffix(tok, "==R")
+	case strings.HasSuffix(tok, "=="):
+		o.Arity, o.Value, tok = Pair, Text, strings.TrimSuffix(tok, "==")
 	case strings.HasSuffix(tok, "[=]"):
 		o.Arity, o.Value, tok = Attached, Text, strings.TrimSuffix(tok, "[=]")
 	case strings.HasSuffix(tok, "=R"):

@@ -95,6 +95,9 @@ func (p *Parsed) parse(s *Spec, args []string) {
 	p.Spec = s
 	if s.TextOnly {
 		p.Operands = append(p.Operands, args...)
+		if s.Check != nil {
+			p.Problem = s.Check(p)
+		}
 		return
 	}
 	switch s.Syntax {
@@ -196,6 +199,9 @@ func allDigits(s string) bool {
 func (p *Parsed) getopt(args []string) {
 	s := p.Spec
 	ended := false
+	if s.OldStyle && len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		args = oldStyle(s, args)
+	}
 	for i := 0; i < len(args) && p.Problem == nil; i++ {
 		a := args[i]
 		if ended || a == "-" || len(a) < 2 || a[0] != '-' {
@@ -231,6 +237,13 @@ func (p *Parsed) getopt(args []string) {
 					i++
 					value, hasValue = args[i], true
 				}
+			case Pair:
+				if hasValue || i+2 >= len(args) {
+					p.unknown("two values for "+name, name+" takes two words, NAME and VALUE")
+					return
+				}
+				i += 2
+				value, hasValue = args[i], true
 			}
 			p.use(o, name, value, hasValue)
 			if o.Ends {
@@ -252,6 +265,10 @@ func (p *Parsed) getopt(args []string) {
 				p.use(o, name, "", false)
 				continue
 			}
+			if o.Arity == Pair {
+				p.unknownOption(name)
+				return
+			}
 			value, hasValue := a[k+1:], k+1 < len(a)
 			if !hasValue && o.Arity == Value {
 				if i+1 >= len(args) {
@@ -268,6 +285,22 @@ func (p *Parsed) getopt(args []string) {
 			break
 		}
 	}
+}
+
+// oldStyle rewrites a first word without a dash (tar's "tzvf a.tgz") as the
+// options it bundles: each letter is a short option, and each one that
+// takes a value takes the next unused word.
+func oldStyle(s *Spec, args []string) []string {
+	letters, rest := args[0], args[1:]
+	out := make([]string, 0, len(args)+len(letters))
+	for k := 0; k < len(letters); k++ {
+		out = append(out, "-"+letters[k:k+1])
+		if o := s.short(letters[k]); o != nil && o.Arity == Value && len(rest) > 0 {
+			out = append(out, rest[0])
+			rest = rest[1:]
+		}
+	}
+	return append(out, rest...)
 }
 
 // goFlags reads Go's flag package syntax (GoFlag) and the go command's

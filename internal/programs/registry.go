@@ -8,9 +8,21 @@ import (
 // family lists the specs of one family of programs; each lives in a file
 // named after it.
 var families = []func() []*Spec{
+	builtins,
 	coreutils,
+	fileutils,
 	search,
+	finders,
+	sed,
+	awk,
+	jq,
+	archives,
 	git,
+	golang,
+	rust,
+	node,
+	python,
+	system,
 }
 
 // registry maps a command and its prefix words to its spec. It is built once

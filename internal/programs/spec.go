@@ -63,6 +63,9 @@ const (
 	// Attached: the value is optional and only ever attached (--color[=WHEN],
 	// -n[NUM] in some programs).
 	Attached
+	// Pair: the option takes the next two words (jq --arg NAME VALUE); the
+	// second one has the option's Value role.
+	Pair
 )
 
 // Option is one option of a program, under every spelling it has.
@@ -112,6 +115,10 @@ type Spec struct {
 	TextOnly bool
 	// Numeric accepts -NUM as an option (head -5, tail -20).
 	Numeric bool
+	// OldStyle reads a first word without a dash as a bundle of short
+	// options whose values are the following words, in order (tar tvf
+	// a.tar).
+	OldStyle bool
 	// First is the role of the first operand when it differs from Operands
 	// (grep's pattern, sed's script); FirstGiven lists the options that,
 	// when present, supply it instead (grep -e, sed -e/-f).
@@ -131,6 +138,17 @@ type Spec struct {
 	// DefaultTree is the tree a recursive reader walks with no operand
 	// ("." for rg and grep -r).
 	DefaultTree string
+	// RevPaths: an operand REV:PATH (git show HEAD:.env) prints PATH as
+	// it was in history; the engine checks PATH against the protected
+	// paths.
+	RevPaths bool
+	// Copies: the last operand (or the -t value) is a destination; when it
+	// is an existing directory, each source lands at DIR/BASE, which is
+	// checked as a write too (cp, mv).
+	Copies bool
+	// ComparesTrees: an operand that is a directory makes the program open
+	// every entry in it (diff), so a directory operand is asked about.
+	ComparesTrees bool
 	// Check inspects what generic parsing cannot (a sed script, an awk
 	// program, an operand that sets the clock). It returns a Problem, or
 	// nil when the arguments are harmless.

@@ -1,0 +1,58 @@
+package programs
+
+// fileutils: programs that list, compare, create, copy, move and remove
+// files. Listing reads names and metadata, never contents; the ones that
+// write name every file they change as a Write operand, so each one is
+// checked as a write (inside the sandbox, not protected, not in .git, not
+// on PATH).
+func fileutils() []*Spec {
+	const (
+		followsLinks = "follows symbolic links while walking a tree, which may lead out of the sandbox"
+		recursive    = "works on whole trees, which a person should see first"
+	)
+	return []*Spec{
+		{Command: "ls", Syntax: GNU, Reason: "lists files; links are not followed",
+			Options: join(opts("-a,--all -A,--almost-all --author -b,--escape --block-size= -B,--ignore-backups -c -C --color[=] -d,--directory -D,--dired -f -F,--classify[=] --file-type --format= --full-time -g --group-directories-first -G,--no-group -h,--human-readable --si -H,--dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink[=] --indicator-style= -i,--inode -I,--ignore= -k,--kibibytes -l -m -n,--numeric-uid-gid -N,--literal -o -p -q,--hide-control-chars --show-control-chars -Q,--quote-name --quoting-style= -r,--reverse -R,--recursive -s,--size -S --sort= --time= --time-style= -t -T,--tabsize= -u -U -v -w,--width= -x -X -Z,--context --zero -1 --help --version"),
+				unsafe(followsLinks, "-L,--dereference"))},
+		{Command: "tree", Syntax: Exact, Reason: "lists a directory tree; links are not followed",
+			Options: join(opts("-a -d -f -x -L= -P= -I= --gitignore --gitfile=R --ignore-case --matchdirs --metafirst --prune --info --infofile=R --noreport --charset= --filelimit= --dirsfirst --filesfirst -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --sort= -i -A -S -n -C -X -J -H= -T= --nolinks --hintro= --houtro= --help --version"),
+				unsafe(followsLinks, "-l -R"),
+				unsafe("writes the listing to a file", "-o="),
+				unsafe("reads a list of file names from a file, which are never checked", "--fromfile"))},
+		{Command: "touch", Syntax: GNU, Operands: Write, Reason: "creates files or updates their times",
+			Options: join(opts("-a -c,--no-create -d,--date= -f -h,--no-dereference -m -t= --time= --help --version"), opts("-r,--reference=R"))},
+		{Command: "mkdir", Syntax: GNU, Operands: Write, Reason: "creates directories",
+			Options: opts("-m,--mode= -p,--parents -v,--verbose -Z --context[=] --help --version")},
+		{Command: "tee", Syntax: GNU, Operands: Write, Reason: "copies standard input to files",
+			Options: opts("-a,--append -i,--ignore-interrupts -p --output-error[=] --help --version")},
+		{Command: "rm", Syntax: GNU, Operands: Write, Reason: "removes single files inside the sandbox",
+			Options: join(opts("-v,--verbose --help --version"),
+				unsafe(recursive, "-r,-R,--recursive -d,--dir"),
+				unsafe("removes without asking, whatever the file's permissions", "-f,--force"),
+				unsafe("asks on the terminal", "-i -I --interactive[=]"),
+				unsafe("changes how the root directory is treated", "--no-preserve-root --preserve-root[=] --one-file-system"))},
+		{Command: "rmdir", Syntax: GNU, Operands: Write, Reason: "removes empty directories inside the sandbox",
+			Options: join(opts("--ignore-fail-on-non-empty -v,--verbose --help --version"),
+				unsafe("removes parent directories as well", "-p,--parents"))},
+		{Command: "cp", Syntax: GNU, Operands: Write, Copies: true, Reason: "copies files inside the sandbox; no links followed or made",
+			Options: join(opts("-n,--no-clobber -p --preserve[=] --no-preserve= -P,--no-dereference --parents -t,--target-directory=W -T,--no-target-directory -u --update[=] -v,--verbose -f,--force --attributes-only --sparse= --strip-trailing-slashes --reflink[=] -x,--one-file-system -Z --context[=] --debug --keep-directory-symlink --help --version"),
+				unsafe(followsLinks, "-L,--dereference -H --copy-contents"),
+				unsafe(recursive, "-r,-R,--recursive -a,--archive"),
+				unsafe("makes links instead of copies, which may point out of the sandbox", "-s,--symbolic-link -l,--link"),
+				unsafe("asks on the terminal", "-i,--interactive"),
+				unsafe("writes backup files beside the targets", "-b --backup[=] -S,--suffix="))},
+		{Command: "mv", Syntax: GNU, Operands: Write, Copies: true, Reason: "moves or renames files inside the sandbox",
+			Options: join(opts("-n,--no-clobber -f,--force -t,--target-directory=W -T,--no-target-directory -u --update[=] -v,--verbose --strip-trailing-slashes --exchange --no-copy -Z,--context --debug --help --version"),
+				unsafe("asks on the terminal", "-i,--interactive"),
+				unsafe("writes backup files beside the targets", "-b --backup[=] -S,--suffix="))},
+		{Command: "diff", Syntax: GNU, ComparesTrees: true, Reason: "compares files",
+			Options: join(opts("--normal -q,--brief -s,--report-identical-files -c -C,--context[=] -u -U,--unified[=] -e,--ed -n,--rcs -y,--side-by-side -W,--width= --left-column --suppress-common-lines -p,--show-c-function -F,--show-function-line= --label= -t,--expand-tabs -T,--initial-tab --tabsize= --suppress-blank-empty -N,--new-file --unidirectional-new-file --ignore-file-name-case --no-ignore-file-name-case -x,--exclude= -S,--starting-file= -i,--ignore-case -E,--ignore-tab-expansion -Z,--ignore-trailing-space -b,--ignore-space-change -w,--ignore-all-space -B,--ignore-blank-lines -I,--ignore-matching-lines= -a,--text --strip-trailing-cr -D,--ifdef= --GTYPE-group-format= --line-format= --LTYPE-line-format= --old-group-format= --new-group-format= --changed-group-format= --unchanged-group-format= --old-line-format= --new-line-format= --unchanged-line-format= -d,--minimal --horizon-lines= --speed-large-files --color[=] --palette= --no-dereference --help -v,--version"),
+				opts("-X,--exclude-from=R --from-file=R --to-file=R"),
+				unsafe("compares whole trees, following links out of the sandbox", "-r,--recursive"),
+				unsafe("runs pr on the output", "-l,--paginate"))},
+		{Command: "bat", Syntax: Exact, Reason: "prints files with highlighting",
+			Options: join(opts("-A,--show-all -p,--plain -l,--language= -H,--highlight-line= --file-name= -d,--diff --diff-context= --tabs= --wrap= -S,--chop-long-lines -n,--number --color= --italic-text= --decorations= -f,--force-colorization -m,--map-syntax= --ignored-suffix= --theme= --list-themes --list-languages --style= -r,--line-range= -u,--unbuffered --squeeze-blank --squeeze-limit= --strip-ansi= --nonprintable-notation= --binary= -h,--help -V,--version -P"),
+				unsafe("runs a pager program", "--pager= --paging="),
+				unsafe("reads its configuration from a file", "--config-file= --config-dir --cache-dir"))},
+	}
+}

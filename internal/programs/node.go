@@ -1,0 +1,51 @@
+package programs
+
+// node: Node.js and its package managers and compilers. Only what reads
+// the project or prints versions is here; installs, publishing and running
+// packages from the registry are not. npm reads any configuration setting
+// as a flag (--script-shell, --node-options, --userconfig), so its specs
+// list the few flags known to be harmless and nothing else. Running the
+// project's scripts (npm test, npm run) is project code for the engine.
+func node() []*Spec {
+	version := func(cmd string) []*Spec {
+		return []*Spec{
+			{Command: cmd, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+			{Command: cmd, Prefix: words("-v"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+		}
+	}
+	workspaces := opts("-w,--workspace= -ws,--workspaces --include-workspace-root --no-workspaces")
+	script := func(cmd, sub, reason string, more ...[]Option) *Spec {
+		return &Spec{Command: cmd, Prefix: words(sub), Syntax: Exact, Operands: Text,
+			Options: join(append([][]Option{opts("--if-present -s,--silent -q,--quiet")}, more...)...), Reason: reason}
+	}
+	var out []*Spec
+	for _, c := range []string{"node", "npm", "pnpm", "yarn", "bun", "deno", "tsc"} {
+		out = append(out, version(c)...)
+	}
+	return append(out,
+		script("npm", "test", "runs the project's test script", workspaces),
+		script("pnpm", "test", "runs the project's test script", opts("-r,--recursive --filter=")),
+		script("yarn", "test", "runs the project's test script"),
+		&Spec{Command: "npm", Prefix: words("ls"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+			Options: join(workspaces, opts("-a,--all --depth= --json -l,--long -p,--parseable --omit= --include= --link --package-lock-only --unicode"),
+				unsafe("reads the global package tree", "-g,--global --location="))},
+		&Spec{Command: "npm", Prefix: words("list"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+			Options: join(workspaces, opts("-a,--all --depth= --json -l,--long -p,--parseable --omit= --include= --link --package-lock-only --unicode"),
+				unsafe("reads the global package tree", "-g,--global --location="))},
+		&Spec{Command: "pnpm", Prefix: words("list"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+			Options: opts("--depth= --json --long --parseable -P,--prod -D,--dev --no-optional -r,--recursive --filter= --only-projects")},
+		&Spec{Command: "pnpm", Prefix: words("ls"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+			Options: opts("--depth= --json --long --parseable -P,--prod -D,--dev --no-optional -r,--recursive --filter= --only-projects")},
+		&Spec{Command: "pnpm", Prefix: words("why"), Syntax: Exact, Operands: Text, Reason: "explains why a package is installed",
+			Options: opts("--depth= --json --long --parseable -P,--prod -D,--dev -r,--recursive --filter=")},
+		&Spec{Command: "yarn", Prefix: words("why"), Syntax: Exact, Operands: Text, Reason: "explains why a package is installed",
+			Options: opts("-R,--recursive --peers --json")},
+		&Spec{Command: "yarn", Prefix: words("list"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+			Options: opts("--depth= --pattern= --json")},
+		&Spec{Command: "tsc", Prefix: words("--noEmit"), Syntax: Exact, Operands: Read, Reason: "type-checks without writing",
+			Options: join(opts("--pretty --strict --skipLibCheck --noErrorTruncation --listFiles --listFilesOnly --explainFiles --extendedDiagnostics --diagnostics --traceResolution --noUnusedLocals --noUnusedParameters --noImplicitAny --target= --module= --moduleResolution= --jsx= --lib= --types= --allowJs --checkJs --esModuleInterop --resolveJsonModule --isolatedModules"),
+				opts("-p,--project=R"),
+				unsafe("never ends", "-w,--watch"),
+				unsafe("writes build information", "-b,--build --generateTrace= --tsBuildInfoFile="))},
+	)
+}

@@ -1,0 +1,57 @@
+package programs
+
+// python: the interpreter's version, pytest and unittest, pip's read-only
+// queries and ruff. Running the project's tests is project code for the
+// engine; the specs say which options pytest may be given (plugins loaded
+// with -p run arbitrary code). pip's queries that reach the index
+// (--outdated, --uptodate) are unsafe.
+func python() []*Spec {
+	var out []*Spec
+	for _, py := range []string{"python", "python3"} {
+		out = append(out,
+			&Spec{Command: py, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+			&Spec{Command: py, Prefix: words("-V"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+			&Spec{Command: py, Prefix: words("-m pytest"), Syntax: GNU, Options: pytestOptions(), Reason: "runs the project's tests"},
+			&Spec{Command: py, Prefix: words("-m unittest"), Syntax: GNU, Operands: Text, Options: opts("-v,--verbose -q,--quiet --locals --durations= -f,--failfast -c,--catch -b,--buffer -k= -h,--help"), Reason: "runs the project's tests"},
+		)
+	}
+	pipList := func(sub, reason string, list string) []*Spec {
+		var s []*Spec
+		for _, pip := range []string{"pip", "pip3"} {
+			s = append(s, &Spec{Command: pip, Prefix: words(sub), Syntax: GNU, Operands: Text, Reason: reason,
+				Options: join(opts(list+" -v,--verbose -q,--quiet --no-color --disable-pip-version-check --no-python-version-warning -h,--help"),
+					unsafe("queries the package index over the network", "-o,--outdated -u,--uptodate --index-url= -i --extra-index-url= --find-links="),
+					unsafe("reads configuration or packages from elsewhere", "--isolated --python= --path= --cert= --client-cert= --proxy= --trusted-host= --log="))})
+		}
+		return s
+	}
+	out = append(out, pipList("list", "lists installed packages", "--format= -l,--local --user -e,--editable --exclude-editable --include-editable --not-required --exclude= --pre")...)
+	out = append(out, pipList("show", "shows installed packages", "--files")...)
+	out = append(out, pipList("freeze", "lists installed packages", "--all -l,--local --user --exclude-editable --exclude=")...)
+	out = append(out, pipList("check", "checks installed packages", "")...)
+	for _, pip := range []string{"pip", "pip3"} {
+		out = append(out, &Spec{Command: pip, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"})
+	}
+	ruff := join(opts("--select= --extend-select= --ignore= --extend-ignore= --per-file-ignores= --exclude= --extend-exclude= --respect-gitignore --no-respect-gitignore --force-exclude --no-force-exclude --line-length= --target-version= --preview --no-preview --output-format= --statistics --show-files --show-settings --show-fixes --no-show-fixes --diff --exit-zero --exit-non-zero-on-fix -e -q,--quiet -s,--silent -v,--verbose --no-cache -n --isolated --stdin-filename= --fixable= --unfixable= --extend-fixable= -h,--help"),
+		opts("--config=R --cache-dir=W"),
+		unsafe("rewrites files", "--fix --unsafe-fixes --fix-only --add-noqa"),
+		unsafe("never ends", "-w,--watch"))
+	return append(out,
+		&Spec{Command: "pytest", Syntax: GNU, Options: pytestOptions(), Reason: "runs the project's tests"},
+		&Spec{Command: "ruff", Prefix: words("check"), Syntax: Exact, Options: ruff, Reason: "lints Python code"},
+		&Spec{Command: "ruff", Prefix: words("format"), Syntax: Exact, Check: checkOnly("--check"), Options: join(ruff, opts("--check --range=")), Reason: "checks formatting without writing"},
+		&Spec{Command: "ruff", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+		&Spec{Command: "uv", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+		&Spec{Command: "uv", Prefix: words("version"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--short --output-format="), Reason: "prints the version"},
+	)
+}
+
+// pytestOptions are pytest's own options. Plugins add more: an option of
+// a plugin is unknown here, and the command is asked about.
+func pytestOptions() []Option {
+	return join(
+		opts("-k= -m= -x,--exitfirst --maxfail= -q,--quiet -v,--verbose -s -r= -l,--showlocals --tb= --full-trace --color= --code-highlight= --durations= --durations-min= --lf,--last-failed --ff,--failed-first --nf,--new-first --sw,--stepwise --sw-skip,--stepwise-skip --co,--collect-only --collect-in-virtualenv --strict-markers --strict-config --strict --runxfail --no-header --no-summary --disable-warnings,--disable-pytest-warnings -W,--pythonwarnings= --import-mode= --capture= --setup-only --setup-show --setup-plan --fixtures,--funcargs --fixtures-per-test --markers --doctest-modules --doctest-glob= --doctest-continue-on-collection-errors --ignore= --ignore-glob= --deselect= --continue-on-collection-errors --cache-show[=] --cache-clear --rootdir= --confcutdir= --noconftest --keep-duplicates --assert= -h,--help --version -V --debug[=] --log-level= --log-cli-level= --log-format= --log-date-format= --show-capture= -o,--override-ini= --timeout= -n= --dist="),
+		opts("-c=R --basetemp=W --junit-xml,--junitxml=W --log-file=W --result-log=W"),
+		unsafe("loads a plugin, which runs arbitrary code", "-p= --pyargs --trace --pdb --pdbcls="),
+	)
+}

@@ -1,0 +1,67 @@
+package programs
+
+// rust: cargo, rustc and rustfmt. cargo reads its options with clap (Exact:
+// long options by their full names); words after "--" go to the test
+// binary, clippy or rustfmt and are text. Options that load configuration
+// (--config, -Z), open a browser or rewrite sources are unsafe. Project
+// files that redirect these programs (rust-toolchain, .cargo/config) and
+// whether the project's build scripts run are the engine's concern.
+func rust() []*Spec {
+	common := join(
+		opts("-p,--package= --workspace --all --exclude= --lib --bins --bin= --examples --example= --tests --test= --benches --bench= --all-targets -F,--features= --all-features --no-default-features -r,--release --profile= -j,--jobs= --keep-going --target= --locked --offline --frozen -v,--verbose -q,--quiet --color= --message-format= --timings[=] --future-incompat-report --ignore-rust-version -h,--help"),
+		opts("--target-dir=W --manifest-path=R --lockfile-path=R"),
+		unsafe("overrides cargo's configuration (runners, linkers, registries)", "--config= -Z="),
+		unsafe("opens a browser", "--open"),
+		unsafe("rewrites the project's sources", "--fix --allow-dirty --allow-staged --allow-no-vcs --broken-code"),
+	)
+	c := func(sub, reason string, more ...[]Option) *Spec {
+		return &Spec{Command: "cargo", Prefix: words(sub), Syntax: Exact, Operands: Text, Options: join(append([][]Option{common}, more...)...), Reason: reason}
+	}
+	version := func(cmd, word, reason string) *Spec {
+		return &Spec{Command: cmd, Prefix: words(word), Syntax: Exact, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: reason}
+	}
+	return []*Spec{
+		c("test", "builds and runs the project's tests", opts("--no-run --no-fail-fast --doc")),
+		c("bench", "builds and runs the project's benchmarks", opts("--no-run --no-fail-fast")),
+		c("check", "type-checks the project"),
+		c("build", "builds the project into target/", opts("--build-plan --artifact-dir=W")),
+		c("clippy", "lints the project", opts("--no-deps")),
+		c("doc", "builds documentation into target/", opts("--no-deps --document-private-items")),
+		c("tree", "prints the dependency tree", opts("-e,--edges= -i,--invert= --prune= --depth= --no-dedupe -d,--duplicates --charset= -f,--format= --prefix=")),
+		c("metadata", "prints package metadata", opts("--format-version= --no-deps --filter-platform=")),
+		{Command: "cargo", Prefix: words("fmt"), Syntax: Exact, Operands: Text, Check: checkOnly("--check"),
+			Options: opts("--check --all -p,--package= --manifest-path=R --message-format= -v,--verbose -q,--quiet -h,--help"), Reason: "checks formatting without writing"},
+		version("cargo", "--version", "prints the version"),
+		version("cargo", "-V", "prints the version"),
+		version("cargo", "version", "prints the version"),
+		{Command: "rustfmt", Syntax: Exact, Check: checkOnly("--check"), Reason: "checks formatting without writing",
+			Options: join(opts("--check --edition= --color= -l,--files-with-diff -v,--verbose -q,--quiet --style-edition= -h,--help -V,--version"),
+				unsafe("writes files or backups", "--emit= --backup --print-config="),
+				unsafe("reads configuration from another file", "--config-path= --config="))},
+		version("rustc", "--version", "prints the version"),
+		version("rustc", "-V", "prints the version"),
+		{Command: "rustc", Prefix: words("-vV"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+	}
+}
+
+// checkOnly makes a formatter safe only in its check mode: the option (or,
+// after "--", the same word passed on to the formatter) must be given.
+func checkOnly(option string) func(p *Parsed) *Problem {
+	return func(p *Parsed) *Problem {
+		given := p.Has(option)
+		for _, o := range p.Operands {
+			// Words after "--" go to the formatter: only the check
+			// option itself is understood there.
+			if o != option {
+				return &Problem{Unknown: true, Rule: "argument passed to the formatter: " + o,
+					Reason: "words after -- go to the formatter, which may write files; only " + option + " is understood there"}
+			}
+			given = true
+		}
+		if given {
+			return nil
+		}
+		return &Problem{Rule: p.Spec.Command + " without " + option,
+			Reason: "without " + option + " the formatter rewrites files; add " + option + " or a person decides"}
+	}
+}

@@ -1,0 +1,62 @@
+package programs
+
+// system: read-only views of the system — processes, devices, services,
+// installed packages, containers and scheduled jobs. Most of these
+// programs are blocked by name, because their other forms install
+// software, stop services or reach the network; the forms here only print,
+// so a person can at least be asked about a variant, and the plain forms
+// run without one. Arguments of ps, lsof and lsblk never name a file to
+// write or a program to run: they are text.
+func system() []*Spec {
+	text := func(name, reason string) *Spec { return &Spec{Command: name, TextOnly: true, Reason: reason} }
+	form := func(cmd, prefix, reason, list string, more ...[]Option) *Spec {
+		return &Spec{Command: cmd, Prefix: words(prefix), Syntax: GNU, Operands: Text, Reason: reason,
+			Options: join(append([][]Option{opts(list)}, more...)...)}
+	}
+	units := "--no-pager -l,--full -n,--lines= -o,--output= -a,--all -t,--type= --state= -p,--property= --plain --no-legend -q,--quiet -r,--recursive --value --reverse --after --before --with-dependencies --system -h,--help"
+	return []*Spec{
+		text("ps", "lists processes"),
+		text("lsof", "lists open files"),
+		text("lsblk", "lists block devices"),
+		{Command: "pgrep", Syntax: GNU, First: Text, Operands: Text, MaxOperands: 1, Reason: "finds processes by name",
+			Options: join(opts("-l,--list-name -a,--list-full -f,--full -x,--exact -u,--euid= -U,--uid= -G,--group= -g,--pgroup= -P,--parent= -s,--session= -t,--terminal= -n,--newest -o,--oldest -c,--count -d,--delimiter= -v,--inverse -w,--lightweight -i,--ignore-case --ns= --nslist= -r,--runstates= -A,--ignore-ancestors --cgroup= -O,--older= -q,--queue= -h,--help -V,--version"),
+				opts("-F,--pidfile=R"))},
+		form("systemctl", "status", "shows a service's status", units),
+		form("systemctl", "is-active", "tells whether a service is active", units),
+		form("systemctl", "is-enabled", "tells whether a service is enabled", units),
+		form("systemctl", "is-failed", "tells whether a service has failed", units),
+		form("systemctl", "list-units", "lists services", units),
+		form("systemctl", "list-unit-files", "lists unit files", units),
+		form("systemctl", "list-timers", "lists timers", units),
+		form("systemctl", "show", "prints a unit's properties", units),
+		form("systemctl", "cat", "prints a unit's files", units),
+		form("dpkg", "-l", "lists installed packages", ""),
+		form("dpkg", "--list", "lists installed packages", ""),
+		form("dpkg", "-L", "lists a package's files", ""),
+		form("dpkg", "--listfiles", "lists a package's files", ""),
+		form("dpkg", "-s", "shows a package's status", ""),
+		form("dpkg", "--status", "shows a package's status", ""),
+		form("dpkg", "-S", "finds the package that owns a file", ""),
+		form("dpkg", "--search", "finds the package that owns a file", ""),
+		form("dpkg", "--print-architecture", "prints the architecture", ""),
+		form("brew", "list", "lists installed packages", "--versions --formula,--formulae --cask,--casks -1 -l -r -t --pinned --multiple --full-name -q,--quiet -v,--verbose -d,--debug -h,--help"),
+		form("brew", "--version", "prints the version", ""),
+		form("brew", "--prefix", "prints where packages are installed", "--installed"),
+		{Command: "crontab", Prefix: words("-l"), Syntax: GNU, MaxOperands: NoOperands, Reason: "prints the user's scheduled jobs",
+			Options: unsafe("reads another user's jobs", "-u=")},
+		form("docker", "ps", "lists containers", "-a,--all -f,--filter= --format= -n,--last= -l,--latest --no-trunc -q,--quiet -s,--size"),
+		form("docker", "images", "lists images", "-a,--all --digests -f,--filter= --format= --no-trunc -q,--quiet --tree"),
+		form("docker", "logs", "prints a container's logs; never waits for more", "--details --since= --until= -n,--tail= -t,--timestamps",
+			unsafe("follows the log and never ends", "-f,--follow")),
+		form("docker", "inspect", "prints low-level information", "-f,--format= -s,--size --type="),
+		form("docker", "version", "prints the version", "-f,--format="),
+		form("docker", "info", "prints system-wide information", "-f,--format="),
+		{Command: "just", Prefix: words("--list"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--unsorted --list-heading= --list-prefix= -u"), Reason: "lists the project's recipes"},
+		{Command: "just", Prefix: words("--summary"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--unsorted"), Reason: "lists the project's recipes"},
+		{Command: "just", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+		{Command: "shellcheck", Syntax: GNU, Reason: "checks shell scripts",
+			Options: join(opts("-a,--check-sourced -C,--color[=] -e,--exclude= --extended-analysis= -f,--format= -i,--include= -o,--enable= -P,--source-path= -s,--shell= -S,--severity= -V,--version -W,--wiki-link-count= --norc --list-optional -h,--help"),
+				opts("--rcfile=R"),
+				unsafe("reads the files the scripts source, which are never checked", "-x,--external-sources"))},
+	}
+}
