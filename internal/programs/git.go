@@ -59,7 +59,7 @@ func git() []*Spec {
 		history("log", "shows history; no external diff, textconv or output file"),
 		history("show", "shows objects; no external diff, textconv or output file"),
 		history("whatchanged", "shows history"),
-		history("shortlog", "summarises history"),
+		g("shortlog", "summarises history", "-n,--numbered -s,--summary -e,--email -c,--committer --format= --group= -w[=] --date= --since= --after= --until= --before= --all --branches[=] --tags[=] --remotes[=] --no-merges --merges --author= --grep= -i,--regexp-ignore-case --first-parent --max-count= --skip= --reverse --mailmap --no-mailmap"),
 		diff("diff", "shows changes; no external diff, textconv or output file"),
 		diff("diff-tree", "compares trees"),
 		diff("diff-index", "compares the index"),

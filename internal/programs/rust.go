@@ -29,12 +29,12 @@ func rust() []*Spec {
 		c("doc", "builds documentation into target/", opts("--no-deps --document-private-items")),
 		c("tree", "prints the dependency tree", opts("-e,--edges= -i,--invert= --prune= --depth= --no-dedupe -d,--duplicates --charset= -f,--format= --prefix=")),
 		c("metadata", "prints package metadata", opts("--format-version= --no-deps --filter-platform=")),
-		{Command: "cargo", Prefix: words("fmt"), Syntax: Exact, Operands: Text, Check: checkOnly("--check"),
+		{Command: "cargo", Prefix: words("fmt"), Syntax: Exact, Operands: Text, Check: checkOnly("--check", true),
 			Options: opts("--check --all -p,--package= --manifest-path=R --message-format= -v,--verbose -q,--quiet -h,--help"), Reason: "checks formatting without writing"},
 		version("cargo", "--version", "prints the version"),
 		version("cargo", "-V", "prints the version"),
 		version("cargo", "version", "prints the version"),
-		{Command: "rustfmt", Syntax: Exact, Check: checkOnly("--check"), Reason: "checks formatting without writing",
+		{Command: "rustfmt", Syntax: Exact, Check: checkOnly("--check", false), Reason: "checks formatting without writing",
 			Options: join(opts("--check --edition= --color= -l,--files-with-diff -v,--verbose -q,--quiet --style-edition= -h,--help -V,--version"),
 				unsafe("writes files or backups", "--emit= --backup --print-config="),
 				unsafe("reads configuration from another file", "--config-path= --config="))},
@@ -44,14 +44,17 @@ func rust() []*Spec {
 	}
 }
 
-// checkOnly makes a formatter safe only in its check mode: the option (or,
-// after "--", the same word passed on to the formatter) must be given.
-func checkOnly(option string) func(p *Parsed) *Problem {
+// checkOnly makes a formatter safe only in its check mode: the option must
+// be given. With passthrough, the operands are words after "--" that go to
+// the formatter (cargo fmt -- --check): only the option itself is
+// understood there.
+func checkOnly(option string, passthrough bool) func(p *Parsed) *Problem {
 	return func(p *Parsed) *Problem {
 		given := p.Has(option)
 		for _, o := range p.Operands {
-			// Words after "--" go to the formatter: only the check
-			// option itself is understood there.
+			if !passthrough {
+				break
+			}
 			if o != option {
 				return &Problem{Unknown: true, Rule: "argument passed to the formatter: " + o,
 					Reason: "words after -- go to the formatter, which may write files; only " + option + " is understood there"}
