@@ -34,4 +34,3 @@ func printfCheck(p *Parsed) *Problem {
 	}
 	return nil
 }
-

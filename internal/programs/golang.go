@@ -9,9 +9,9 @@ package programs
 // see the project-code rules.
 func golang() []*Spec {
 	const (
-		runs    = "makes the go command run another program"
+		runs      = "makes the go command run another program"
 		elsewhere = "makes the go command read or write files beyond the project"
-		network = "makes the go command query or download modules from the network"
+		network   = "makes the go command query or download modules from the network"
 	)
 	build := join(
 		opts("-a -n -p= -race -msan -asan -cover -covermode= -coverpkg= -v -work -x -buildmode= -buildvcs= -compiler= -installsuffix= -linkshared -modcacherw -tags= -trimpath -json -pgo=R"),
