@@ -121,11 +121,54 @@ func TestRecursiveReadersAndProtectedFiles(t *testing.T) {
 		{[]string{"rg", "-uu", "KEY"}, dangerous},
 		{[]string{"rg", "--no-ignore", "KEY", "deep"}, dangerous},
 		{[]string{"rg", "-e", "-z", "sub"}, safe},
+		// git prints files from history and the index by name.
+		{[]string{"git", "log", "--oneline"}, safe},
+		{[]string{"git", "show", "HEAD:.env"}, dangerous},
+		{[]string{"git", "show", ":deep/x/.env.local"}, dangerous},
+		{[]string{"git", "cat-file", "-p", "HEAD~2:.env"}, dangerous},
+		{[]string{"git", "log", "-p", "--", ".env"}, dangerous},
+		{[]string{"git", "show", "HEAD:sub/a.go"}, safe},
+		{[]string{"git", "log", "--", "/etc/passwd"}, dangerous},
+		{[]string{"git", "grep", "KEY"}, dangerous},
+		{[]string{"git", "grep", "KEY", "--", "sub"}, safe},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.argv, " "), func(t *testing.T) {
 			v := s.classifyProtected(CommandSite{SandboxDir: f.sandbox}, rules, tt.argv)
 			assert.Equal(t, tt.want, v.res, "%s: %s", v.rule, v.reason)
+		})
+	}
+}
+
+// TestSpecRefusalKeepsBlocked: a read-only form of a blocked program is
+// safe by its spec; its other forms stay blocked (not merely asked about),
+// and an unknown option of the read-only form is blocked too, because the
+// blocked list names the program.
+func TestSpecRefusalKeepsBlocked(t *testing.T) {
+	s := NewShellAllowedCommands()
+	tests := []struct {
+		argv []string
+		want CommandCheckResult
+	}{
+		{[]string{"crontab", "-l"}, safe},
+		{[]string{"crontab", "-r"}, blocked},
+		{[]string{"crontab", "-l", "-r"}, blocked},
+		{[]string{"systemctl", "status", "nginx"}, safe},
+		{[]string{"systemctl", "stop", "nginx"}, blocked},
+		{[]string{"dpkg", "-l"}, safe},
+		{[]string{"dpkg", "-i", "x.deb"}, blocked},
+		{[]string{"brew", "list"}, safe},
+		{[]string{"brew", "install", "x"}, blocked},
+		{[]string{"docker", "ps"}, safe},
+		{[]string{"docker", "run", "alpine"}, dangerous},
+		{[]string{"tar", "-tf", "a.tar"}, safe},
+		{[]string{"tar", "-xf", "a.tar"}, dangerous},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.argv, " "), func(t *testing.T) {
+			r, err := s.Check(tt.argv)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, r)
 		})
 	}
 }
