@@ -17,20 +17,6 @@ func namesMatchers(reason string, cmds ...string) []CommandMatcher {
 	return ms
 }
 
-// guardedNames returns one safe matcher per command, each excluding the
-// flags in except.
-func guardedNames(except []string, reason string, cmds ...string) []CommandMatcher {
-	ms := make([]CommandMatcher, len(cmds))
-	for i, c := range cmds {
-		ms[i] = CommandMatcher{Command: c, ExceptFlags: except, Reason: reason}
-	}
-	return ms
-}
-
-func subMatcher(cmd string, prefix []string, except []string, reason string) CommandMatcher {
-	return CommandMatcher{Command: cmd, CommandArgsPrefix: prefix, ExceptFlags: except, Reason: reason}
-}
-
 func flagMatcher(cmd string, prefix []string, flags []string, reason string) CommandMatcher {
 	return CommandMatcher{Command: cmd, CommandArgsPrefix: prefix, Flags: flags, Reason: reason}
 }

@@ -643,7 +643,7 @@ func (r *cmdClassifier) operands(name string, args []string, globs []bool, cwd s
 	}
 	// No spec says what the words are: each one that may name a file is
 	// judged both as a read and as a write.
-	walkOperands(nil, flagStyleOf(name), args[1:], func(p string) bool {
+	pathWords(flagStyleOf(name), args[1:], func(p string) bool {
 		pv := r.pathArg(p, cwd, false)
 		if pv.res == CommandCheckResultSafe {
 			pv = r.pathArg(p, cwd, true)
