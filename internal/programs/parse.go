@@ -171,6 +171,17 @@ func (s *Spec) long(name string, abbrev bool) *Option {
 	return found
 }
 
+// shortName returns o's spelling of the short option c ("-c"), without
+// allocating.
+func (o *Option) shortName(c byte) string {
+	for _, n := range o.Names {
+		if len(n) == 2 && n[1] == c {
+			return n
+		}
+	}
+	return string([]byte{'-', c})
+}
+
 func (s *Spec) short(c byte) *Option {
 	for i := range s.Options {
 		o := &s.Options[i]
@@ -260,7 +271,10 @@ func (p *Parsed) getopt(args []string) {
 				p.unknownOption("-" + a[k:k+1])
 				return
 			}
-			name := "-" + a[k:k+1]
+			name := a[k-1 : k+1] // "-x" when k is 1; the spelling is looked up below
+			if k > 1 {
+				name = o.shortName(a[k])
+			}
 			if o.Arity == NoValue {
 				p.use(o, name, "", false)
 				continue
