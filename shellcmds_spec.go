@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/programs"
@@ -26,9 +27,12 @@ func specMatcher(sp *programs.Spec) CommandMatcher {
 	}
 }
 
-// specMatchers returns the matchers derived from every spec.
+// specMatchers returns the matchers derived from every spec, the longer
+// prefixes of a program first, so that the first match is the most
+// specific form (python -m unittest discover before python -m unittest).
 func specMatchers() []CommandMatcher {
 	all := programs.All()
+	slices.SortStableFunc(all, func(a, b *programs.Spec) int { return len(b.Prefix) - len(a.Prefix) })
 	out := make([]CommandMatcher, len(all))
 	for i, sp := range all {
 		out[i] = specMatcher(sp)

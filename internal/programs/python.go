@@ -13,6 +13,8 @@ func python() []*Spec {
 			&Spec{Command: py, Prefix: words("-V"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 			&Spec{Command: py, Prefix: words("-m pytest"), Syntax: GNU, Options: pytestOptions(), Reason: "runs the project's tests"},
 			&Spec{Command: py, Prefix: words("-m unittest"), Syntax: GNU, Operands: Text, Options: opts("-v,--verbose -q,--quiet --locals --durations= -f,--failfast -c,--catch -b,--buffer -k= -h,--help"), Reason: "runs the project's tests"},
+			&Spec{Command: py, Prefix: words("-m unittest discover"), Syntax: GNU, MaxOperands: 3, Reason: "finds and runs the project's tests",
+				Options: opts("-v,--verbose -q,--quiet --locals --durations= -f,--failfast -c,--catch -b,--buffer -k= -p,--pattern= -s,--start-directory=R -t,--top-level-directory=R -h,--help")},
 		)
 	}
 	pipList := func(sub, reason string, list string) []*Spec {
