@@ -182,7 +182,7 @@ func (r *cmdClassifier) copyTargets(sp *programs.Spec, p *programs.Parsed, cwd s
 		}
 		target, ops = ops[len(ops)-1], ops[:len(ops)-1]
 	}
-	if sp.Command == "mv" {
+	if sp.Moves {
 		for _, src := range ops {
 			if fi, err := os.Stat(atCwd(cwd, src)); err == nil && fi.IsDir() {
 				return mkVerdict(CommandCheckResultNone, "rule: mv of a directory: "+src,

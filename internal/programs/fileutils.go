@@ -41,7 +41,7 @@ func fileutils() []*Spec {
 				unsafe("makes links instead of copies, which may point out of the sandbox", "-s,--symbolic-link -l,--link"),
 				unsafe("asks on the terminal", "-i,--interactive"),
 				unsafe("writes backup files beside the targets", "-b --backup[=] -S,--suffix="))},
-		{Command: "mv", Syntax: GNU, Operands: Write, Copies: true, Reason: "moves or renames files inside the sandbox",
+		{Command: "mv", Syntax: GNU, Operands: Write, Copies: true, Moves: true, Reason: "moves or renames files inside the sandbox",
 			Options: join(opts("-n,--no-clobber -f,--force -t,--target-directory=W -T,--no-target-directory -u --update[=] -v,--verbose --strip-trailing-slashes --exchange --no-copy -Z,--context --debug --help --version"),
 				unsafe("asks on the terminal", "-i,--interactive"),
 				unsafe("writes backup files beside the targets", "-b --backup[=] -S,--suffix="))},

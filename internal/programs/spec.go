@@ -146,6 +146,9 @@ type Spec struct {
 	// is an existing directory, each source lands at DIR/BASE, which is
 	// checked as a write too (cp, mv).
 	Copies bool
+	// Moves: a source that is a directory carries a whole tree to its new
+	// place (mv), which is asked about.
+	Moves bool
 	// ComparesTrees: an operand that is a directory makes the program open
 	// every entry in it (diff), so a directory operand is asked about.
 	ComparesTrees bool
