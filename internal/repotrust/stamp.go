@@ -1,0 +1,115 @@
+package repotrust
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// stamp is what a cached decision remembers of one path it consulted: the
+// identity of the file (device and inode), its type and permission bits,
+// its size and its modification and change times. A path that did not
+// exist is remembered by its nearest existing ancestor directory, whose
+// modification time changes when an entry is created in it. A path whose
+// stamp differs, or whose existence changed, invalidates the decision.
+type stamp struct {
+	path         string
+	exists       bool
+	dev, ino     uint64
+	mode         uint32
+	size         int64
+	mtime, ctime int64 // nanoseconds
+}
+
+func statStamp(path string) stamp {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return stamp{path: path}
+	}
+	return stamp{
+		path: path, exists: true,
+		dev: uint64(st.Dev), ino: uint64(st.Ino), mode: uint32(st.Mode), size: st.Size,
+		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
+	}
+}
+
+// changed reports whether the path's stamp differs from s.
+func (s *stamp) changed() bool {
+	return statStamp(s.path) != *s
+}
+
+// stamps collects the stamps of the paths a decision consulted, once each.
+type stamps struct {
+	list []stamp
+	seen map[string]bool
+}
+
+// file records a path that was read or whose presence mattered, and
+// returns its stamp. For a missing path the nearest existing ancestor is
+// recorded too.
+func (ss *stamps) file(path string) stamp {
+	st := statStamp(path)
+	ss.add(st)
+	if !st.exists {
+		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+			d := statStamp(dir)
+			if d.exists || dir == "/" || dir == "." {
+				ss.add(d)
+				break
+			}
+			ss.add(d)
+		}
+	}
+	return st
+}
+
+func (ss *stamps) add(st stamp) {
+	if ss.seen == nil {
+		ss.seen = map[string]bool{}
+	}
+	if ss.seen[st.path] {
+		return
+	}
+	ss.seen[st.path] = true
+	ss.list = append(ss.list, st)
+}
+
+// newest returns the latest modification or change time among the stamps.
+func (ss *stamps) newest() time.Time {
+	var n int64
+	for _, s := range ss.list {
+		n = max(n, s.mtime, s.ctime)
+	}
+	return time.Unix(0, n)
+}
+
+// readFile reads a small file, recording its stamp. A missing file is
+// (nil, false, nil).
+func (ss *stamps) readFile(path string) ([]byte, bool, error) {
+	st := ss.file(path)
+	if !st.exists {
+		return nil, false, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, true, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, true, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, true, errNotRegular
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, true, err
+	}
+	if len(b) > maxFileSize {
+		return nil, true, errTooLarge
+	}
+	return b, true, nil
+}
