@@ -136,7 +136,7 @@ func validGitDir(dir string, env envSnapshot, ss *stamps) (common string, valid 
 	for _, sub := range []string{"objects", "refs"} {
 		// git asks access(X_OK), which a directory passes, and so
 		// does an executable file.
-		if st := ss.file(filepath.Join(common, sub)); !st.exists || st.mode&modeTypeMask != modeDir && st.mode&0o111 == 0 {
+		if st := ss.presence(filepath.Join(common, sub)); !st.exists || st.mode&modeTypeMask != modeDir && st.mode&0o111 == 0 {
 			return "", false, nil
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
@@ -262,13 +263,22 @@ func (g *gatherer) hooks(common string) {
 	if st := g.ss.file(dir); !st.exists {
 		return
 	}
-	for _, h := range allHooks() {
-		p := filepath.Join(dir, h)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		g.f.Problems = append(g.f.Problems, Problem{Where: dir, Why: "cannot be listed: " + err.Error()})
+		return
+	}
+	names := allHooks()
+	for _, e := range ents {
+		if !slices.Contains(names, e.Name()) {
+			continue // hooks/*.sample and other names git never runs
+		}
+		p := filepath.Join(dir, e.Name())
 		st := g.ss.file(p)
 		// git runs a hook that access(X_OK) allows; any execute bit on a
 		// file that is not a directory counts.
 		if st.exists && st.mode&modeTypeMask != modeDir && st.mode&0o111 != 0 {
-			g.f.Hooks = append(g.f.Hooks, Hook{Name: h, Path: p})
+			g.f.Hooks = append(g.f.Hooks, Hook{Name: e.Name(), Path: p})
 		}
 	}
 }

@@ -47,22 +47,37 @@ type stamps struct {
 }
 
 // file records a path that was read or whose presence mattered, and
-// returns its stamp. For a missing path the nearest existing ancestor is
-// recorded too.
+// returns its stamp. A missing path is recorded by its nearest existing
+// ancestor directory alone: creating the path (or any missing directory
+// on the way) changes that directory's times, and replacing the directory
+// changes its inode.
 func (ss *stamps) file(path string) stamp {
 	st := statStamp(path)
-	ss.add(st)
-	if !st.exists {
-		for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
-			d := statStamp(dir)
-			if d.exists || dir == "/" || dir == "." {
-				ss.add(d)
-				break
-			}
+	if st.exists {
+		ss.add(st)
+		return st
+	}
+	ss.ancestor(path)
+	return st
+}
+
+// presence returns the stamp of a path whose existence and type matter
+// but whose content and times do not (objects/ and refs/): its parent
+// directory is recorded instead, whose times change when the entry is
+// created, removed or replaced.
+func (ss *stamps) presence(path string) stamp {
+	st := statStamp(path)
+	ss.ancestor(path)
+	return st
+}
+
+func (ss *stamps) ancestor(path string) {
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if d := statStamp(dir); d.exists || dir == "/" || dir == "." {
 			ss.add(d)
+			return
 		}
 	}
-	return st
 }
 
 func (ss *stamps) add(st stamp) {
