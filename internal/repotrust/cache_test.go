@@ -77,7 +77,7 @@ func TestCacheInvalidation(t *testing.T) {
 			site := Site{Cwd: sb, Sandbox: sb}
 			f1, fresh := cache.Facts(site)
 			require.True(t, fresh)
-			ok, reason := f1.Decide(GitCommand([]string{"status"}), nil)
+			ok, _, reason := f1.Decide(GitCommand([]string{"status"}), nil)
 			require.True(t, ok, reason)
 			f2, fresh := cache.Facts(site)
 			require.False(t, fresh, "nothing changed: the facts come from the cache")
@@ -86,7 +86,7 @@ func TestCacheInvalidation(t *testing.T) {
 			c.change(t, sb)
 			f3, fresh := cache.Facts(site)
 			assert.True(t, fresh, "the change invalidates the cached facts")
-			ok, reason = f3.Decide(GitCommand([]string{"status"}), nil)
+			ok, _, reason = f3.Decide(GitCommand([]string{"status"}), nil)
 			assert.Equal(t, c.safe, ok, reason)
 			_, fresh = cache.Facts(site)
 			assert.False(t, fresh, "the new facts are cached in turn")
@@ -100,12 +100,12 @@ func TestCacheInvalidation(t *testing.T) {
 		cache.SetClock(laterClock)
 		site := Site{Cwd: sb, Sandbox: sb}
 		f, _ := cache.Facts(site)
-		ok, _ := f.Decide(GitCommand([]string{"add", "."}), nil)
+		ok, _, _ := f.Decide(GitCommand([]string{"add", "."}), nil)
 		require.True(t, ok)
 		require.NoError(t, os.Chmod(sb+"/.git/hooks/post-index-change", 0o755))
 		f, fresh := cache.Facts(site)
 		assert.True(t, fresh)
-		ok, _ = f.Decide(GitCommand([]string{"add", "."}), nil)
+		ok, _, _ = f.Decide(GitCommand([]string{"add", "."}), nil)
 		assert.False(t, ok)
 	})
 }
@@ -157,7 +157,7 @@ func TestCacheConcurrent(t *testing.T) {
 	}
 	writeFile(t, sb+"/.git/hooks/post-index-change", "#!/bin/sh\n", 0o755)
 	f, _ := cache.Facts(site)
-	ok, _ := f.Decide(GitCommand([]string{"status"}), nil)
+	ok, _, _ := f.Decide(GitCommand([]string{"status"}), nil)
 	assert.False(t, ok)
 }
 
@@ -177,7 +177,7 @@ func BenchmarkFactsCached(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		f, fresh := cache.Facts(site)
-		if ok, reason := f.Decide(cmd, nil); fresh || !ok {
+		if ok, _, reason := f.Decide(cmd, nil); fresh || !ok {
 			b.Fatal(fresh, reason)
 		}
 	}
@@ -194,7 +194,7 @@ func BenchmarkFactsGathered(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		var cache Cache
 		f, _ := cache.Facts(site)
-		if ok, reason := f.Decide(cmd, nil); !ok {
+		if ok, _, reason := f.Decide(cmd, nil); !ok {
 			b.Fatal(reason)
 		}
 	}

@@ -24,7 +24,9 @@ type location struct {
 // directory that is not a valid git directory is passed over, as git
 // passes over it. GIT_CEILING_DIRECTORIES and file-system boundaries are
 // ignored: the walk always goes up to /, the worse case. found is false
-// when git would find no repository (and so run nothing from one).
+// when git would find no repository (and so run nothing from one). A .git
+// file or $GIT_DIR that names no valid git directory, which stops git with
+// an error, is reported as a problem all the same.
 func discover(cwd string, env envSnapshot, ss *stamps) (loc location, found bool, err error) {
 	if gd, ok := env.get("GIT_DIR"); ok && gd != "" {
 		gd = absAt(cwd, gd)
@@ -34,8 +36,11 @@ func discover(cwd string, env envSnapshot, ss *stamps) (loc location, found bool
 			}
 		}
 		common, valid, err := validGitDir(gd, env, ss)
-		if err != nil || !valid {
+		if err != nil {
 			return loc, false, err
+		}
+		if !valid {
+			return loc, false, &Problem{Where: "environment", Setting: "GIT_DIR", Value: gd, Why: "is not a git directory"}
 		}
 		wt := cwd
 		if w, ok := env.get("GIT_WORK_TREE"); ok && w != "" {
@@ -55,8 +60,11 @@ func discover(cwd string, env envSnapshot, ss *stamps) (loc location, found bool
 					return loc, false, err
 				}
 				common, valid, err := validGitDir(gd, env, ss)
-				if err != nil || !valid {
+				if err != nil {
 					return loc, false, err
+				}
+				if !valid {
+					return loc, false, &Problem{Where: dotGit, Why: "names " + gd + ", which is not a git directory"}
 				}
 				return location{gitDir: gd, commonDir: common, workTree: dir}, true, nil
 			}

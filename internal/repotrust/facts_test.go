@@ -73,7 +73,8 @@ func decideIn(t testing.TB, sb, cwd string, env map[string]string, argv ...strin
 	var c Cache
 	site := Site{Cwd: cwd, Sandbox: sb, Env: func(n string) (string, bool) { v, ok := env[n]; return v, ok }}
 	f, _ := c.Facts(site)
-	return f.Decide(GitCommand(argv), nil)
+	ok, _, reason := f.Decide(GitCommand(argv), nil)
+	return ok, reason
 }
 
 // TestRepositoryFamilies: each case is a setup a model could have made
@@ -327,9 +328,9 @@ func TestHooksPathAccepted(t *testing.T) {
 	writeFile(t, sb+"/.git/hooks/post-index-change", "#!/bin/sh\n", 0o755)
 	var c Cache
 	f, _ := c.Facts(Site{Cwd: sb, Sandbox: sb})
-	ok, _ := f.Decide(GitCommand([]string{"add", "a.txt"}), nil)
+	ok, _, _ := f.Decide(GitCommand([]string{"add", "a.txt"}), nil)
 	assert.False(t, ok)
-	ok, reason := f.Decide(GitCommand([]string{"add", "a.txt"}), func(p Problem) bool {
+	ok, _, reason := f.Decide(GitCommand([]string{"add", "a.txt"}), func(p Problem) bool {
 		return p.Setting == "core.hookspath" && p.Value == ".husky/_"
 	})
 	assert.True(t, ok, reason)
