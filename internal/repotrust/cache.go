@@ -7,11 +7,16 @@ import (
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
-// racyWindow: a file changed this close to the moment its facts were
-// gathered may change again without its stamp changing (file times have
-// a coarse clock, and some file systems a 2-second one), so such facts
-// are not kept.
-const racyWindow = 2 * time.Second
+// RacyWindow: facts gathered from a file whose change time is this close
+// to the moment they were gathered are not kept. File times come from the
+// kernel's coarse clock (one tick, at most 10 ms, behind), so a second
+// change within the same tick could leave every stamp as it was; past two
+// ticks any change shows. A file system whose times have no sub-second
+// part (the change time a whole second) gets CoarseRacyWindow instead.
+const (
+	RacyWindow       = 50 * time.Millisecond
+	CoarseRacyWindow = 2 * time.Second
+)
 
 // maxEntries bounds the cache; when full it starts over.
 const maxEntries = 256
@@ -71,7 +76,7 @@ func (c *Cache) Facts(site Site) (f *Facts, fresh bool) {
 	start := now()
 	var ss stamps
 	f = gatherAt(site, key.env, &ss)
-	if ss.newest().After(start.Add(-racyWindow)) {
+	if ss.racy(start) {
 		return f, true
 	}
 	c.mu.Lock()

@@ -91,13 +91,23 @@ func (ss *stamps) add(st stamp) {
 	ss.list = append(ss.list, st)
 }
 
-// newest returns the latest modification or change time among the stamps.
-func (ss *stamps) newest() time.Time {
-	var n int64
+// racy reports whether a stamped file changed too close to start for its
+// stamp to show a further change: within RacyWindow, or within
+// CoarseRacyWindow when its times are whole seconds. Change times count,
+// since no program can set them; modification times too.
+func (ss *stamps) racy(start time.Time) bool {
 	for _, s := range ss.list {
-		n = max(n, s.mtime, s.ctime)
+		for _, t := range []int64{s.mtime, s.ctime} {
+			w := RacyWindow
+			if t%int64(time.Second) == 0 {
+				w = CoarseRacyWindow
+			}
+			if !time.Unix(0, t).Before(start.Add(-w)) {
+				return true
+			}
+		}
 	}
-	return time.Unix(0, n)
+	return false
 }
 
 // readFile reads a small file, recording its stamp. A missing file is
