@@ -231,6 +231,12 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 	if sp != nil && v.res == CommandCheckResultSafe {
 		v = r.specVerdict(sp, v, args, cwd)
 	}
+	if v.res == CommandCheckResultSafe && r.sandbox != "" {
+		v = worseOf(v, r.projectFiles(name, args[1:], cwd))
+		if name == "go" {
+			v = worseOf(v, r.goVCSStamping(args[1:], cwd))
+		}
+	}
 	v = worseOf(v, r.operands(name, args, globs, cwd, sp == nil))
 	if floor.res != CommandCheckResultSafe {
 		v = worseOf(v, floor)
