@@ -110,19 +110,6 @@ func trailingComment(s string) bool {
 	return s == "" || s[0] == '#'
 }
 
-// unquoteScalar returns a scalar's text without quotes and comment (for
-// values that are compared, such as a channel name).
-func unquoteScalar(v string) string {
-	v = strings.TrimSpace(v)
-	if strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
-		if i := strings.IndexByte(v[1:], v[0]); i >= 0 {
-			return v[1 : i+1]
-		}
-	}
-	w, _, _ := strings.Cut(v, "#")
-	return strings.TrimSpace(w)
-}
-
 // tomlKeyPath normalises a TOML key or table name: white space around
 // dots and quotes are removed ("tool . uv" and "\"tool\".uv" are tool.uv).
 // ok is false for a key this scanner does not read (empty parts).
