@@ -128,7 +128,7 @@ func TestRepositoryFamilies(t *testing.T) {
 			return sb, nil
 		}, []check{{[]string{"log", "-p"}, false, "remote.origin.promisor"}}},
 		{"remote and branch as data", func(t *testing.T, sb string) (string, map[string]string) {
-			appendFile(t, sb+"/.git/config", "[remote \"origin\"]\n\turl = https://example.com/x.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n[user]\n\tname = A\n\temail = a@example.com\n")
+			appendFile(t, sb+"/.git/config", "[remote \"origin\"]\n\turl = https://example.com/x.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n\tvscode-merge-base = origin/main\n[lfs \"https://example.com/x.git/info/lfs\"]\n\taccess = basic\n[user]\n\tname = A\n\temail = a@example.com\n")
 			return sb, nil
 		}, []check{{[]string{"status"}, true, ""}, {[]string{"add", "."}, true, ""}}},
 		{"submodule config with fsmonitor", func(t *testing.T, sb string) (string, map[string]string) {

@@ -49,10 +49,14 @@ func GitCommand(args []string) Command {
 	case "version", "--version", "help", "log", "show", "whatchanged", "shortlog", "diff-tree",
 		"diff-index", "diff-files", "range-diff", "blame", "annotate", "grep", "rev-parse",
 		"rev-list", "ls-files", "ls-tree", "cat-file", "name-rev", "merge-base", "show-ref",
-		"for-each-ref", "count-objects", "check-ignore", "check-attr", "remote", "config",
-		"var", "fsck", "reflog", "worktree", "submodule", "stash":
-		// Read only (the safe forms of remote, config, reflog,
-		// worktree, submodule and stash are the listing ones).
+		"for-each-ref", "count-objects", "check-ignore", "check-attr", "var", "fsck":
+		// Read only.
+	case "remote", "config", "reflog", "worktree", "submodule", "stash":
+		// Read only in their listing forms; any other form may do
+		// anything.
+		if !listingForm(sub, args[1:]) {
+			c.AnyHook, c.Writes = true, true
+		}
 	case "status", "diff", "describe":
 		c.Hooks = []string{indexHook}
 	case "add", "rm", "mv", "update-index", "read-tree", "restore":
@@ -110,6 +114,34 @@ func (c Command) runs(hook string) bool {
 		if h == hook {
 			return true
 		}
+	}
+	return false
+}
+
+// listingForm reports whether the words after git remote, config, reflog,
+// worktree, submodule or stash select a form that only lists.
+func listingForm(sub string, rest []string) bool {
+	first := ""
+	if len(rest) > 0 {
+		first = rest[0]
+	}
+	switch sub {
+	case "remote":
+		return first == "" || first == "-v" || first == "--verbose" || first == "get-url"
+	case "config":
+		switch first {
+		case "--get", "--get-all", "--get-regexp", "--list", "-l", "get", "list", "--local":
+			return first != "--local" || len(rest) > 1 && listingForm("config", rest[1:])
+		}
+		return false
+	case "reflog":
+		return first == "" || first == "show" || strings.HasPrefix(first, "-")
+	case "worktree":
+		return first == "list"
+	case "submodule":
+		return first == "" || first == "status"
+	case "stash":
+		return first == "list" || first == "show"
 	}
 	return false
 }

@@ -26,7 +26,8 @@ func harmlessKey(s Setting) bool {
 			"logallrefupdates",  // whether reflogs are kept (inside the repository)
 			"ignorecase",        // how names compare
 			"precomposeunicode", // how names are normalised (macOS)
-			"symlinks":          // whether symbolic links are checked out as links
+			"symlinks",          // whether symbolic links are checked out as links
+			"autocrlf", "eol":   // git's own line-ending conversion
 			return true
 		}
 	case "extensions":
@@ -39,9 +40,11 @@ func harmlessKey(s Setting) bool {
 		// url and fetch are used only by commands that talk to a remote,
 		// which are not safe anyway. promisor, partialclonefilter,
 		// uploadpack, receivepack, proxy are not here.
-		return s.Subsection != "" && (s.Key == "url" || s.Key == "fetch")
+		return s.Subsection != "" && (s.Key == "url" || s.Key == "fetch" || s.Key == "pushurl" || s.Key == "tagopt" || s.Key == "prune")
 	case "branch":
-		return s.Subsection != "" && (s.Key == "remote" || s.Key == "merge")
+		// vscode-merge-base is what an editor records; rebase is read by
+		// git pull only.
+		return s.Subsection != "" && (s.Key == "remote" || s.Key == "merge" || s.Key == "rebase" || s.Key == "vscode-merge-base")
 	case "user":
 		return s.Subsection == "" && (s.Key == "name" || s.Key == "email")
 	case "submodule":
@@ -49,7 +52,9 @@ func harmlessKey(s Setting) bool {
 		// name a command and is not here.
 		return s.Subsection != "" && (s.Key == "url" || s.Key == "active")
 	case "lfs":
-		return s.Subsection == "" && s.Key == "repositoryformatversion"
+		// access is the authentication scheme git-lfs remembers for a
+		// server, used only when it transfers objects.
+		return s.Subsection == "" && s.Key == "repositoryformatversion" || s.Subsection != "" && s.Key == "access"
 	case "filter":
 		// `git lfs install --local` writes these; git runs filter
 		// commands through a shell, so only these exact values pass.
