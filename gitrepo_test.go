@@ -10,9 +10,10 @@ import (
 )
 
 // TestPlantedGitRepository: a repository written into the sandbox (a bare
-// one, a nested .git, a gitdir file) can name programs to run in its config,
-// so a git command that would use it is never safe; the sandbox's own .git is
-// trusted.
+// one, a nested .git) can name programs to run in its config, so a git
+// command that would use it is not safe; a gitdir file naming no repository
+// is not understood; a .git directory that git does not take as a
+// repository (no HEAD, objects, refs) is passed over, as git passes it over.
 func TestPlantedGitRepository(t *testing.T) {
 	sb := newSandbox(t)
 	bare := filepath.Join(sb, "evil")
@@ -21,7 +22,13 @@ func TestPlantedGitRepository(t *testing.T) {
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(bare, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(bare, "config"), []byte("[core]\n\tfsmonitor = sh p.sh\n"), 0o644))
-	require.NoError(t, os.MkdirAll(filepath.Join(sb, "nested", ".git"), 0o755))
+	nested := filepath.Join(sb, "nested", ".git")
+	for _, d := range []string{"objects", "refs"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(nested, d), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(nested, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(nested, "config"), []byte("[diff]\n\texternal = ./d.sh\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "hollow", ".git"), 0o755))
 	require.NoError(t, os.MkdirAll(filepath.Join(sb, "linked"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(sb, "linked", ".git"), []byte("gitdir: /elsewhere\n"), 0o644))
 
@@ -42,6 +49,7 @@ func TestPlantedGitRepository(t *testing.T) {
 		{sb, []string{"git", "-C", "nested", "log"}, false},
 		{sb + "/nested", []string{"git", "status"}, false},
 		{sb, []string{"git", "-C", "linked", "status"}, false},
+		{sb, []string{"git", "-C", "hollow", "status"}, true},
 	}
 	for _, c := range cases {
 		got, err := s.Classify(CommandSite{SandboxDir: sb, Cwd: c.cwd}, c.argv)

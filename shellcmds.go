@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/sandboxauth/sandboxauth/internal/programs"
+	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -96,6 +97,7 @@ type ShellAllowedCommands struct {
 	safe          matcherList
 	splitCompound bool
 	searchPaths   searchPathCache // PATH directories inside the last sandbox seen
+	repos         repotrust.Cache // what each repository makes of git commands
 }
 
 // matcherList is one list, kept in insertion order and indexed by

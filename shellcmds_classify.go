@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
+	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 	"github.com/sandboxauth/sandboxauth/internal/shell"
 )
 
@@ -210,7 +211,7 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 			}
 		}
 		if problem == "" {
-			if gv := r.gitRepository(cwd, dirs); gv.res != CommandCheckResultSafe {
+			if gv := r.gitRepository(cwd, dirs, args[1:]); gv.res != CommandCheckResultSafe {
 				floor = worseOf(floor, gv)
 			}
 		}
@@ -229,6 +230,12 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 	}
 	if sp != nil && v.res == CommandCheckResultSafe {
 		v = r.specVerdict(sp, v, args, cwd)
+	}
+	if v.res == CommandCheckResultSafe && r.sandbox != "" {
+		v = worseOf(v, r.projectFiles(name, args[1:], cwd))
+		if name == "go" {
+			v = worseOf(v, r.goVCSStamping(args[1:], cwd))
+		}
 	}
 	v = worseOf(v, r.operands(name, args, globs, cwd, sp == nil))
 	if floor.res != CommandCheckResultSafe {
@@ -740,76 +747,37 @@ func inGitDir(p string) bool {
 	return false
 }
 
-// gitRepository checks which repository a git command would use. git
-// discovers it by walking up from its working directory (cwd, then each -C
-// directory), taking the first directory that has a .git entry or looks like
-// a bare repository itself. Only the sandbox's own .git is trusted: any other
-// repository inside the sandbox (one the model could have written, with a
-// config that names programs to run) makes the command dangerous. With no
-// sandbox known, -C is enough to be dangerous.
-func (r *cmdClassifier) gitRepository(cwd string, dirs []string) cmdVerdict {
-	const rule = "rule: git repository other than the sandbox's"
-	const why = "git would use a repository other than the sandbox's own .git, whose configuration may name programs to run"
+// gitRepository checks the repository a git command would use (cwd, then
+// each -C directory; args are the words after git's global options) with
+// git's own discovery, configuration, hooks and layout: see
+// internal/repotrust. With no sandbox known, -C is enough to be dangerous.
+func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) cmdVerdict {
 	if r.sandbox == "" {
 		if len(dirs) > 0 {
-			return mkVerdict(CommandCheckResultDangerous, rule, why)
+			return mkVerdict(CommandCheckResultDangerous, "rule: git repository not known",
+				"with no sandbox known, git -C may use any repository, whose configuration may name programs to run")
 		}
 		return safeCmdVerdict
 	}
 	dir := cwd
 	for _, d := range dirs {
-		if strings.HasPrefix(d, "/") {
-			dir = d
-		} else {
-			dir = dir + "/" + d
-		}
+		dir = atCwd(dir, d)
 	}
 	d, inside, err := r.contains(dir)
 	if err != nil || !inside {
-		return mkVerdict(CommandCheckResultDangerous, rule, why)
+		return mkVerdict(CommandCheckResultDangerous, "rule: git repository outside the sandbox",
+			"git would run in a directory outside the sandbox, whose repository configuration may name programs to run")
 	}
-	root := r.root.Real()
-	for ; d != root; d = filepath.Dir(d) {
-		// git takes a directory as a repository when it has a .git entry,
-		// or is itself one: a HEAD (or commondir) beside objects and refs.
-		for _, name := range []string{".git", "HEAD", "commondir"} {
-			if _, err := os.Lstat(d + "/" + name); err == nil {
-				return mkVerdict(CommandCheckResultDangerous, rule+": "+d, why)
-			}
+	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.root.Real(), Env: os.LookupEnv})
+	ok, subject, reason := f.Decide(repotrust.GitCommand(args), func(p repotrust.Problem) bool {
+		root := f.WorkTree
+		if root == "" {
+			root = r.root.Real()
 		}
-		if d == "/" {
-			break
-		}
-	}
-	return r.sandboxRepository(root)
-}
-
-// sandboxRepository checks the repository that git finds at the sandbox
-// root: none (git looks further up, outside, where the model cannot write),
-// the sandbox's own .git, whose configuration must name no program, or the
-// sandbox directory itself looking like a bare repository, which the model
-// could have made by writing HEAD and config there.
-func (r *cmdClassifier) sandboxRepository(root string) cmdVerdict {
-	dotGit := root + "/.git"
-	if _, err := os.Lstat(dotGit); err != nil {
-		for _, name := range []string{"HEAD", "commondir"} {
-			if _, err := os.Lstat(root + "/" + name); err == nil {
-				return mkVerdict(CommandCheckResultDangerous, "rule: sandbox directory is a bare repository",
-					"the sandbox has no .git but a "+name+" file, so git would take the sandbox itself as a repository, whose configuration may name programs to run")
-			}
-		}
-		return safeCmdVerdict
-	}
-	setting, ok := gitConfigProgram(dotGit, func(setting, value string) bool {
-		return setting == "core.hookspath" && r.protectedHooks(root, value)
+		return p.Setting == "core.hookspath" && r.protectedHooks(root, p.Value)
 	})
-	switch {
-	case !ok:
-		return mkVerdict(CommandCheckResultDangerous, "rule: repository configuration not understood",
-			"the sandbox's git configuration could not be read or parsed, so it may name programs that git runs")
-	case setting != "":
-		return mkVerdict(CommandCheckResultDangerous, "rule: repository configuration runs a program: "+setting,
-			"the repository's configuration sets "+setting+", which makes read-only git commands run a program or read outside the sandbox")
+	if !ok {
+		return mkVerdict(CommandCheckResultDangerous, "rule: repository not trusted: "+subject, reason)
 	}
 	return safeCmdVerdict
 }

@@ -48,9 +48,11 @@ func newSandbox(t testing.TB) string {
 	t.Helper()
 	sb, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	for _, d := range []string{"internal/config", "internal/shell", "testdata/golden", "testdata/out", "cmd/app", ".git/hooks", "sub"} {
+	for _, d := range []string{"internal/config", "internal/shell", "testdata/golden", "testdata/out", "cmd/app", ".git/hooks", ".git/objects", ".git/refs/heads", "sub"} {
 		require.NoError(t, os.MkdirAll(filepath.Join(sb, d), 0o755))
 	}
+	// .git holds what makes git take it as a repository: HEAD, objects, refs.
+	require.NoError(t, os.WriteFile(filepath.Join(sb, ".git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 	for _, f := range []string{"go.mod", "go.sum", "main.go", "README.md", "CHANGELOG.md", ".gitignore", "a.txt", "b.txt", "package.json", "internal/config/config.go"} {
 		require.NoError(t, os.WriteFile(filepath.Join(sb, f), []byte("x\n"), 0o644))
 	}

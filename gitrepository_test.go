@@ -9,48 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestGitConfigScan(t *testing.T) {
-	cases := []struct {
-		text    string
-		setting string // "" when nothing runs
-		ok      bool
-	}{
-		{"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n", "", true},
-		{"[core]\n\tfsmonitor = sh p.sh\n", "core.fsmonitor", true},
-		{"[core]\n\tfsmonitor = false\n", "", true},
-		{"[core]\n\tfsmonitor = true\n", "", true}, // git's own daemon
-		{"[CORE]\n\tFSMonitor = ./x\n", "core.fsmonitor", true},
-		{"[core] fsmonitor = ./x\n", "core.fsmonitor", true}, // a key on the header line
-		{"[core]\n\tpager = sh -c 'id'\n", "core.pager", true},
-		{"[core]\n\tworktree = /home\n", "core.worktree", true},
-		{"[diff]\n\texternal = ./d.sh\n", "diff.external", true},
-		{"[diff \"bin\"]\n\ttextconv = ./t.sh\n", "diff.bin.textconv", true},
-		{"[diff.bin]\n\ttextconv = ./t.sh\n", "diff.bin.textconv", true},
-		{"[diff]\n\tcolorMoved = zebra\n", "", true},
-		{"[filter \"x\"]\n\tclean = ./c.sh\n", "filter.x.clean", true},
-		{"[filter \"lfs\"]\n\tprocess = git-lfs filter-process\n\trequired = true\n", "", true},
-		{"[include]\n\tpath = ../cfg\n", "include.path", true},
-		{"[includeIf \"gitdir:/\"]\n\tpath = x\n", "includeif.gitdir:/.path", true},
-		{"[pager]\n\tlog = ./p.sh\n", "pager.log", true},
-		{"[gpg]\n\tprogram = ./g.sh\n", "gpg.program", true},
-		{"[log]\n\tshowSignature\n", "log.showsignature", true},
-		{"[remote \"origin\"]\n\turl = https://example.com/x.git\n# fsmonitor = x\n; pager = y\n", "", true},
-		{"[core\n\tfsmonitor = x\n", "", false},
-		{"[diff \"a]b\"] command = ./pwn.sh\n", "diff.a]b.command", true}, // ] inside a quoted subsection
-		{"[diff \"a\\\"]b\"]\n\ttextconv = ./t.sh\n", "diff.a\\\"]b.textconv", true},
-		{"[filter \"lfs\"]\n\tclean = git-lfs clean -- %f || ./pwn.sh\n", "filter.lfs.clean", true},
-		{"[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n", "", true},
-		{"[core]\n\thooksPath = hooks\n", "core.hookspath", true},
-		{"[alias]\n\tx = \"!sh \\\n-c id\"\n", "", false}, // a continuation line
-	}
-	for _, c := range cases {
-		setting, found, ok := gitConfigScan([]byte(c.text), nil)
-		assert.Equal(t, c.ok, ok, "%q", c.text)
-		assert.Equal(t, c.setting != "", found, "%q", c.text)
-		assert.Equal(t, c.setting, setting, "%q", c.text)
-	}
-}
-
 // TestSandboxRepositoryConfig: the sandbox's own repository is trusted only
 // while its configuration names no program; a sandbox that is itself shaped
 // like a bare repository is not trusted at all.
@@ -66,6 +24,14 @@ func TestSandboxRepositoryConfig(t *testing.T) {
 		t.Helper()
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+
+	// A repository layout git accepts: HEAD, objects, refs.
+	gitLayout := func(dir string) {
+		t.Helper()
+		write(dir+"/HEAD", "ref: refs/heads/main\n")
+		require.NoError(t, os.MkdirAll(dir+"/objects", 0o755))
+		require.NoError(t, os.MkdirAll(dir+"/refs/heads", 0o755))
 	}
 
 	sb := newSandbox(t)
@@ -86,32 +52,39 @@ func TestSandboxRepositoryConfig(t *testing.T) {
 	wt := newSandbox(t)
 	require.NoError(t, os.RemoveAll(wt+"/.git"))
 	main := t.TempDir()
+	gitLayout(main + "/.git")
 	write(main+"/.git/config", "[diff]\n\texternal = ./d.sh\n")
 	write(main+"/.git/worktrees/wt/commondir", "../..\n")
+	write(main+"/.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n")
 	write(wt+"/.git", "gitdir: "+main+"/.git/worktrees/wt\n")
 	c := classify(wt, "git", "diff")
 	assert.Equal(t, CommandCheckResultDangerous, c.Result)
 	assert.Contains(t, c.Rule, "diff.external")
 	write(main+"/.git/config", "[core]\n\tbare = false\n")
 	assert.Equal(t, CommandCheckResultSafe, classify(wt, "git", "diff").Result)
-	// config.worktree counts once extensions.worktreeConfig is on.
+	// The worktree's store is outside the sandbox: git add writes there.
+	c = classify(wt, "git", "add", "a.txt")
+	assert.Equal(t, CommandCheckResultDangerous, c.Result)
+	assert.Contains(t, c.Rule, "outside the sandbox")
+	// config.worktree counts, with extensions.worktreeConfig or without
+	// (the worse case).
 	write(main+"/.git/worktrees/wt/config.worktree", "[core]\n\tfsmonitor = ./m.sh\n")
-	assert.Equal(t, CommandCheckResultSafe, classify(wt, "git", "diff").Result)
-	write(main+"/.git/config", "[extensions]\n\tworktreeConfig = true\n")
 	c = classify(wt, "git", "diff")
 	assert.Equal(t, CommandCheckResultDangerous, c.Result)
 	assert.Contains(t, c.Rule, "core.fsmonitor")
 	write(wt+"/.git", "not a gitdir line\n")
 	assert.Equal(t, CommandCheckResultDangerous, classify(wt, "git", "diff").Result)
 
-	// No .git, but HEAD and config at the sandbox root: git would take the
-	// sandbox itself as a bare repository.
+	// No .git, but HEAD, objects, refs and config at the sandbox root:
+	// git takes the sandbox itself as a bare repository.
 	bare := newSandbox(t)
 	require.NoError(t, os.RemoveAll(bare+"/.git"))
 	assert.Equal(t, CommandCheckResultSafe, classify(bare, "git", "status").Result)
 	write(bare+"/HEAD", "ref: refs/heads/main\n")
 	write(bare+"/config", "[core]\n\tfsmonitor = ./x\n")
+	assert.Equal(t, CommandCheckResultSafe, classify(bare, "git", "status").Result, "no objects, no refs: not a repository for git")
+	gitLayout(bare)
 	c = classify(bare, "git", "status")
 	assert.Equal(t, CommandCheckResultDangerous, c.Result)
-	assert.Contains(t, c.Rule, "bare repository")
+	assert.Contains(t, c.Rule, "core.fsmonitor")
 }

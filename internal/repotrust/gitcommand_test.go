@@ -1,0 +1,48 @@
+package repotrust
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestGitCommand: the hooks and writes of each subcommand form.
+func TestGitCommand(t *testing.T) {
+	cases := []struct {
+		args   []string
+		hook   string // a hook it runs ("" for none checked)
+		noHook string // a hook it does not run
+		writes bool
+	}{
+		{[]string{"status"}, "post-index-change", "reference-transaction", false},
+		{[]string{"log", "-p"}, "", "post-index-change", false},
+		{[]string{"add", "."}, "post-index-change", "pre-commit", true},
+		{[]string{"branch"}, "", "reference-transaction", false},
+		{[]string{"branch", "-a"}, "", "reference-transaction", false},
+		{[]string{"branch", "x"}, "reference-transaction", "post-index-change", true},
+		{[]string{"branch", "--list", "x*"}, "", "reference-transaction", false},
+		{[]string{"tag", "v1"}, "reference-transaction", "", true},
+		{[]string{"tag", "-l", "v*"}, "", "reference-transaction", false},
+		{[]string{"commit", "-m", "x"}, "pre-commit", "", true},
+		{[]string{"remote", "-v"}, "", "post-checkout", false},
+		{[]string{"remote", "add", "x", "y"}, "post-checkout", "", true},
+		{[]string{"config", "--get", "user.name"}, "", "post-checkout", false},
+		{[]string{"config", "--local", "--list"}, "", "post-checkout", false},
+		{[]string{"config", "user.name", "x"}, "post-checkout", "", true},
+		{[]string{"worktree", "list"}, "", "post-checkout", false},
+		{[]string{"worktree", "add", "../x"}, "post-checkout", "", true},
+		{[]string{"stash", "list"}, "", "post-index-change", false},
+		{[]string{"stash"}, "post-index-change", "", true},
+		{[]string{"frobnicate"}, "pre-auto-gc", "", true},
+	}
+	for _, c := range cases {
+		cmd := GitCommand(c.args)
+		if c.hook != "" {
+			assert.True(t, cmd.runs(c.hook), "git %v runs %s", c.args, c.hook)
+		}
+		if c.noHook != "" {
+			assert.False(t, cmd.runs(c.noHook), "git %v does not run %s", c.args, c.noHook)
+		}
+		assert.Equal(t, c.writes, cmd.Writes, "git %v", c.args)
+	}
+}
