@@ -2,8 +2,11 @@
 // the simple commands it would run, or into an "inscrutable" answer.
 //
 // The package is the front end of the shell-command classifier. It parses
-// with mvdan.cc/sh/v3/syntax (bash dialect) and accepts only scripts whose
-// meaning is fixed by their text alone:
+// with mvdan.cc/sh/v3/syntax, in the grammar of the shell that runs the
+// script (see [Dialect]: bash, POSIX sh as dash runs it, MirBSD ksh; zsh
+// has no grammar of its own and is accepted only where bash and POSIX read
+// the script alike), and accepts only scripts whose meaning is fixed by
+// their text alone:
 //
 //   - simple commands of literal words: quotes are removed and backslash
 //     escapes decoded exactly as the shell would, so `"cu"rl`, `'su”do'` and
@@ -29,14 +32,17 @@
 // anything but plain option flags), and syntax errors.
 //
 // Globs are decided this way: an unquoted *, ? or [...] is kept in the word
-// and the word is marked in [Command.Globs]; the caller decides what the
-// expansion may reach (the classifier expands it inside the sandbox, or
-// treats it conservatively when no sandbox is known). A leading unquoted ~
-// is kept as is; callers treat it as the home directory.
+// and the word is marked in [Command.Globs], with the pattern as the shell
+// matches it (quoted characters escaped) in [Command.Patterns]; the caller
+// expands it with [Expand] or treats the command as not safe. In a zsh
+// script a glob is inscrutable: zsh's patterns (recursive **, qualifiers,
+// numeric ranges) are not bash's. A leading unquoted ~ is kept as is;
+// callers treat it as the home directory.
 package shell
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -66,6 +72,11 @@ type Command struct {
 	// Globs[i] reports whether Args[i] holds an unquoted glob pattern.
 	// It is nil when no word does.
 	Globs []bool
+	// Patterns[i] is, when Globs[i] is set, the word as a pattern: Args[i]
+	// with the characters that were quoted or escaped in the script
+	// escaped with a backslash, so that only the unquoted *, ? and [...]
+	// are special. It is nil when Globs is.
+	Patterns []string
 	// Redirs are the redirections of the command, in order.
 	Redirs []Redirect
 	// Negated is set for `! cmd`.
@@ -124,30 +135,89 @@ func inscrutable(format string, args ...any) error {
 	return &InscrutableError{Reason: fmt.Sprintf(format, args...)}
 }
 
-// Dialect selects the shell whose script is parsed.
+// Dialect selects the grammar a script is parsed with. The same text can
+// mean different things to different shells: `true &>/dev/null curl x` is
+// one command with a redirection to bash, but to dash a background job
+// followed by `>/dev/null curl x`. A caller that does not know which shell
+// will run a script parses it in every dialect the shell may be and takes
+// the worst answer.
 type Dialect int
 
 const (
-	// Bash is bash, sh, dash and ksh: all parsed with the bash grammar,
-	// which accepts a superset of POSIX sh.
+	// Bash is GNU bash's grammar.
 	Bash Dialect = iota
-	// Zsh adds zsh's expansions of plain-looking words: a word beginning
-	// with an unquoted = (`=curl` expands to curl's path) is inscrutable.
+	// Zsh has no grammar here. A zsh script is accepted only when the
+	// bash and the POSIX grammars give the same commands, with none of
+	// zsh's expansions of plain-looking words: a word beginning with an
+	// unquoted = (`=curl` expands to curl's path), a $ left as text, or a
+	// glob pattern (zsh's differ from bash's) is inscrutable.
 	Zsh
+	// POSIX is the POSIX shell grammar, as dash, posh and busybox ash
+	// read it. Bash-only syntax (`&>`, `|&`, extended globs, [[ ]]) is a
+	// syntax error, hence inscrutable.
+	POSIX
+	// MirBSDKorn is mksh's grammar (`|&` starts a coprocess).
+	MirBSDKorn
+	numDialects
 )
+
+// String returns the dialect's name.
+func (d Dialect) String() string {
+	switch d {
+	case Bash:
+		return "bash"
+	case Zsh:
+		return "zsh"
+	case POSIX:
+		return "posix"
+	case MirBSDKorn:
+		return "mksh"
+	}
+	return fmt.Sprintf("Dialect(%d)", int(d))
+}
 
 // MaxScriptLen is the longest script Parse accepts; longer ones are
 // inscrutable.
 const MaxScriptLen = 64 << 10
 
-var parserPool = sync.Pool{New: func() any {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
-}}
+// parserPools holds idle parsers, one pool per grammar.
+var parserPools = [numDialects]sync.Pool{
+	Bash:       {New: func() any { return newParser(syntax.LangBash) }},
+	POSIX:      {New: func() any { return newParser(syntax.LangPOSIX) }},
+	MirBSDKorn: {New: func() any { return newParser(syntax.LangMirBSDKorn) }},
+}
 
-// Parse parses src and returns its simple commands, or an error: an
-// *InscrutableError for anything not fully understood (syntax errors
-// included). Parse never panics.
-func Parse(src string, d Dialect) (s *Script, err error) {
+func newParser(l syntax.LangVariant) *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(l), syntax.KeepComments(false))
+}
+
+// Parse parses src with d's grammar and returns its simple commands, or an
+// error: an *InscrutableError for anything not fully understood (syntax
+// errors included). Parse never panics.
+func Parse(src string, d Dialect) (*Script, error) {
+	switch d {
+	case Bash, POSIX, MirBSDKorn:
+		return parse(src, d, d)
+	case Zsh:
+		s, err := parse(src, Bash, Zsh)
+		if err != nil {
+			return nil, err
+		}
+		p, err := parse(src, POSIX, Zsh)
+		if err != nil {
+			return nil, inscrutable("zsh script that POSIX sh reads otherwise: %s", err.(*InscrutableError).Reason)
+		}
+		if !reflect.DeepEqual(s, p) {
+			return nil, inscrutable("zsh script that bash and POSIX sh read differently")
+		}
+		return s, nil
+	}
+	return nil, inscrutable("unknown shell dialect %v", d)
+}
+
+// parse parses src with grammar g and builds the script with the word
+// rules of dialect d.
+func parse(src string, g, d Dialect) (s *Script, err error) {
 	if len(src) > MaxScriptLen {
 		return nil, inscrutable("script longer than %d bytes", MaxScriptLen)
 	}
@@ -165,9 +235,9 @@ func Parse(src string, d Dialect) (s *Script, err error) {
 			s, err = nil, inscrutable("parser failure")
 		}
 	}()
-	p := parserPool.Get().(*syntax.Parser)
+	p := parserPools[g].Get().(*syntax.Parser)
 	f, perr := p.Parse(strings.NewReader(src), "")
-	parserPool.Put(p)
+	parserPools[g].Put(p)
 	if perr != nil {
 		return nil, inscrutable("syntax error: %v", perr)
 	}
@@ -332,10 +402,15 @@ func (b *builder) call(c *syntax.CallExpr) (Command, error) {
 			return cmd, err
 		}
 		if glob {
+			if b.dialect == Zsh {
+				return cmd, inscrutable("glob in a zsh script (zsh's patterns are not bash's)")
+			}
 			if cmd.Globs == nil {
 				cmd.Globs = make([]bool, len(c.Args))
+				cmd.Patterns = make([]string, len(c.Args))
 			}
 			cmd.Globs[i] = true
+			cmd.Patterns[i] = pattern(w)
 		}
 		cmd.Args = append(cmd.Args, s)
 	}
@@ -485,6 +560,41 @@ func (b *builder) word(w *syntax.Word, first bool) (string, bool, error) {
 		}
 	}
 	return sb.String(), glob, nil
+}
+
+// pattern returns w (made of literal and quoted parts only, as word has
+// checked) as a glob pattern: unquoted text as written, with its backslash
+// escapes, and quoted text with every pattern character escaped.
+func pattern(w *syntax.Word) string {
+	var sb strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			sb.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			quoteMeta(&sb, p.Value)
+		case *syntax.DblQuoted:
+			var q strings.Builder
+			for _, dp := range p.Parts {
+				if lit, ok := dp.(*syntax.Lit); ok {
+					unquoteDbl(&q, lit.Value)
+				}
+			}
+			quoteMeta(&sb, q.String())
+		}
+	}
+	return sb.String()
+}
+
+// quoteMeta appends s with the pattern characters * ? [ ] \ escaped.
+func quoteMeta(sb *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '?', '[', ']', '\\':
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(s[i])
+	}
 }
 
 func partName(p syntax.WordPart) string {
