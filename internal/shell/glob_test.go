@@ -88,19 +88,19 @@ func TestExpandNotExact(t *testing.T) {
 		pat string
 		d   Dialect
 	}{
-		{".*", Bash},              // . and .. in bash before 5.2
-		{"?", Bash},               // é is one character or two bytes
-		{"[a-Z]", Bash},           // mixed-case range
-		{"[a-c]*", Bash},          // B lies between a and c in dictionary order
-		{"[[.hyphen.]]*", Bash},   // named collating element
-		{"[[=a=]]", Bash},         // letters have accented equivalents
-		{"[[.-.]]*", POSIX},       // dash has no collating symbols
-		{"[\\a]*", Bash},          // backslash inside brackets
-		{"[[:word:]]", Bash},      // not a class dash knows
-		{"*/dangling", Bash},      // dangling symbolic link
-		{"*", MirBSDKorn},         // mksh patterns are not modelled
-		{"sub//*", Bash},          // empty component
-		{"[[:alpha:]", Bash},      // unterminated class
+		{".*", Bash},            // . and .. in bash before 5.2
+		{"?", Bash},             // é is one character or two bytes
+		{"[a-Z]", Bash},         // mixed-case range
+		{"[a-c]*", Bash},        // B lies between a and c in dictionary order
+		{"[[.hyphen.]]*", Bash}, // named collating element
+		{"[[=a=]]", Bash},       // letters have accented equivalents
+		{"[[.-.]]*", POSIX},     // dash has no collating symbols
+		{"[\\a]*", Bash},        // backslash inside brackets
+		{"[[:word:]]", Bash},    // not a class dash knows
+		{"*/dangling", Bash},    // dangling symbolic link
+		{"*", MirBSDKorn},       // mksh patterns are not modelled
+		{"sub//*", Bash},        // empty component
+		{"[[:alpha:]", Bash},    // unterminated class
 	} {
 		_, err := Expand(dir, c.pat, c.d, DefaultGlobLimits)
 		require.ErrorIs(t, err, ErrNotExact, "%v %q", c.d, c.pat)

@@ -39,9 +39,9 @@ var parseTests = []struct {
 	{"A=1", Script{Commands: []Command{{Assigns: []Assign{{Name: "A", Value: "1"}}}}}},
 	{"P+=x", Script{Commands: []Command{{Assigns: []Assign{{Name: "P", Value: "x", Append: true}}}}}},
 	{"A= ls", Script{Commands: []Command{{Assigns: []Assign{{Name: "A"}}, Args: []string{"ls"}}}}},
-	{"ls *.go", Script{Commands: []Command{{Args: []string{"ls", "*.go"}, Globs: []bool{false, true}}}}},
-	{"ls a?c", Script{Commands: []Command{{Args: []string{"ls", "a?c"}, Globs: []bool{false, true}}}}},
-	{"ls [ab]", Script{Commands: []Command{{Args: []string{"ls", "[ab]"}, Globs: []bool{false, true}}}}},
+	{"ls *.go", Script{Commands: []Command{{Args: []string{"ls", "*.go"}, Globs: []bool{false, true}, Patterns: []string{"", "*.go"}}}}},
+	{"ls a?c", Script{Commands: []Command{{Args: []string{"ls", "a?c"}, Globs: []bool{false, true}, Patterns: []string{"", "a?c"}}}}},
+	{"ls [ab]", Script{Commands: []Command{{Args: []string{"ls", "[ab]"}, Globs: []bool{false, true}, Patterns: []string{"", "[ab]"}}}}},
 	{`ls \*.go`, Script{Commands: []Command{cmd("ls", "*.go")}}},
 	{`ls "*.go"`, Script{Commands: []Command{cmd("ls", "*.go")}}},
 	{"ls > out.txt", Script{Commands: []Command{{Args: []string{"ls"}, Redirs: []Redirect{{Fd: -1, Op: ">", Target: "out.txt"}}}}}},
@@ -254,4 +254,42 @@ func TestScriptCompound(t *testing.T) {
 	s, err = Parse("a", Bash)
 	require.NoError(t, err)
 	assert.False(t, s.Compound())
+}
+
+// TestDialects: the same text is read with each shell's grammar.
+func TestDialects(t *testing.T) {
+	for _, c := range []struct {
+		src string
+		ok  []Dialect // dialects that accept it; the others refuse it
+	}{
+		{"true &>/dev/null curl -s x", []Dialect{Bash, MirBSDKorn}}, // a background job to dash
+		{"a |& b", []Dialect{Bash}},                                 // a coprocess to mksh, a syntax error to dash
+		{"ls @(a|b)", nil},                                          // extended glob (bash) or error (posix)
+		{"ls -la && git status", []Dialect{Bash, Zsh, POSIX, MirBSDKorn}},
+		{"go test ./... 2>&1 | tail -5", []Dialect{Bash, Zsh, POSIX, MirBSDKorn}},
+		{"ls *.go", []Dialect{Bash, POSIX, MirBSDKorn}}, // zsh's patterns are its own
+		{"echo $'\\x41'", nil},
+		{"=curl x", []Dialect{Bash, POSIX, MirBSDKorn}}, // zsh: =curl is curl's path
+		{"time ls", []Dialect{Bash, POSIX, MirBSDKorn}},  // a keyword to bash, a program to dash: zsh refuses the difference
+	} {
+		for d := Bash; d < numDialects; d++ {
+			_, err := Parse(c.src, d)
+			want := false
+			for _, o := range c.ok {
+				want = want || o == d
+			}
+			if want {
+				require.NoError(t, err, "%v %q", d, c.src)
+			} else {
+				var ie *InscrutableError
+				require.ErrorAs(t, err, &ie, "%v %q", d, c.src)
+			}
+		}
+	}
+	s, err := Parse(`ls "*"x* '[a]'? \*y*`, Bash)
+	require.NoError(t, err)
+	require.Equal(t, []string{"ls", "*x*", "[a]?", "*y*"}, s.Commands[0].Args)
+	require.Equal(t, []string{"", `\*x*`, `\[a\]?`, `\*y*`}, s.Commands[0].Patterns)
+	_, err = Parse("ls", numDialects)
+	require.Error(t, err)
 }
