@@ -36,6 +36,9 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) cmd
 	if len(checks) == 0 || r.sandbox == "" {
 		return safeCmdVerdict
 	}
+	if r.untrusted {
+		return untrustedVerdict("the project files "+name+" reads", "they may have been written to make it run a program or reach a host")
+	}
 	dir, inside, err := r.contains(cwd)
 	if err != nil || !inside {
 		return mkVerdict(CommandCheckResultDangerous, "rule: project files outside the sandbox",

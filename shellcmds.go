@@ -415,7 +415,7 @@ func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []p
 		r.protected = protected
 		r.searchPath = s.searchPaths.get(filepath.Clean(site.SandboxDir))
 	}
-	return r.argv(argv, nil, cwd, 0, false)
+	return r.argv(argv, cwd, 0, false)
 }
 
 // Classify classifies argv as it would run at site, and says which rule

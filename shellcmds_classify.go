@@ -86,6 +86,19 @@ type cmdClassifier struct {
 	// each path argument resolves only its own components.
 	root    *pathres.Root
 	rootErr error
+
+	// dialect is the grammar the script being classified was read with;
+	// globs are expanded with its rules.
+	dialect shell.Dialect
+	// untrusted is set while classifying a segment of a script that runs
+	// after (or beside, in a pipeline) a segment that may write: the file
+	// system may no longer be what it is now, so no fact read from it
+	// (where a path leads, what a glob matches, which repository git
+	// uses and what its configuration says) can make the segment safe.
+	untrusted bool
+	// pathUnset is set while classifying a command that runs with PATH
+	// removed from its environment (after env -i, env -u PATH, exec -c).
+	pathUnset bool
 }
 
 // contains resolves p (absolute) and reports whether it lies in the
@@ -100,11 +113,10 @@ func (r *cmdClassifier) contains(p string) (string, bool, error) {
 	return r.root.Contains(p)
 }
 
-// argv classifies one command given as an argv. globs marks the words that
-// hold unquoted glob patterns (only for commands from a parsed script);
-// fromScript is false for the argv the caller gave, whose elements are
-// never shell syntax.
-func (r *cmdClassifier) argv(argv []string, globs []bool, cwd string, depth int, fromScript bool) cmdVerdict {
+// argv classifies one command given as an argv (for a script command,
+// after glob expansion); fromScript is false for the argv the caller gave,
+// whose elements are never shell syntax.
+func (r *cmdClassifier) argv(argv []string, cwd string, depth int, fromScript bool) cmdVerdict {
 	if depth > maxDepth {
 		return mkVerdict(CommandCheckResultInscrutable, "rule: nesting too deep", "shells and wrappers nested more than 8 deep")
 	}
@@ -116,14 +128,14 @@ func (r *cmdClassifier) argv(argv []string, globs []bool, cwd string, depth int,
 			return v
 		}
 	}
-	v := r.argvInner(argv, globs, cwd, depth, fromScript)
+	v := r.argvInner(argv, cwd, depth, fromScript)
 	if v.argv == nil {
 		v.argv = argv
 	}
 	return v
 }
 
-func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth int, fromScript bool) cmdVerdict {
+func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScript bool) cmdVerdict {
 	arg0 := argv[0]
 	base := commandBase(arg0)
 	if base == "" || base == "." || base == ".." {
@@ -139,6 +151,9 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 		} else if dir, ok := sp.shadow(arg0); ok {
 			floor = worseOf(floor, mkVerdict(CommandCheckResultNone, "rule: program on PATH inside the sandbox: "+dir+"/"+arg0,
 				arg0+" is found in a PATH directory inside the sandbox, which the model may have written; a person decides"))
+		} else if r.untrusted && len(sp.inside) > 0 {
+			floor = worseOf(floor, untrustedVerdict("PATH directory "+sp.inside[0],
+				"a program named "+arg0+" may have been written into it"))
 		}
 	}
 	name := base
@@ -155,7 +170,7 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 
 	switch kind {
 	case kindShell:
-		return worseOf(r.shellWrapper(shellDialects[name], argv, cwd, depth), floor)
+		return worseOf(r.shellWrapper(name, argv, cwd, depth), floor)
 	case kindForeignShell:
 		return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: shell language not parsed",
 			name+" scripts are not analysed"), floor)
@@ -166,12 +181,12 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 
 	// Transparent wrappers.
 	if kind == kindWrapper && !(name == "command" && len(argv) > 1 && (argv[1] == "-v" || argv[1] == "-V")) {
-		if u, ok := unwrap(name, argv[1:], globs); ok {
+		if u, ok := unwrap(name, argv[1:]); ok {
 			if u.problem != "" {
 				return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: wrapper "+name, u.problem), floor)
 			}
 			if u.inner != nil {
-				inner := r.argv(u.inner, u.globs, cwd, depth+1, fromScript)
+				inner := r.wrapped(name, u, cwd, depth, fromScript)
 				v := worseOf(inner, r.envSettings(u.assigns))
 				v = worseOf(v, floor)
 				v.argv = inner.argv
@@ -199,10 +214,6 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 		if problem != "" {
 			floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: git global option", problem))
 		} else if len(norm) != len(argv) {
-			if globs != nil {
-				off := len(argv) - len(norm)
-				globs = append([]bool{false}, globs[off+1:]...)
-			}
 			args = norm
 			for _, d := range dirs {
 				if pv := r.pathArg(d, cwd, false); pv.res != CommandCheckResultSafe {
@@ -237,7 +248,7 @@ func (r *cmdClassifier) argvInner(argv []string, globs []bool, cwd string, depth
 			v = worseOf(v, r.goVCSStamping(args[1:], cwd))
 		}
 	}
-	v = worseOf(v, r.operands(name, args, globs, cwd, sp == nil))
+	v = worseOf(v, r.operands(name, args, cwd, sp == nil))
 	if floor.res != CommandCheckResultSafe {
 		v = worseOf(v, floor)
 	}
@@ -371,8 +382,43 @@ func (r *cmdClassifier) matchUnsafe(name string, args []string) cmdVerdict {
 		reason: "the command is understood but on no list; a person decides"}
 }
 
-// shellWrapper classifies sh/bash/... argv.
-func (r *cmdClassifier) shellWrapper(d shell.Dialect, argv []string, cwd string, depth int) cmdVerdict {
+// wrapped classifies the command a transparent wrapper runs. A wrapper
+// that removes PATH, or one started with PATH unset, finds its command with
+// the C library's default search path; the command then runs with PATH
+// unset.
+func (r *cmdClassifier) wrapped(name string, u unwrapped, cwd string, depth int, fromScript bool) cmdVerdict {
+	clears := clearsPath(u.assigns)
+	if !clears && !r.pathUnset {
+		return r.argv(u.inner, cwd, depth+1, fromScript)
+	}
+	saved := r.pathUnset
+	defer func() { r.pathUnset = saved }()
+	if name == "exec" && !r.pathUnset {
+		// The shell finds exec's command with its own PATH; the command
+		// starts without one.
+		r.pathUnset = true
+		return r.argv(u.inner, cwd, depth+1, fromScript)
+	}
+	r.pathUnset = true
+	return r.withSearchPath(libcDefaultPath, func() cmdVerdict {
+		return r.argv(u.inner, cwd, depth+1, fromScript)
+	})
+}
+
+// shellWrapper classifies sh/bash/... argv. A shell started with PATH unset
+// finds the commands of its script with its built-in default.
+func (r *cmdClassifier) shellWrapper(name string, argv []string, cwd string, depth int) cmdVerdict {
+	if r.pathUnset {
+		return r.withSearchPath(shellDefaultPath(name), func() cmdVerdict {
+			return r.shellInvocation(shellDialects[name], argv, cwd, depth)
+		})
+	}
+	return r.shellInvocation(shellDialects[name], argv, cwd, depth)
+}
+
+// shellInvocation classifies a shell's argv, reading a -c script with each
+// of the grammars ds.
+func (r *cmdClassifier) shellInvocation(ds []shell.Dialect, argv []string, cwd string, depth int) cmdVerdict {
 	sc := parseShellInvocation(argv[1:])
 	switch {
 	case sc.problem != "":
@@ -385,14 +431,27 @@ func (r *cmdClassifier) shellWrapper(d shell.Dialect, argv []string, cwd string,
 	if depth+1 > maxDepth {
 		return mkVerdict(CommandCheckResultInscrutable, "rule: nesting too deep", "shells nested too deep")
 	}
-	return r.script(sc.script, d, cwd, depth+1)
+	var v cmdVerdict
+	for i, d := range ds {
+		dv := r.script(sc.script, d, cwd, depth+1)
+		if i == 0 || classRank(dv.res) > classRank(v.res) {
+			v = dv
+		}
+		if v.res == CommandCheckResultBlocked {
+			break
+		}
+	}
+	return v
 }
 
-// script classifies a shell script.
+// script classifies a shell script read with grammar d.
 func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth int) cmdVerdict {
 	if words, ok := shell.PlainWords(src); ok && (d != shell.Zsh || !anyHasPrefix(words, "=")) {
-		return r.argv(words, nil, cwd, depth, true)
+		return r.argv(words, cwd, depth, true)
 	}
+	savedDialect := r.dialect
+	r.dialect = d
+	defer func() { r.dialect = savedDialect }()
 	sc, err := shell.Parse(src, d)
 	if err != nil {
 		reason := err.Error()
@@ -415,29 +474,27 @@ func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth in
 	cur := []string{cwd}
 	all := []string{cwd}
 	overall := mkVerdict(CommandCheckResultSafe, "rule: every segment is safe", "each command of the script is safe")
-	segs := make([]cmdVerdict, 0, len(sc.Commands))
+	segs := make([]cmdVerdict, len(sc.Commands))
+	// Once a segment may write, the later ones are judged without trusting
+	// the file system (untrusted); the segments of one pipeline run at the
+	// same time, so a writer among them makes the others untrusted too.
+	savedUntrusted := r.untrusted
+	defer func() { r.untrusted = savedUntrusted }()
+	wrote := savedUntrusted
+	curAt := make([][]string, len(sc.Commands))
+	trusted := make([]bool, len(sc.Commands)) // judged trusting the tree
+	writes := make([]bool, len(sc.Commands))
 	for i, c := range sc.Commands {
 		inPipe := (i > 0 && strings.HasPrefix(sc.Ops[i-1], "|")) || (i < len(sc.Ops) && strings.HasPrefix(sc.Ops[i], "|"))
+		r.untrusted = wrote
+		v, dirs := r.segment(c, cur, depth, inPipe)
+		segs[i], curAt[i], trusted[i] = v, cur, !wrote
 		next := cur
-		var v cmdVerdict
-		if len(c.Args) > 0 && (c.Args[0] == "cd" || c.Args[0] == "pushd" || c.Args[0] == "popd") {
-			var dirs []string
-			v, dirs = r.cd(c, cur)
-			if len(dirs) > 0 && !inPipe {
-				next = dirs
-				for _, d := range dirs {
-					if !slices.Contains(all, d) {
-						all = append(all, d)
-					}
-				}
-			}
-		} else {
-			for k, wd := range cur {
-				cv := r.command(c, wd, depth)
-				if k == 0 {
-					v = cv
-				} else {
-					v = worseOf(v, cv)
+		if len(dirs) > 0 {
+			next = dirs
+			for _, d := range dirs {
+				if !slices.Contains(all, d) {
+					all = append(all, d)
 				}
 			}
 		}
@@ -446,15 +503,63 @@ func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth in
 		} else {
 			cur = all
 		}
-		if v.argv == nil {
-			v.argv = c.Args
+		writes[i] = segmentWrites(c, v)
+		wrote = wrote || writes[i]
+	}
+	// A pipeline's segments run together: one judged before a writer of
+	// its pipeline was seen is judged again, untrusted.
+	for first := 0; first < len(sc.Commands); {
+		last := first
+		for last < len(sc.Ops) && strings.HasPrefix(sc.Ops[last], "|") {
+			last++
 		}
-		segs = append(segs, v)
+		for i := first; i <= last; i++ {
+			if !trusted[i] {
+				continue
+			}
+			for j := first; j <= last; j++ {
+				if j != i && writes[j] {
+					r.untrusted = true
+					segs[i], _ = r.segment(sc.Commands[i], curAt[i], depth, last > first)
+					break
+				}
+			}
+		}
+		first = last + 1
+	}
+	for _, v := range segs {
 		overall = worseOf(overall, v)
 	}
 	overall.segs = segs
 	overall.argv = nil
 	return overall
+}
+
+// segment classifies one command of a compound script in each directory
+// it may run in, and for a cd outside a pipeline returns the directories
+// it leads to.
+func (r *cmdClassifier) segment(c shell.Command, cur []string, depth int, inPipe bool) (cmdVerdict, []string) {
+	var v cmdVerdict
+	var dirs []string
+	if len(c.Args) > 0 && (c.Args[0] == "cd" || c.Args[0] == "pushd" || c.Args[0] == "popd") {
+		v, dirs = r.cd(c, cur)
+		if inPipe {
+			dirs = nil
+		}
+	} else {
+		for k, wd := range cur {
+			cv := r.command(c, wd, depth)
+			if k == 0 {
+				v = cv
+			} else {
+				v = worseOf(v, cv)
+			}
+		}
+	}
+	if v.argv == nil {
+		v.argv = c.Args
+	}
+	return v, dirs
 }
 
 func anyHasPrefix(words []string, p string) bool {
@@ -480,7 +585,7 @@ func firstWords(reason string) string {
 func (r *cmdClassifier) command(c shell.Command, cwd string, depth int) cmdVerdict {
 	var v cmdVerdict
 	if len(c.Args) > 0 {
-		v = r.argv(c.Args, c.Globs, cwd, depth, true)
+		v = r.expanded(c, cwd, depth)
 	} else {
 		v = mkVerdict(CommandCheckResultSafe, "rule: shell variable assignment", "sets shell variables")
 	}
@@ -549,6 +654,9 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string
 func (r *cmdClassifier) envSettings(settings []envSetting) cmdVerdict {
 	v := safeCmdVerdict
 	for _, s := range settings {
+		if s.unset {
+			continue // removing a variable: PATH is followed by wrapped
+		}
 		if res, why := envClass(s.name, s.value); res != CommandCheckResultSafe {
 			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+s.name, why))
 		}
@@ -636,15 +744,9 @@ func (r *cmdClassifier) commandPath(arg0, cwd string) cmdVerdict {
 		arg0+" is a program inside the sandbox; what it does is unknown")
 }
 
-// operands checks every argument of args that may name a file, and glob
-// patterns.
-func (r *cmdClassifier) operands(name string, args []string, globs []bool, cwd string, walk bool) cmdVerdict {
+// operands checks every argument of args that may name a file.
+func (r *cmdClassifier) operands(name string, args []string, cwd string, walk bool) cmdVerdict {
 	bad := safeCmdVerdict
-	for i, g := range globs {
-		if g && i > 0 && i < len(args) {
-			bad = worseOf(bad, r.glob(args[i], cwd))
-		}
-	}
 	if !walk {
 		return bad // a spec named the files
 	}
@@ -693,6 +795,9 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 			return mkVerdict(CommandCheckResultDangerous, "rule: writes into .git: "+p,
 				"files in .git (hooks, config) make later git commands run programs")
 		}
+		if r.untrusted {
+			return untrustedVerdict("path "+p, "it may now be a link leading elsewhere")
+		}
 		return safeCmdVerdict
 	}
 	abs := atCwd(cwd, p)
@@ -720,6 +825,9 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 			return mkVerdict(CommandCheckResultDangerous, "rule: protected path "+rule.src.Pattern+": "+p,
 				"the command would "+string(op)+" a protected path; a person decides")
 		}
+	}
+	if r.untrusted {
+		return untrustedVerdict("path "+p, "it may now be a link leading elsewhere, or a protected file")
 	}
 	return safeCmdVerdict
 }
@@ -752,6 +860,9 @@ func inGitDir(p string) bool {
 // git's own discovery, configuration, hooks and layout: see
 // internal/repotrust. With no sandbox known, -C is enough to be dangerous.
 func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) cmdVerdict {
+	if r.untrusted {
+		return untrustedVerdict("git repository", "its configuration, hooks or location may have changed")
+	}
 	if r.sandbox == "" {
 		if len(dirs) > 0 {
 			return mkVerdict(CommandCheckResultDangerous, "rule: git repository not known",
@@ -778,43 +889,6 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 	})
 	if !ok {
 		return mkVerdict(CommandCheckResultDangerous, "rule: repository not trusted: "+subject, reason)
-	}
-	return safeCmdVerdict
-}
-
-// glob judges an unquoted glob pattern from a script: the expansion must
-// stay inside the sandbox and must not produce option-like names.
-func (r *cmdClassifier) glob(pattern, cwd string) cmdVerdict {
-	for _, comp := range strings.Split(pattern, "/") {
-		if strings.HasPrefix(comp, ".") && strings.ContainsAny(comp, "*?[") {
-			return mkVerdict(CommandCheckResultDangerous, "rule: glob may match ..: "+pattern,
-				"a pattern starting with . can match .. in some shells")
-		}
-	}
-	if r.sandbox == "" {
-		if strings.ContainsAny(pattern[:1], "*?[") {
-			return mkVerdict(CommandCheckResultInscrutable, "rule: glob expansion unknown: "+pattern,
-				"with no sandbox known, a leading glob may expand to names that look like options")
-		}
-		return safeCmdVerdict
-	}
-	if pattern[0] == '/' || pattern[0] == '~' {
-		return safeCmdVerdict // judged as a path argument
-	}
-	matches, err := filepath.Glob(cwd + "/" + pattern)
-	if err != nil {
-		return mkVerdict(CommandCheckResultInscrutable, "rule: glob pattern not understood: "+pattern, err.Error())
-	}
-	for _, m := range matches {
-		rel := strings.TrimPrefix(m, cwd+"/")
-		if strings.HasPrefix(rel, "-") {
-			return mkVerdict(CommandCheckResultInscrutable, "rule: glob expands to an option-like name: "+rel,
-				"a file whose name starts with - would be read as an option")
-		}
-		if pv := r.pathArg(m, cwd, false); pv.res != CommandCheckResultSafe {
-			pv.rule = "rule: glob reaches outside sandbox: " + pattern
-			return pv
-		}
 	}
 	return safeCmdVerdict
 }

@@ -330,9 +330,9 @@ var classifyTests = []struct {
 	{[]string{"go", "build", "-o", ".git/hooks/pre-commit", "."}, dangerous, dangerous},
 	// Globs.
 	{[]string{"bash", "-c", "ls *.go"}, inscrutable, safe},
-	{[]string{"bash", "-c", "ls internal/*"}, safe, safe},
+	{[]string{"bash", "-c", "ls internal/*"}, inscrutable, safe}, // no sandbox: no directory to expand it in
 	{[]string{"bash", "-c", "ls .*"}, dangerous, dangerous},
-	{[]string{"bash", "-c", "ls /etc/*"}, dangerous, dangerous},
+	{[]string{"bash", "-c", "ls /etc/*"}, inscrutable, dangerous},
 	{[]string{"bash", "-c", "cat *-link"}, inscrutable, dangerous},
 	// Command names.
 	{[]string{"LS"}, none, none},
@@ -453,7 +453,9 @@ func TestGlobOptionLikeName(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(sb, "--pre=sh"), nil, 0o644))
 	c, err := s.Classify(CommandSite{SandboxDir: sb}, []string{"bash", "-c", "rg x *"})
 	require.NoError(t, err)
-	assert.Equal(t, inscrutable, c.Result, c.Rule)
+	// The expansion is rg's argv: --pre=sh is its option that runs sh.
+	assert.Equal(t, dangerous, c.Result, c.Rule)
+	assert.Contains(t, c.Rule, "--pre")
 }
 
 // TestConcurrentUse runs Add/Remove/Check/Classify and the getters from many

@@ -6,10 +6,21 @@ import (
 	"github.com/sandboxauth/sandboxauth/internal/shell"
 )
 
-// Shell wrappers: programs that run a script given with -c.
-var shellDialects = map[string]shell.Dialect{
-	"sh": shell.Bash, "bash": shell.Bash, "dash": shell.Bash, "ksh": shell.Bash,
-	"mksh": shell.Bash, "ash": shell.Bash, "posh": shell.Bash, "zsh": shell.Zsh,
+// Shell wrappers: programs that run a script given with -c, and the
+// grammars their script is read with. A name that stands for different
+// shells on different systems is read with each grammar it may mean, and
+// the worst answer is taken: sh is dash on Debian, bash on Fedora and
+// macOS, busybox ash (which takes some bash syntax) on Alpine; ksh is ksh93
+// or a pdksh. zsh has no grammar of its own (see shell.Zsh).
+var shellDialects = map[string][]shell.Dialect{
+	"bash": {shell.Bash},
+	"sh":   {shell.POSIX, shell.Bash},
+	"ash":  {shell.POSIX, shell.Bash},
+	"dash": {shell.POSIX},
+	"posh": {shell.POSIX},
+	"ksh":  {shell.POSIX, shell.MirBSDKorn, shell.Bash},
+	"mksh": {shell.MirBSDKorn},
+	"zsh":  {shell.Zsh},
 }
 
 // Shells whose language the classifier does not parse.
@@ -107,12 +118,28 @@ func parseShellInvocation(args []string) shellInvocation {
 // unwrapped is the result of looking through a transparent wrapper.
 type unwrapped struct {
 	inner   []string     // the wrapped command; nil when there is none
-	globs   []bool       // glob marks of inner, when the wrapper came from a script
-	assigns []envSetting // env NAME=VALUE settings
+	assigns []envSetting // env NAME=VALUE settings, and unset variables
 	problem string       // why the wrapper is inscrutable
 }
 
-type envSetting struct{ name, value string }
+// envSetting is one change a wrapper makes to the environment: NAME=value,
+// or with unset the removal of name ("" for the whole environment: env -i,
+// exec -c).
+type envSetting struct {
+	name, value string
+	unset       bool
+}
+
+// clearsPath reports whether the settings remove PATH from the
+// environment.
+func clearsPath(settings []envSetting) bool {
+	for _, s := range settings {
+		if s.unset && (s.name == "" || s.name == "PATH") {
+			return true
+		}
+	}
+	return false
+}
 
 // transparentWrappers are programs that run their operand command with
 // different scheduling, signals, buffering or environment, and nothing
@@ -137,7 +164,7 @@ var transparentWrappers = map[string]func(args []string) (int, []envSetting, str
 // unwrap looks through the wrapper name; args is argv[1:]. The returned
 // index is where the inner command starts in args (len(args) when there is
 // none).
-func unwrap(name string, args []string, globs []bool) (unwrapped, bool) {
+func unwrap(name string, args []string) (unwrapped, bool) {
 	f, ok := transparentWrappers[name]
 	if !ok {
 		return unwrapped{}, false
@@ -146,9 +173,6 @@ func unwrap(name string, args []string, globs []bool) (unwrapped, bool) {
 	u := unwrapped{assigns: settings, problem: problem}
 	if problem == "" && idx < len(args) {
 		u.inner = args[idx:]
-		if globs != nil {
-			u.globs = globs[1+idx:]
-		}
 	}
 	return u, true
 }
@@ -158,11 +182,19 @@ func unwrapEnv(args []string) (int, []envSetting, string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-i" || a == "--ignore-environment" || a == "-" || a == "-0" || a == "--null" || a == "-v" || a == "--debug":
+		case a == "-i" || a == "--ignore-environment" || a == "-":
+			settings = append(settings, envSetting{unset: true})
+		case a == "-0" || a == "--null" || a == "-v" || a == "--debug":
 		case a == "-u" || a == "--unset":
+			if i+1 >= len(args) {
+				return 0, nil, "env -u without a name"
+			}
 			i++
+			settings = append(settings, envSetting{name: args[i], unset: true})
 		case strings.HasPrefix(a, "--unset="):
+			settings = append(settings, envSetting{name: a[len("--unset="):], unset: true})
 		case strings.HasPrefix(a, "-u") && len(a) > 2 && !strings.ContainsAny(a[2:], "S"):
+			settings = append(settings, envSetting{name: a[2:], unset: true})
 		case a == "--":
 			return i + 1, settings, ""
 		case strings.HasPrefix(a, "-S") || strings.HasPrefix(a, "--split-string") || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'S')):
@@ -171,7 +203,7 @@ func unwrapEnv(args []string) (int, []envSetting, string) {
 			return 0, nil, "env option " + a
 		case strings.Contains(a, "="):
 			j := strings.IndexByte(a, '=')
-			settings = append(settings, envSetting{a[:j], a[j+1:]})
+			settings = append(settings, envSetting{name: a[:j], value: a[j+1:]})
 		default:
 			return i, settings, ""
 		}
@@ -448,23 +480,27 @@ func hasLongPrefix(a, name string) bool {
 }
 
 // unwrapExec looks through the shell builtin exec, which replaces the shell
-// with its command: -c (empty environment) and -l (login) are harmless;
+// with its command: -c (empty environment, so that PATH is unset for what
+// the command starts) and -l (login) are understood;
 // -a NAME changes argv[0], and exec without a command rewires the shell's
 // file descriptors for the rest of the script.
 func unwrapExec(args []string) (int, []envSetting, string) {
+	var settings []envSetting
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
-		case "-c", "-l", "-cl", "-lc":
+		case "-c", "-cl", "-lc":
+			settings = append(settings, envSetting{unset: true})
+		case "-l":
 		case "--":
 			if i+1 >= len(args) {
 				return 0, nil, "exec without a command rewires the shell's file descriptors"
 			}
-			return i + 1, nil, ""
+			return i + 1, settings, ""
 		default:
 			if strings.HasPrefix(a, "-") {
 				return 0, nil, "exec option " + a
 			}
-			return i, nil, ""
+			return i, settings, ""
 		}
 	}
 	return 0, nil, "exec without a command rewires the shell's file descriptors"

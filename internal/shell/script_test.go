@@ -270,7 +270,7 @@ func TestDialects(t *testing.T) {
 		{"ls *.go", []Dialect{Bash, POSIX, MirBSDKorn}}, // zsh's patterns are its own
 		{"echo $'\\x41'", nil},
 		{"=curl x", []Dialect{Bash, POSIX, MirBSDKorn}}, // zsh: =curl is curl's path
-		{"time ls", []Dialect{Bash, POSIX, MirBSDKorn}},  // a keyword to bash, a program to dash: zsh refuses the difference
+		{"time ls", []Dialect{Bash, POSIX, MirBSDKorn}}, // a keyword to bash, a program to dash: zsh refuses the difference
 	} {
 		for d := Bash; d < numDialects; d++ {
 			_, err := Parse(c.src, d)
