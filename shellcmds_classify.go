@@ -481,14 +481,23 @@ func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth in
 	savedUntrusted := r.untrusted
 	defer func() { r.untrusted = savedUntrusted }()
 	wrote := savedUntrusted
-	curAt := make([][]string, len(sc.Commands))
-	trusted := make([]bool, len(sc.Commands)) // judged trusting the tree
-	writes := make([]bool, len(sc.Commands))
+	// Per segment: the directories it was judged in, whether it was judged
+	// trusting the file system, and whether it may write.
+	type segState struct {
+		cur             []string
+		trusted, writes bool
+	}
+	var buf [8]segState
+	st := buf[:0]
+	if len(sc.Commands) > len(buf) {
+		st = make([]segState, 0, len(sc.Commands))
+	}
 	for i, c := range sc.Commands {
 		inPipe := (i > 0 && strings.HasPrefix(sc.Ops[i-1], "|")) || (i < len(sc.Ops) && strings.HasPrefix(sc.Ops[i], "|"))
 		r.untrusted = wrote
 		v, dirs := r.segment(c, cur, depth, inPipe)
-		segs[i], curAt[i], trusted[i] = v, cur, !wrote
+		segs[i] = v
+		st = append(st, segState{cur: cur, trusted: !wrote, writes: segmentWrites(c, v)})
 		next := cur
 		if len(dirs) > 0 {
 			next = dirs
@@ -503,8 +512,7 @@ func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth in
 		} else {
 			cur = all
 		}
-		writes[i] = segmentWrites(c, v)
-		wrote = wrote || writes[i]
+		wrote = wrote || st[i].writes
 	}
 	// A pipeline's segments run together: one judged before a writer of
 	// its pipeline was seen is judged again, untrusted.
@@ -514,13 +522,13 @@ func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth in
 			last++
 		}
 		for i := first; i <= last; i++ {
-			if !trusted[i] {
+			if !st[i].trusted {
 				continue
 			}
 			for j := first; j <= last; j++ {
-				if j != i && writes[j] {
+				if j != i && st[j].writes {
 					r.untrusted = true
-					segs[i], _ = r.segment(sc.Commands[i], curAt[i], depth, last > first)
+					segs[i], _ = r.segment(sc.Commands[i], st[i].cur, depth, last > first)
 					break
 				}
 			}
@@ -631,7 +639,9 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string
 	for _, wd := range cwds {
 		pv := r.pathArg(dir, wd, false)
 		if pv.res != CommandCheckResultSafe {
-			pv.rule = "rule: cd outside the sandbox: " + dir
+			if !r.untrusted {
+				pv.rule = "rule: cd outside the sandbox: " + dir
+			}
 			return pv, nil
 		}
 		if r.sandbox == "" {

@@ -71,10 +71,10 @@ var readOnlyPrograms = map[string]bool{
 	"printenv": true,
 }
 
-// readOnlyForms are programs read-only only in some forms: the words after
-// the program name (after git's global options) must begin with one of
-// these.
-var readOnlyForms = map[string][]string{
+// readOnlyFormText lists programs read-only only in some forms: the words
+// after the program name (after git's global options) must begin with one
+// of these.
+var readOnlyFormText = map[string][]string{
 	"git": {"status", "diff", "log", "show", "whatchanged", "diff-tree", "diff-index", "diff-files", "range-diff",
 		"shortlog", "blame", "annotate", "grep", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file",
 		"describe", "name-rev", "merge-base", "show-ref", "for-each-ref", "count-objects", "check-ignore",
@@ -91,6 +91,17 @@ var readOnlyForms = map[string][]string{
 	"tar":     {"t"}, // any first word that selects --list: tarListing
 	"unzip":   {"-l", "-v", "-Z", "-t"},
 }
+
+// readOnlyForms is readOnlyFormText split into words, once.
+var readOnlyForms = func() map[string][][]string {
+	m := make(map[string][][]string, len(readOnlyFormText))
+	for name, forms := range readOnlyFormText {
+		for _, f := range forms {
+			m[name] = append(m[name], strings.Fields(f))
+		}
+	}
+	return m
+}()
 
 // readOnlyArgv reports whether argv (a safe command, wrappers looked
 // through) is known to write nothing and run no project code.
@@ -114,8 +125,7 @@ func readOnlyArgv(argv []string) bool {
 		}
 		args = norm[1:]
 	}
-	for _, f := range forms {
-		words := strings.Fields(f)
+	for _, words := range forms {
 		if len(args) < len(words) {
 			continue
 		}
