@@ -1,9 +1,14 @@
 package shell
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	shpattern "mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -92,6 +97,90 @@ func FuzzParseScript(f *testing.F) {
 		if words, ok := PlainWords(src); ok {
 			if len(s.Commands) != 1 || strings.Join(words, "\x00") != strings.Join(s.Commands[0].Args, "\x00") {
 				t.Fatalf("PlainWords(%q) = %q, Parse = %+v", src, words, s.Commands)
+			}
+		}
+		checkDialects(t, src)
+	})
+}
+
+// checkDialects parses src with every other grammar: never a panic, and an
+// accepted script is well formed, with each glob's pattern reading back as
+// its word once the escapes are removed.
+func checkDialects(t *testing.T, src string) {
+	for _, d := range []Dialect{POSIX, MirBSDKorn, Zsh} {
+		s, err := Parse(src, d)
+		if err != nil {
+			var ie *InscrutableError
+			if s != nil || !errors.As(err, &ie) {
+				t.Fatalf("%v Parse(%q): script %v, error %v", d, src, s, err)
+			}
+			continue
+		}
+		if len(s.Commands) == 0 || len(s.Ops) != len(s.Commands)-1 {
+			t.Fatalf("%v Parse(%q): %d commands, %d operators", d, src, len(s.Commands), len(s.Ops))
+		}
+		for _, c := range s.Commands {
+			if (c.Globs == nil) != (c.Patterns == nil) || (c.Globs != nil && len(c.Globs) != len(c.Args)) {
+				t.Fatalf("%v Parse(%q): globs %v, patterns %q", d, src, c.Globs, c.Patterns)
+			}
+			for i, g := range c.Globs {
+				if g && unescape(c.Patterns[i]) != c.Args[i] {
+					t.Fatalf("%v Parse(%q): pattern %q is not word %q", d, src, c.Patterns[i], c.Args[i])
+				}
+			}
+		}
+	}
+}
+
+// FuzzGlobMatch checks that Match never panics, that an exact answer for a
+// pattern of letters, digits, *, ? and bracket expressions against a plain
+// name agrees with mvdan.cc/sh/v3/pattern's (an independent reading of the
+// same rules), and that Expand never panics on a real directory.
+func FuzzGlobMatch(f *testing.F) {
+	for _, s := range [][2]string{
+		{"*", "abc"}, {"[!a]*", "b1"}, {"[^a]*", "a"}, {"a?c", "abc"}, {"[]a]", "a"}, {"[!]a]*", "b"},
+		{"[[:punct:]]*", "-rf"}, {"[[.-.]]*", "-x"}, {"[a-c]", "b"}, {"*[0-9]", "a1"}, {"\\*", "*"},
+		{"[[:alpha:]", "a"}, {"**", "ab"}, {"[a", "[a"}, {".*", ".git"}, {"[[=a=]]", "a"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	dir := f.TempDir()
+	for _, n := range []string{"-rf", "a", "b1", ".env", "sub/x"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, n)), 0o755); err != nil {
+			f.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	simplePat := regexp.MustCompile(`^[a-c0-9*?\[\]!]+$`)
+	simpleName := regexp.MustCompile(`^[a-c0-9]+$`)
+	f.Fuzz(func(t *testing.T, pat, name string) {
+		if len(pat) > 64 || len(name) > 64 {
+			return
+		}
+		for _, d := range []Dialect{Bash, POSIX} {
+			_, _ = Expand(dir, pat, d, GlobLimits{Entries: 64, Matches: 16})
+			got, err := Match(pat, name, d)
+			if err != nil {
+				if !errors.Is(err, ErrNotExact) {
+					t.Fatalf("Match(%q, %q): %v does not wrap ErrNotExact", pat, name, err)
+				}
+				continue
+			}
+			if !simplePat.MatchString(pat) || !simpleName.MatchString(name) {
+				continue
+			}
+			expr, rerr := shpattern.Regexp(pat, shpattern.Filenames|shpattern.EntireString)
+			if rerr != nil {
+				continue
+			}
+			rx, rerr := regexp.Compile(expr)
+			if rerr != nil {
+				continue
+			}
+			if want := rx.MatchString(name); want != got {
+				t.Fatalf("%v Match(%q, %q) = %v; pattern package says %v", d, pat, name, got, want)
 			}
 		}
 	})
