@@ -67,16 +67,29 @@ var ErrMatcherNotFound = errors.New("command matcher not found")
 //
 // Shell wrappers (sh, bash, dash, ksh, mksh, ash, zsh with -c and login or
 // error-handling options: -c, -lc, -l -c, --login -c, -ec, -o pipefail ...)
-// have their script parsed (package internal/shell): a script of one simple
-// command of literal words is classified as that command, recursively (a
-// nested `bash -c "sh -c '...'"` too, up to a depth limit). Unknown shell
+// have their script parsed (package internal/shell) with that shell's
+// grammar: bash's for bash, POSIX for dash, mksh's for mksh, and every
+// grammar a name may stand for when it differs between systems (sh is dash
+// or bash, so `sh -c "true &>/dev/null curl x"`, a background job and a curl
+// to dash, is read both ways and the worse answer kept). zsh has no grammar
+// of its own: its script must read the same to bash and POSIX sh, and may
+// hold no glob. A script of one simple command of literal words is
+// classified as that command, recursively (a nested `bash -c "sh -c
+// '...'"` too, up to a depth limit). Globs are expanded as the shell would
+// expand them, in the sandbox, and the resulting argv is classified; a glob
+// that cannot be expanded exactly (locale-dependent, too many matches, no
+// sandbox known) makes the command inscrutable. Unknown shell
 // options, arguments after the script, a shell reading standard input, and
 // shells whose language is not parsed (fish, csh, ...) are inscrutable; a
 // shell running a script file is "none" (or dangerous if the file is
 // outside). Transparent wrappers (env, timeout, nice, nohup, time, command,
 // stdbuf, setsid, ionice, chrt, taskset) are looked through, so `timeout 5
 // curl x` is as blocked as `curl x`; a wrapper whose options cannot be
-// parsed with confidence is inscrutable, and so are xargs and env -S.
+// parsed with confidence is inscrutable, and so are xargs and env -S. A
+// wrapper that removes PATH (env -i, env -u PATH, exec -c) makes later
+// command names resolve with the built-in search path that applies: the C
+// library's for programs, the shell's own for a shell's script (bash's ends
+// in ".", the working directory, so no command in it is safe).
 // git's global options are looked through too (`git --no-pager log`,
 // `git -C sub status`); -c, --config-env, --git-dir, --work-tree,
 // --exec-path make a git command dangerous.
@@ -89,7 +102,12 @@ var ErrMatcherNotFound = errors.New("command matcher not found")
 // otherwise takes the worst class (inscrutable > dangerous > none). `cd DIR`
 // in a list changes the directory against which later segments are
 // resolved (both the old and the new directory are checked, since cd can
-// fail); cd outside the sandbox is dangerous.
+// fail); cd outside the sandbox is dangerous. Every segment is judged
+// before any runs, so once a segment may write (a writing redirection, or
+// a program not known to be read-only: touch, cp, git add, go test running
+// project code, ...), the later segments and the others of its pipeline are
+// judged without trusting the file system: a path, glob, cd or git
+// repository in them makes them dangerous, whatever the tree holds now.
 type ShellAllowedCommands struct {
 	mu            sync.RWMutex
 	blocked       matcherList

@@ -431,9 +431,29 @@ func (r *cmdClassifier) shellInvocation(ds []shell.Dialect, argv []string, cwd s
 	if depth+1 > maxDepth {
 		return mkVerdict(CommandCheckResultInscrutable, "rule: nesting too deep", "shells nested too deep")
 	}
+	src := sc.script
+	if words, ok := shell.PlainWords(src); ok && (ds[0] != shell.Zsh || !anyHasPrefix(words, "=")) {
+		// Plain words are read alike by every grammar.
+		return r.argv(words, cwd, depth+1, true)
+	}
 	var v cmdVerdict
+	var prev *shell.Script
 	for i, d := range ds {
-		dv := r.script(sc.script, d, cwd, depth+1)
+		var dv cmdVerdict
+		parsed, err := shell.Parse(src, d)
+		switch {
+		case err != nil:
+			reason := err.Error()
+			if ie, ok := err.(*shell.InscrutableError); ok {
+				reason = ie.Reason
+			}
+			dv = mkVerdict(CommandCheckResultInscrutable, "rule: shell "+firstWords(reason), reason)
+		case prev != nil && !parsed.HasGlobs() && parsed.Equal(prev):
+			continue // the same commands: the same answer
+		default:
+			dv = r.script(parsed, d, cwd, depth+1)
+			prev = parsed
+		}
 		if i == 0 || classRank(dv.res) > classRank(v.res) {
 			v = dv
 		}
@@ -444,22 +464,11 @@ func (r *cmdClassifier) shellInvocation(ds []shell.Dialect, argv []string, cwd s
 	return v
 }
 
-// script classifies a shell script read with grammar d.
-func (r *cmdClassifier) script(src string, d shell.Dialect, cwd string, depth int) cmdVerdict {
-	if words, ok := shell.PlainWords(src); ok && (d != shell.Zsh || !anyHasPrefix(words, "=")) {
-		return r.argv(words, cwd, depth, true)
-	}
+// script classifies a script read with grammar d.
+func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, depth int) cmdVerdict {
 	savedDialect := r.dialect
 	r.dialect = d
 	defer func() { r.dialect = savedDialect }()
-	sc, err := shell.Parse(src, d)
-	if err != nil {
-		reason := err.Error()
-		if ie, ok := err.(*shell.InscrutableError); ok {
-			reason = ie.Reason
-		}
-		return mkVerdict(CommandCheckResultInscrutable, "rule: shell "+firstWords(reason), reason)
-	}
 	if len(sc.Commands) == 1 {
 		return r.command(sc.Commands[0], cwd, depth)
 	}

@@ -42,7 +42,7 @@ package shell
 
 import (
 	"fmt"
-	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -60,6 +60,32 @@ type Script struct {
 
 // Compound reports whether the script has more than one command.
 func (s *Script) Compound() bool { return len(s.Commands) > 1 }
+
+// HasGlobs reports whether a word of the script holds a glob pattern.
+func (s *Script) HasGlobs() bool {
+	for i := range s.Commands {
+		if s.Commands[i].Globs != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Equal reports whether s and o hold the same commands joined by the same
+// operators.
+func (s *Script) Equal(o *Script) bool {
+	if len(s.Commands) != len(o.Commands) || !slices.Equal(s.Ops, o.Ops) {
+		return false
+	}
+	for i := range s.Commands {
+		a, b := &s.Commands[i], &o.Commands[i]
+		if !slices.Equal(a.Assigns, b.Assigns) || !slices.Equal(a.Args, b.Args) || !slices.Equal(a.Globs, b.Globs) ||
+			!slices.Equal(a.Patterns, b.Patterns) || !slices.Equal(a.Redirs, b.Redirs) || a.Negated != b.Negated {
+			return false
+		}
+	}
+	return true
+}
 
 // Command is one simple command with its words already expanded (they are
 // all literal, so expansion is quote removal only).
@@ -207,7 +233,7 @@ func Parse(src string, d Dialect) (*Script, error) {
 		if err != nil {
 			return nil, inscrutable("zsh script that POSIX sh reads otherwise: %s", err.(*InscrutableError).Reason)
 		}
-		if !reflect.DeepEqual(s, p) {
+		if !s.Equal(p) {
 			return nil, inscrutable("zsh script that bash and POSIX sh read differently")
 		}
 		return s, nil
