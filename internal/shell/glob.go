@@ -279,9 +279,8 @@ type item struct {
 }
 
 type compiled struct {
-	toks    []token
-	locale  bool // holds ? or a bracket: non-ASCII names are not exact
-	literal bool // the component's first token is a literal (a dot may match)
+	toks   []token
+	locale bool // holds ? or a bracket: non-ASCII names are not exact
 }
 
 // compile reads a pattern component.
