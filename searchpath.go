@@ -59,6 +59,12 @@ func (c *searchPathCache) get(sandbox string) *searchPath {
 // can be replaced) or when it resolves inside.
 func scanSearchPath(value, sandbox string) *searchPath {
 	p := &searchPath{value: value, sandbox: sandbox}
+	if value == "" {
+		// An empty PATH is one empty entry: the shells search the working
+		// directory.
+		p.hasRelative = true
+		return p
+	}
 	root, rootErr := pathres.NewRoot(sandbox) // resolved once for every entry
 	for _, e := range filepath.SplitList(value) {
 		if e == "" || !filepath.IsAbs(e) {

@@ -1,6 +1,7 @@
 package sandboxauth
 
 import (
+	"os"
 	"slices"
 	"strings"
 
@@ -45,6 +46,9 @@ func (r *cmdClassifier) expanded(c shell.Command, cwd string, depth int) cmdVerd
 	}
 	var fail cmdVerdict
 	switch {
+	case globSettingsInherited():
+		fail = mkVerdict(CommandCheckResultInscrutable, "rule: glob settings inherited: "+pattern,
+			"GLOBIGNORE, BASHOPTS or SHELLOPTS in this process's environment change how the shell expands globs")
 	case r.untrusted:
 		fail = untrustedVerdict("glob "+pattern, "it may match files written since")
 	case r.sandbox == "":
@@ -126,6 +130,19 @@ func collationKey(s string) string {
 func dotGlob(pattern string) bool {
 	for _, comp := range strings.Split(pattern, "/") {
 		if (strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, `\.`)) && shell.HasMagic(comp) {
+			return true
+		}
+	}
+	return false
+}
+
+// globSettingsInherited reports environment variables, inherited by the
+// shells this process starts, that change glob expansion (GLOBIGNORE turns
+// dotglob on; BASHOPTS and SHELLOPTS can set dotglob, nocaseglob, globstar,
+// extglob, nullglob or noglob).
+func globSettingsInherited() bool {
+	for _, name := range []string{"GLOBIGNORE", "BASHOPTS", "SHELLOPTS"} {
+		if _, ok := os.LookupEnv(name); ok {
 			return true
 		}
 	}
