@@ -85,7 +85,7 @@ func (r *cmdClassifier) expandGlobs(c shell.Command, cwd string) (words, alt []s
 			}
 			continue
 		}
-		m, err := shell.Expand(cwd, c.Patterns[i], r.dialect, shell.DefaultGlobLimits)
+		m, err := shell.Expand(cwd, c.Patterns[i], r.dialect, shell.DefaultGlobLimits())
 		if err != nil {
 			return nil, nil, err
 		}

@@ -43,8 +43,9 @@ type GlobLimits struct {
 	Entries, Matches int
 }
 
-// DefaultGlobLimits are the limits the classifier uses.
-var DefaultGlobLimits = GlobLimits{Entries: 4096, Matches: 256}
+// DefaultGlobLimits returns the limits the classifier uses: 4096 directory
+// entries, 256 matches.
+func DefaultGlobLimits() GlobLimits { return GlobLimits{Entries: 4096, Matches: 256} }
 
 // Expand returns the names pattern matches, relative to dir when the
 // pattern is relative, in byte order (the order of the C locale; other

@@ -63,7 +63,7 @@ func TestExpandAgreesWithShells(t *testing.T) {
 			require.NoError(t, err, src)
 			c := s.Commands[0]
 			require.NotNil(t, c.Globs, "%s has no glob", src)
-			got, err := Expand(dir, c.Patterns[1], sh.d, DefaultGlobLimits)
+			got, err := Expand(dir, c.Patterns[1], sh.d, DefaultGlobLimits())
 			if err != nil {
 				require.ErrorIs(t, err, ErrNotExact)
 				t.Logf("%s %s: not exact (%v)", sh.name, src, err)
@@ -102,7 +102,7 @@ func TestExpandNotExact(t *testing.T) {
 		{"sub//*", Bash},        // empty component
 		{"[[:alpha:]", Bash},    // unterminated class
 	} {
-		_, err := Expand(dir, c.pat, c.d, DefaultGlobLimits)
+		_, err := Expand(dir, c.pat, c.d, DefaultGlobLimits())
 		require.ErrorIs(t, err, ErrNotExact, "%v %q", c.d, c.pat)
 	}
 	_, err := Expand(dir, "*", Bash, GlobLimits{Entries: 3, Matches: 100})
@@ -113,19 +113,19 @@ func TestExpandNotExact(t *testing.T) {
 
 func TestExpandOptionLikeNames(t *testing.T) {
 	dir := globTree(t)
-	got, err := Expand(dir, "[!a]*", Bash, DefaultGlobLimits)
+	got, err := Expand(dir, "[!a]*", Bash, DefaultGlobLimits())
 	require.NoError(t, err)
 	require.Contains(t, got, "-rf")
 	require.Contains(t, got, "--checkpoint-action=exec=sh x")
 	require.NotContains(t, got, "a")
 	require.NotContains(t, got, ".hidden")
-	got, err = Expand(dir, "[^a]", POSIX, DefaultGlobLimits)
+	got, err = Expand(dir, "[^a]", POSIX, DefaultGlobLimits())
 	require.NoError(t, err)
 	require.Equal(t, []string{"^", "a"}, got) // dash: ^ is a member
-	got, err = Expand(dir, "*", Bash, DefaultGlobLimits)
+	got, err = Expand(dir, "*", Bash, DefaultGlobLimits())
 	require.NoError(t, err)
 	require.True(t, slices.Contains(got, "link") && slices.Contains(got, "etclink"))
-	got, err = Expand(dir, "etclink/pass*", Bash, DefaultGlobLimits)
+	got, err = Expand(dir, "etclink/pass*", Bash, DefaultGlobLimits())
 	require.NoError(t, err)
 	require.Contains(t, got, "etclink/passwd")
 }
