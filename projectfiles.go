@@ -33,11 +33,11 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) cmd
 	case "uv", "uvx":
 		checks = append(checks, repotrust.UvTrusted)
 	}
+	if len(checks) > 0 && r.untrusted {
+		return untrustedVerdict("the project files "+name+" reads", "they may have been written to make it run a program or reach a host")
+	}
 	if len(checks) == 0 || r.sandbox == "" {
 		return safeCmdVerdict
-	}
-	if r.untrusted {
-		return untrustedVerdict("the project files "+name+" reads", "they may have been written to make it run a program or reach a host")
 	}
 	dir, inside, err := r.contains(cwd)
 	if err != nil || !inside {

@@ -242,7 +242,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	if sp != nil && v.res == CommandCheckResultSafe {
 		v = r.specVerdict(sp, v, args, cwd)
 	}
-	if v.res == CommandCheckResultSafe && r.sandbox != "" {
+	if v.res == CommandCheckResultSafe && (r.sandbox != "" || r.untrusted) {
 		v = worseOf(v, r.projectFiles(name, args[1:], cwd))
 		if name == "go" {
 			v = worseOf(v, r.goVCSStamping(args[1:], cwd))
