@@ -9,6 +9,8 @@
 //	sandboxauth check [flags] [--] ARGV...    classify a command (or stdin, one per line)
 //	sandboxauth tools --config FILE [TOOL...] explain a tool policy
 //	sandboxauth demo [flags]                  play an agent interactively
+//	sandboxauth hook --for AGENT < EVENT      answer an agent's pre-tool hook
+//	sandboxauth hook install --for AGENT      register the hook with an agent
 //	sandboxauth version                       print the version
 //
 // Exit status, for every subcommand:
@@ -61,6 +63,7 @@ func subcommands() []subcommand {
 		{"check", "classify shell commands and show what each policy would do", runCheck},
 		{"tools", "explain which tools a tool-policy configuration allows", runTools},
 		{"demo", "an interactive session: play an agent, answer the authorizer's questions", runDemo},
+		{"hook", "decide a coding agent's tool call in its hook protocol; hook install registers it", runHook},
 		{"version", "print the version of sandboxauth", runVersion},
 		{"help", "show this help, or a subcommand's: help COMMAND", runHelp},
 	}

@@ -82,11 +82,11 @@ func decodeClaudeStyle(agent string, payload []byte, tools map[string]toolSpec) 
 
 func (claudeCode) Encode(req *Request, d Decision) Answer {
 	d = settle(req, d)
-	out := marshal(map[string]any{"hookSpecificOutput": map[string]string{
-		"hookEventName":            "PreToolUse",
-		"permissionDecision":       d.Action.String(),
-		"permissionDecisionReason": d.Reason,
-	}})
+	specific := map[string]string{"hookEventName": "PreToolUse", "permissionDecision": d.Action.String()}
+	if d.Reason != "" {
+		specific["permissionDecisionReason"] = d.Reason
+	}
+	out := marshal(map[string]any{"hookSpecificOutput": specific})
 	if d.Action == Deny {
 		return Answer{Stdout: out, Stderr: d.Reason, ExitCode: 2}
 	}
