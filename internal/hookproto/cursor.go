@@ -17,7 +17,9 @@ import (
 // content, preToolUse adds tool_name and tool_input, beforeMCPExecution
 // adds tool_name and tool_input. The answer is {"permission":
 // "allow"|"deny"|"ask", "user_message": "...", "agent_message": "..."};
-// beforeReadFile takes the permission alone and cannot ask. A hook entry
+// beforeReadFile reads the permission alone and cannot ask (the messages
+// are written for it all the same: a reader that ignores them loses
+// nothing). A hook entry
 // with "failClosed": true blocks the action when the hook fails.
 
 // cursor is the Cursor protocol.
@@ -125,9 +127,6 @@ func within(root, p string) bool {
 
 func (cursor) Encode(req *Request, d Decision) Answer {
 	d = settle(req, d)
-	if req != nil && req.Event == "beforeReadFile" {
-		return Answer{Stdout: marshal(map[string]string{"permission": d.Action.String()})}
-	}
 	out := map[string]string{"permission": d.Action.String()}
 	if d.Action != Allow {
 		out["user_message"] = d.Reason
