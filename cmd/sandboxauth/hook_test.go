@@ -41,7 +41,7 @@ const (
 // ROOT/work/project, and a home directory with no sandboxauth
 // configuration. Both are resolved, so that messages name them as the hook
 // sees them.
-func hookProject(t *testing.T) (project, home string) {
+func hookProject(t testing.TB) (project, home string) {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
