@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/ho
 
 // hooksDir holds one directory of fixtures per agent: NAME.json (the event,
 // with {{PROJECT}} for the project directory), NAME.exit (the exit status)
-// and NAME.out (the golden standard output).
+// and NAME.golden (the golden standard output).
 var hooksDir = filepath.Join("..", "..", "testdata", "hooks")
 
 // projectMark stands for the project directory in fixtures, rootMark for
@@ -91,7 +91,7 @@ type hookFixture struct {
 	agent, name string
 	payload     string // with the project mark
 	exit        int
-	golden      string // path of NAME.out
+	golden      string // path of NAME.golden
 }
 
 func loadHookFixtures(t *testing.T) []hookFixture {
@@ -109,7 +109,7 @@ func loadHookFixtures(t *testing.T) []hookFixture {
 			require.NoError(t, err, "%s/%s needs a .exit file", agent, name)
 			exit, err := strconv.Atoi(strings.TrimSpace(string(exitText)))
 			require.NoError(t, err)
-			out = append(out, hookFixture{agent, name, string(payload), exit, strings.TrimSuffix(f, ".json") + ".out"})
+			out = append(out, hookFixture{agent, name, string(payload), exit, strings.TrimSuffix(f, ".json") + ".golden"})
 		}
 	}
 	return out

@@ -33,6 +33,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/sandboxauth/sandboxauth"
 )
 
 // Exit statuses. They are the same for every subcommand; see the package
@@ -148,15 +150,11 @@ func runVersion(e *env, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(e, fs, "version takes no arguments")
 	}
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		v = bi.Main.Version
-	}
 	goVersion := "unknown"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		goVersion = bi.GoVersion
 	}
-	fmt.Fprintf(e.stdout, "sandboxauth %s (%s)\n", v, goVersion)
+	fmt.Fprintf(e.stdout, "sandboxauth %s (%s)\n", sandboxauth.Version, goVersion)
 	return exitOK
 }
 
