@@ -22,6 +22,10 @@
 //	3  usage or input error: bad flags, unreadable or malformed files, a
 //	   configuration error, a command that cannot be checked
 //
+// except hook, which answers in the agent's own protocol: 0 with the answer
+// on standard output, or 2 (a refusal, also for its own usage errors, so
+// that a misconfigured hook blocks instead of letting the call run).
+//
 // Run "sandboxauth COMMAND --help" for the flags and examples of each.
 package main
 
@@ -116,6 +120,7 @@ Exit status (all commands):
   1  check: some command would make the policy ask a person, none is refused
   2  check: some command would be refused; tools: some named tool is denied
   3  usage or input error (bad flags, unreadable or malformed files, ...)
+  hook answers in the agent's protocol: 0, or 2 for a refusal (see hook --help)
 
 Examples:
   sandboxauth check -- git status
