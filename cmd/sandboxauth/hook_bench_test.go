@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sandboxauth/sandboxauth/internal/hookproto"
 )
 
 // BenchmarkHookCall measures a whole hook call as an agent makes it: start
@@ -77,4 +79,19 @@ func mustRead(b *testing.B, path string) string {
 		b.Fatal(err)
 	}
 	return string(data)
+}
+
+// BenchmarkHookAnswer is a hook call without the process: decode the event,
+// load the policy, decide, encode.
+func BenchmarkHookAnswer(b *testing.B) {
+	payload := mustRead(b, filepath.Join(hooksDir, "claude-code", "safe.json"))
+	project, _ := hookProject(b)
+	event := strings.ReplaceAll(payload, projectMark, project)
+	agent, _ := hookproto.Lookup("claude-code")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if ans := hookAnswer(strings.NewReader(event), agent, ""); ans.ExitCode != 0 {
+			b.Fatalf("%s", ans.Stdout)
+		}
+	}
 }
