@@ -41,8 +41,9 @@ deny on standard output). A usage error (an unknown --for) exits 2.
 The policy comes from --config FILE, or else the project's .sandboxauth.json,
 or else the user's sandboxauth/config.json in the user configuration
 directory (a command-list file, as for check --commands); with none, the
-default lists. The policy is the Sandbox policy with the project directory
-as sandbox.
+default lists. The project's own file may add blocked and dangerous
+commands only, since a repository can ship one. The policy is the Sandbox
+policy with the project directory as sandbox.
 
 "sandboxauth hook install --help" shows how to register the hook with an
 agent.

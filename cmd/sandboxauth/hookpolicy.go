@@ -51,27 +51,38 @@ var harmlessTools = []string{
 // req.ProjectDir. configPath is the --config flag.
 //
 // Today the configuration file is a command-list file (the format of
-// check --commands) whose additions are applied to the default lists, and
+// check --commands) whose additions are applied to the default lists (the
+// project's own file may add blocked and dangerous commands only: a
+// repository can ship one, and must not be able to widen the policy), and
 // the policy is the Sandbox policy with the project directory as sandbox,
 // compound commands classified segment by segment, and the hook playing
 // the person: a question the authorizer raises is handed to the agent's
 // own prompt, never to a terminal.
 //
 // When the one-policy-file loader lands in the library, this function is
-// the single place to switch: replace the findHookConfig / buildCommands /
-// NewSandboxAuthorizer / default tool policy steps with
+// the single place to switch: replace the findHookConfig / loadCommandsFile
+// / NewSandboxAuthorizer / default tool policy steps with
 // sandboxauth.LoadConfig(path) and (*Config).NewAuthorizer, keeping the
 // returned authorizer, its request channel and the configured tool policy
-// (toolsAsk false when the file sets one).
+// (toolsAsk false when the file sets one), and keeping the rule that a
+// file found in the project cannot widen what the defaults allow.
 func loadHookPolicy(configPath string, req *hookproto.Request) (*hookPolicy, error) {
-	path, err := findHookConfig(configPath, req.ProjectDir)
+	path, fromProject, err := findHookConfig(configPath, req.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
-	commands, err := buildCommands(path, true)
-	if err != nil {
-		return nil, err
+	commands := sandboxauth.NewShellAllowedCommands()
+	if path != "" {
+		f, err := loadCommandsFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if fromProject && len(f.Safe) > 0 {
+			return nil, fmt.Errorf("%s: safe[0]: the project's own policy file may only add blocked and dangerous commands, since a repository can ship one; put safe entries in the user's %s or pass --config", path, userConfigPath)
+		}
+		f.apply(commands)
 	}
+	commands.SetSplitCompound(true)
 	authz, requests, err := sandboxauth.NewSandboxAuthorizer(commands)
 	if err != nil {
 		return nil, err
@@ -86,27 +97,28 @@ func loadHookPolicy(configPath string, req *hookproto.Request) (*hookPolicy, err
 
 // findHookConfig returns the configuration file to use: configPath when
 // given (it must exist), else the project's .sandboxauth.json, else the
-// user's sandboxauth/config.json, else "" (the defaults). A file that
-// exists but cannot be examined is an error, never a reason to fall back.
-func findHookConfig(configPath, projectDir string) (string, error) {
+// user's sandboxauth/config.json, else "" (the defaults); and whether the
+// file is the project's. A file that exists but cannot be examined is an
+// error, never a reason to fall back.
+func findHookConfig(configPath, projectDir string) (path string, fromProject bool, err error) {
 	if configPath != "" {
 		if _, err := os.Stat(configPath); err != nil {
-			return "", fmt.Errorf("--config: %w", err)
+			return "", false, fmt.Errorf("--config: %w", err)
 		}
-		return configPath, nil
+		return configPath, false, nil
 	}
 	candidates := []string{filepath.Join(projectDir, projectConfigName)}
 	if dir, err := os.UserConfigDir(); err == nil {
 		candidates = append(candidates, filepath.Join(dir, userConfigPath))
 	}
-	for _, c := range candidates {
+	for i, c := range candidates {
 		_, err := os.Stat(c)
 		if err == nil {
-			return c, nil
+			return c, i == 0, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("configuration %s: %w", c, err)
+			return "", false, fmt.Errorf("configuration %s: %w", c, err)
 		}
 	}
-	return "", nil
+	return "", false, nil
 }

@@ -56,11 +56,21 @@ func TestHookConfigFiles(t *testing.T) {
 		d, _, _ := claudeDecision(t, project, hookEnv(home), rm(project), "--config", cfg)
 		assert.Equal(t, "allow", d)
 	})
-	t.Run("project file", func(t *testing.T) {
+	t.Run("project file narrows", func(t *testing.T) {
 		project, home := hookProject(t)
-		require.NoError(t, os.WriteFile(filepath.Join(project, ".sandboxauth.json"), []byte(rmBuildSafe), 0o644))
-		d, _, _ := claudeDecision(t, project, hookEnv(home), rm(project))
-		assert.Equal(t, "allow", d)
+		require.NoError(t, os.WriteFile(filepath.Join(project, ".sandboxauth.json"), []byte(`{"blocked": [{"command": "terraform", "reason": "no infrastructure changes here"}]}`), 0o644))
+		d, reason, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "terraform apply"}))
+		assert.Equal(t, "deny", d)
+		assert.Contains(t, reason, "no infrastructure changes here")
+	})
+	t.Run("project file cannot widen", func(t *testing.T) {
+		project, home := hookProject(t)
+		path := filepath.Join(project, ".sandboxauth.json")
+		require.NoError(t, os.WriteFile(path, []byte(`{"safe": [{"command": "curl"}]}`), 0o644))
+		d, reason, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "ls"}))
+		assert.Equal(t, "deny", d, "a repository's own policy file must not let curl run")
+		assert.Contains(t, reason, path+": safe[0]")
+		assert.Contains(t, reason, "may only add blocked and dangerous commands")
 	})
 	t.Run("user file", func(t *testing.T) {
 		project, home := hookProject(t)
