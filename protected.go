@@ -41,7 +41,9 @@ type ProtectedPath struct {
 //     permissions without asking anybody again: editor and IDE settings
 //     (.vscode/, .idea/: tasks run on opening, executable paths, an
 //     assistant's auto-approval), coding-agent settings (.claude/, .cursor/,
-//     .gemini/, .codex/, .mcp.json: hooks, MCP servers, permission lists),
+//     .gemini/, .codex/, .github/hooks/, .mcp.json: hooks, MCP servers,
+//     permission lists) and sandboxauth's own project policy
+//     (.sandboxauth.json), so that an agent cannot switch its guard off,
 //     git hook directories (.husky/, .githooks/) and cargo's configuration
 //     (.cargo/config.toml, .cargo/config: a rustc wrapper or runner that even
 //     `cargo metadata` would run), and the files that choose which
@@ -64,6 +66,8 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: ".gemini/", Write: true},
 		{Pattern: ".codex/", Write: true},
 		{Pattern: ".mcp.json", Write: true},
+		{Pattern: "**/.github/hooks/", Write: true},
+		{Pattern: ".sandboxauth.json", Write: true},
 		{Pattern: ".husky/", Write: true},
 		{Pattern: ".githooks/", Write: true},
 		{Pattern: "**/.cargo/config.toml", Write: true},

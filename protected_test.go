@@ -45,6 +45,12 @@ func TestProtectedPathMatch(t *testing.T) {
 		{".gemini/settings.json", false, true},
 		{".codex/config.toml", false, true},
 		{".mcp.json", false, true},
+		{".github/hooks/sandboxauth.json", false, true},
+		{"sub/.github/hooks/x.json", false, true}, // Copilot CLI loads hooks from its working directory
+		{".github/workflows/ci.yml", false, false},
+		{".github/hooks", false, true},
+		{".sandboxauth.json", false, true},
+		{"sub/.sandboxauth.json", false, true},
 		{"tools/.mcp.json", false, true},
 		{".husky/pre-commit", false, true},
 		{".githooks/pre-push", false, true},

@@ -145,8 +145,11 @@ func (l *matcherList) add(kind string, m CommandMatcher) {
 	if m.Command == "" {
 		return
 	}
-	for i := range l.list {
-		if sameMatcher(&l.list[i], &m) {
+	// A duplicate has the same normalised name, so only that name's
+	// matchers are compared (the default lists are built in linear time).
+	name := normalizeCommandName(m.Command)
+	for i := range l.byName[name] {
+		if sameMatcher(&l.byName[name][i].m, &m) {
 			return
 		}
 	}
@@ -155,7 +158,6 @@ func (l *matcherList) add(kind string, m CommandMatcher) {
 	if l.byName == nil {
 		l.byName = make(map[string][]compiledMatcher)
 	}
-	name := normalizeCommandName(m.Command)
 	l.byName[name] = append(l.byName[name], compile(kind, name, m))
 }
 

@@ -9,6 +9,8 @@
 //	sandboxauth check [flags] [--] ARGV...    classify a command (or stdin, one per line)
 //	sandboxauth tools --config FILE [TOOL...] explain a tool policy
 //	sandboxauth demo [flags]                  play an agent interactively
+//	sandboxauth hook --for AGENT < EVENT      answer an agent's pre-tool hook
+//	sandboxauth hook install --for AGENT      register the hook with an agent
 //	sandboxauth version                       print the version
 //
 // Exit status, for every subcommand:
@@ -19,6 +21,10 @@
 //	2  check: some command would be refused; tools: some named tool is denied
 //	3  usage or input error: bad flags, unreadable or malformed files, a
 //	   configuration error, a command that cannot be checked
+//
+// except hook, which answers in the agent's own protocol: 0 with the answer
+// on standard output, or 2 (a refusal, also for its own usage errors, so
+// that a misconfigured hook blocks instead of letting the call run).
 //
 // Run "sandboxauth COMMAND --help" for the flags and examples of each.
 package main
@@ -31,6 +37,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/sandboxauth/sandboxauth"
 )
 
 // Exit statuses. They are the same for every subcommand; see the package
@@ -61,6 +69,7 @@ func subcommands() []subcommand {
 		{"check", "classify shell commands and show what each policy would do", runCheck},
 		{"tools", "explain which tools a tool-policy configuration allows", runTools},
 		{"demo", "an interactive session: play an agent, answer the authorizer's questions", runDemo},
+		{"hook", "decide a coding agent's tool call in its hook protocol; hook install registers it", runHook},
 		{"version", "print the version of sandboxauth", runVersion},
 		{"help", "show this help, or a subcommand's: help COMMAND", runHelp},
 	}
@@ -111,6 +120,7 @@ Exit status (all commands):
   1  check: some command would make the policy ask a person, none is refused
   2  check: some command would be refused; tools: some named tool is denied
   3  usage or input error (bad flags, unreadable or malformed files, ...)
+  hook answers in the agent's protocol: 0, or 2 for a refusal (see hook --help)
 
 Examples:
   sandboxauth check -- git status
@@ -145,15 +155,11 @@ func runVersion(e *env, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(e, fs, "version takes no arguments")
 	}
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		v = bi.Main.Version
-	}
 	goVersion := "unknown"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		goVersion = bi.GoVersion
 	}
-	fmt.Fprintf(e.stdout, "sandboxauth %s (%s)\n", v, goVersion)
+	fmt.Fprintf(e.stdout, "sandboxauth %s (%s)\n", sandboxauth.Version, goVersion)
 	return exitOK
 }
 

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth"
+	"github.com/sandboxauth/sandboxauth/internal/hookproto"
+)
+
+// maxHookEvent bounds the event read from standard input. Events are a few
+// kilobytes; a patch or a file written whole can be larger.
+const maxHookEvent = 16 << 20
+
+// projectDirEnv names, per agent, the environment variable in which the
+// agent gives its hooks the project's root directory.
+var projectDirEnv = map[string]string{
+	"claude-code": "CLAUDE_PROJECT_DIR",
+	"gemini-cli":  "GEMINI_PROJECT_DIR",
+}
+
+const hookDescription = `Decide one pre-tool event of a coding agent, read on standard input, and
+answer in that agent's own hook protocol. Shell commands are checked as
+bash -c scripts (each command of a pipeline or list on its own), reads and
+writes against the project directory (the sandbox), other tools against the
+tool policy under the agent's own names. "Ask" is handed to the agent's own
+prompt; where the event cannot ask (Codex PreToolUse, Cursor beforeReadFile)
+it is a refusal saying a person must approve. The hook never prompts on a
+terminal.
+
+It never fails open: an event it cannot read, a missing field, an unknown
+event, a configuration error or an internal error is answered with the
+protocol's explicit refusal (for Claude Code, Codex and Gemini CLI also
+exit status 2 with the reason on standard error; for Cursor and Copilot a
+deny on standard output). A usage error (an unknown --for) exits 2.
+
+The policy comes from --config FILE, or else the project's .sandboxauth.json,
+or else the user's sandboxauth/config.json in the user configuration
+directory (a command-list file, as for check --commands); with none, the
+default lists. The project's own file may add blocked and dangerous
+commands only, since a repository can ship one. The policy is the Sandbox
+policy with the project directory as sandbox.
+
+"sandboxauth hook install --help" shows how to register the hook with an
+agent.
+`
+
+// runHook is the hook subcommand: "hook --for AGENT", or "hook install".
+func runHook(e *env, args []string) int {
+	if len(args) > 0 && args[0] == "install" {
+		return runHookInstall(e, args[1:])
+	}
+	fs := newFlagSet(e, "hook", "--for AGENT [--config FILE] < EVENT", hookDescription, []string{
+		`echo '{"hook_event_name":"PreToolUse","cwd":"'$PWD'","tool_name":"Bash","tool_input":{"command":"git status"}}' | sandboxauth hook --for claude-code`,
+		"sandboxauth hook install --for codex --project --dry-run",
+	})
+	agentName := fs.String("for", "", "the agent whose protocol to speak: "+strings.Join(hookproto.Names(), ", "))
+	config := fs.String("config", "", "the policy file (default: the project's "+projectConfigName+", then the user's "+userConfigPath+")")
+	if code, done := parseFlags(e, fs, args); done {
+		if code != exitOK {
+			return exitDeny // a hook that exits 3 lets most agents run the call
+		}
+		return code
+	}
+	agent, ok := hookproto.Lookup(*agentName)
+	if !ok || fs.NArg() > 0 {
+		usageError(e, fs, "--for must name one of %s, and no arguments follow", strings.Join(hookproto.Names(), ", "))
+		fmt.Fprintln(e.stderr, "sandboxauth: the tool call was refused because the hook is misconfigured.")
+		return exitDeny
+	}
+	return writeAnswer(e, hookAnswer(e.stdin, agent, *config))
+}
+
+// hookAnswer reads, decides and encodes one event. It never panics: a
+// panic anywhere below is answered with the protocol's deny.
+func hookAnswer(stdin io.Reader, agent hookproto.Agent, config string) (ans hookproto.Answer) {
+	defer func() {
+		if r := recover(); r != nil {
+			ans = agent.Encode(nil, hookproto.Decision{Action: hookproto.Deny,
+				Reason: fmt.Sprintf("sandboxauth: an internal error stopped the hook (%v), so the tool call was refused. Report this to the person running the agent.", r)})
+		}
+	}()
+	payload, err := io.ReadAll(io.LimitReader(stdin, maxHookEvent+1))
+	if err == nil && len(payload) > maxHookEvent {
+		err = fmt.Errorf("the event is larger than %d bytes", maxHookEvent)
+	}
+	var req *hookproto.Request
+	if err == nil {
+		req, err = agent.Decode(payload)
+	}
+	if err != nil {
+		return agent.Encode(nil, hookproto.Decision{Action: hookproto.Deny,
+			Reason: fmt.Sprintf("sandboxauth: the %s hook event could not be read (%v), so the tool call was refused. Correct the arguments if they are malformed; otherwise a person must check how the hook is set up.", agent.Name(), err)})
+	}
+	if v, ok := projectDirEnv[agent.Name()]; ok {
+		if dir := os.Getenv(v); dir != "" && filepath.IsAbs(dir) {
+			req.ProjectDir = filepath.Clean(dir)
+		}
+	}
+	policy, err := loadHookPolicy(config, req)
+	if err != nil {
+		return agent.Encode(req, hookproto.Decision{Action: hookproto.Deny,
+			Reason: fmt.Sprintf("sandboxauth: the hook's configuration could not be loaded (%v), so every tool call is refused until a person fixes it.", err)})
+	}
+	defer policy.close()
+	return agent.Encode(req, decideHook(policy, req))
+}
+
+// writeAnswer writes ans and returns its exit status.
+func writeAnswer(e *env, ans hookproto.Answer) int {
+	if len(ans.Stdout) > 0 {
+		if _, err := e.stdout.Write(ans.Stdout); err != nil {
+			return exitDeny
+		}
+	}
+	if ans.Stderr != "" {
+		fmt.Fprintln(e.stderr, ans.Stderr)
+	}
+	return ans.ExitCode
+}
+
+// decideHook decides req under p. The hook plays the person: a question
+// the authorizer raises is answered "no" at once and becomes an Ask for
+// the agent's own prompt.
+func decideHook(p *hookPolicy, req *hookproto.Request) hookproto.Decision {
+	var call func() error
+	switch req.Kind {
+	case hookproto.KindShell:
+		argv := req.Argv
+		if argv == nil {
+			argv = []string{"bash", "-c", req.Command}
+		}
+		call = func() error { return p.authz.IsShellAuthorized(false, "", p.sandbox, req.Cwd, argv) }
+	case hookproto.KindRead, hookproto.KindSearch:
+		call = func() error { return p.authz.IsAuthorizedForRead(false, "", req.Tool, p.sandbox, req.Paths...) }
+	case hookproto.KindWrite, hookproto.KindEdit:
+		call = func() error { return p.authz.IsAuthorizedForWrite(false, "", req.Tool, p.sandbox, req.Paths...) }
+	default:
+		return decideTool(p, req)
+	}
+	if req.Kind != hookproto.KindShell && len(req.Paths) == 0 {
+		return hookproto.Decision{Action: hookproto.Deny, Reason: "sandboxauth: the call names no path, so it was refused."}
+	}
+	done := make(chan error, 1)
+	go func() { done <- call() }()
+	var asked *sandboxauth.UserRequest
+	requests := p.requests
+	for {
+		select {
+		case r, ok := <-requests:
+			if !ok {
+				requests = nil
+				continue
+			}
+			if asked == nil {
+				asked = &r
+			}
+			r.Disallow()
+		case err := <-done:
+			return decisionOf(req, asked, err)
+		}
+	}
+}
+
+// decisionOf turns the authorizer's answer into the hook's.
+func decisionOf(req *hookproto.Request, asked *sandboxauth.UserRequest, err error) hookproto.Decision {
+	switch {
+	case asked != nil:
+		return hookproto.Decision{Action: hookproto.Ask,
+			Reason: fmt.Sprintf("sandboxauth: %s needs your approval: %s.", describeRequest(req), asked.Rule)}
+	case err == nil:
+		return hookproto.Decision{Action: hookproto.Allow}
+	case errors.Is(err, sandboxauth.ErrDenied):
+		return hookproto.Decision{Action: hookproto.Deny, Reason: err.Error()}
+	default:
+		return hookproto.Decision{Action: hookproto.Deny,
+			Reason: fmt.Sprintf("sandboxauth: the call could not be checked (%v), so it was refused.", err)}
+	}
+}
+
+// decideTool decides a tool the hook does not look into by the tool policy.
+func decideTool(p *hookPolicy, req *hookproto.Request) hookproto.Decision {
+	d := p.tools.Explain(req.Tool)
+	switch {
+	case d.Allowed:
+		return hookproto.Decision{Action: hookproto.Allow}
+	case p.toolsAsk:
+		return hookproto.Decision{Action: hookproto.Ask,
+			Reason: fmt.Sprintf("sandboxauth: the tool %q is neither a shell command nor a file read or write, so sandboxauth cannot check what it does; it needs your approval.", req.Tool)}
+	}
+	return hookproto.Decision{Action: hookproto.Deny,
+		Reason: fmt.Sprintf("sandboxauth: the tool %q is not permitted (%s). Do the task with the tools you have.", req.Tool, d.Reason)}
+}
+
+// describeRequest names the call for a question: "running `make test` in
+// /src", "Write on /src/a.go".
+func describeRequest(req *hookproto.Request) string {
+	if req.Kind == hookproto.KindShell {
+		cmd := req.Command
+		if req.Argv != nil {
+			cmd = quoteArgv(req.Argv)
+		}
+		return fmt.Sprintf("running `%s` in %s", cmd, req.Cwd)
+	}
+	paths := req.Paths
+	more := ""
+	if len(paths) > 5 {
+		paths, more = paths[:5], fmt.Sprintf(" and %d more", len(req.Paths)-5)
+	}
+	return fmt.Sprintf("%s (%s) on %s%s", req.Tool, req.Kind, strings.Join(paths, ", "), more)
+}

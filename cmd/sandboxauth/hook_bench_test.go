@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sandboxauth/sandboxauth/internal/hookproto"
+)
+
+// BenchmarkHookCall measures a whole hook call as an agent makes it: start
+// the built binary, read the event on stdin, load the configuration,
+// decide, write the answer, exit. It reports the median and the 99th
+// percentile of the wall-clock time of one call (p50-ms, p99-ms; ns/op is
+// their mean) and the median CPU time (user and system) the process used
+// (cpu-ms), which a loaded machine inflates less. The "version" case is
+// the floor: starting the program and exiting. Run it with:
+//
+//	go test ./cmd/sandboxauth -run '^$' -bench BenchmarkHookCall -benchtime 300x
+func BenchmarkHookCall(b *testing.B) {
+	cases := []struct{ name, agent, fixture string }{
+		{"version", "", ""},
+		{"claude-code/safe-shell", "claude-code", "safe"},
+		{"claude-code/curl-pipe-sh", "claude-code", "curl-pipe-sh"},
+		{"codex/apply-patch", "codex", "edit-inside"},
+		{"gemini-cli/read-outside", "gemini-cli", "read-outside"},
+		{"cursor/malformed", "cursor", "malformed"},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			project, home := hookProject(b)
+			args, event := []string{"version"}, ""
+			if c.agent != "" {
+				payload := mustRead(b, filepath.Join(hooksDir, c.agent, c.fixture+".json"))
+				args, event = []string{"hook", "--for", c.agent}, strings.ReplaceAll(payload, projectMark, project)
+			}
+			env := hookEnv(home)
+			b.ReportAllocs()
+			times := make([]time.Duration, 0, b.N)
+			cpu := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				cmd := exec.Command(bin, args...)
+				cmd.Dir, cmd.Env = project, env
+				cmd.Stdin = strings.NewReader(event)
+				var out bytes.Buffer
+				cmd.Stdout = &out
+				start := time.Now()
+				err := cmd.Run()
+				times = append(times, time.Since(start))
+				if _, ok := err.(*exec.ExitError); err != nil && !ok {
+					b.Fatal(err)
+				}
+				cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+			}
+			b.StopTimer()
+			b.ReportMetric(percentileMS(times, 0.50), "p50-ms")
+			b.ReportMetric(percentileMS(times, 0.99), "p99-ms")
+			b.ReportMetric(percentileMS(cpu, 0.50), "cpu-ms")
+		})
+	}
+}
+
+// percentileMS returns the p-th percentile of ds, in milliseconds.
+func percentileMS(ds []time.Duration, p float64) float64 {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return float64(ds[int(p*float64(len(ds)-1))]) / float64(time.Millisecond)
+}
+
+func mustRead(b *testing.B, path string) string {
+	b.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(data)
+}
+
+// BenchmarkHookAnswer is a hook call without the process: decode the event,
+// load the policy, decide, encode.
+func BenchmarkHookAnswer(b *testing.B) {
+	payload := mustRead(b, filepath.Join(hooksDir, "claude-code", "safe.json"))
+	project, _ := hookProject(b)
+	event := strings.ReplaceAll(payload, projectMark, project)
+	agent, _ := hookproto.Lookup("claude-code")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if ans := hookAnswer(strings.NewReader(event), agent, ""); ans.ExitCode != 0 {
+			b.Fatalf("%s", ans.Stdout)
+		}
+	}
+}

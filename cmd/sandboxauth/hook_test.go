@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/internal/hookproto"
+)
+
+// update rewrites the golden answers of the hook fixtures:
+// go test ./cmd/sandboxauth -run TestHookFixtures -update
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/hooks")
+
+// hooksDir holds one directory of fixtures per agent: NAME.json (the event,
+// with {{PROJECT}} for the project directory), NAME.exit (the exit status)
+// and NAME.golden (the golden standard output).
+var hooksDir = filepath.Join("..", "..", "testdata", "hooks")
+
+// projectMark stands for the project directory in fixtures, rootMark for
+// the directory two levels above it (so that paths that climb out of the
+// project have stable names too).
+const (
+	projectMark = "{{PROJECT}}"
+	rootMark    = "{{ROOT}}"
+)
+
+// hookProject makes a project directory as the fixtures expect it,
+// ROOT/work/project, and a home directory with no sandboxauth
+// configuration. Both are resolved, so that messages name them as the hook
+// sees them.
+func hookProject(t testing.TB) (project, home string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	project = filepath.Join(root, "work", "project")
+	require.NoError(t, os.MkdirAll(project, 0o755))
+	home = filepath.Join(root, "home")
+	require.NoError(t, os.Mkdir(home, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(project, ".env"), []byte("TOKEN=x\n"), 0o600))
+	return project, home
+}
+
+// hookEnv is the environment the agent gives the hook: no terminal, a
+// home without configuration, none of the agents' project variables.
+func hookEnv(home string, extra ...string) []string {
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
+	return append(env, extra...)
+}
+
+// runHookBin runs the built binary as an agent runs its hook: the event on
+// a pipe, no terminal, in dir.
+func runHookBin(t *testing.T, dir string, env []string, stdin string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	require.NoError(t, ctx.Err(), "sandboxauth %v did not finish", args)
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	require.NotContains(t, errb.String(), "DATA RACE")
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+// hookFixture is one fixture file set.
+type hookFixture struct {
+	agent, name string
+	payload     string // with the project mark
+	exit        int
+	golden      string // path of NAME.golden
+}
+
+func loadHookFixtures(t *testing.T) []hookFixture {
+	t.Helper()
+	var out []hookFixture
+	for _, agent := range hookproto.Names() {
+		files, err := filepath.Glob(filepath.Join(hooksDir, agent, "*.json"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, "no fixtures for %s", agent)
+		for _, f := range files {
+			name := strings.TrimSuffix(filepath.Base(f), ".json")
+			payload, err := os.ReadFile(f)
+			require.NoError(t, err)
+			exitText, err := os.ReadFile(strings.TrimSuffix(f, ".json") + ".exit")
+			require.NoError(t, err, "%s/%s needs a .exit file", agent, name)
+			exit, err := strconv.Atoi(strings.TrimSpace(string(exitText)))
+			require.NoError(t, err)
+			out = append(out, hookFixture{agent, name, string(payload), exit, strings.TrimSuffix(f, ".json") + ".golden"})
+		}
+	}
+	return out
+}
+
+// runFixture runs one fixture through the binary with args (the agent's
+// hook command after the program name) and checks it against its golden
+// answer. It returns the run.
+func runFixture(t *testing.T, fx hookFixture, args []string) result {
+	t.Helper()
+	project, home := hookProject(t)
+	r := runHookBin(t, project, hookEnv(home), strings.ReplaceAll(fx.payload, projectMark, project), args...)
+	got := strings.ReplaceAll(r.stdout, project, projectMark)
+	got = strings.ReplaceAll(got, filepath.Dir(filepath.Dir(project)), rootMark)
+	if *update {
+		require.NoError(t, os.WriteFile(fx.golden, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(fx.golden)
+	require.NoError(t, err, "missing golden file; run with -update")
+	assert.Equal(t, string(want), got, "stdout of %s/%s", fx.agent, fx.name)
+	assert.Equal(t, fx.exit, r.code, "exit status of %s/%s; stderr: %s", fx.agent, fx.name, r.stderr)
+	if r.code == 2 {
+		assert.Contains(t, r.stderr, "sandboxauth: ", "exit 2 gives the reason on stderr")
+	} else {
+		assert.Empty(t, r.stderr)
+	}
+	if r.stdout != "" {
+		var v map[string]any
+		assert.NoError(t, json.Unmarshal([]byte(r.stdout), &v), "stdout is one JSON object")
+	}
+	return r
+}
+
+func TestHookFixtures(t *testing.T) {
+	for _, fx := range loadHookFixtures(t) {
+		t.Run(fx.agent+"/"+fx.name, func(t *testing.T) {
+			runFixture(t, fx, []string{"hook", "--for", fx.agent})
+		})
+	}
+}
+
+// answerAction reads the decision out of an agent's answer, the way the
+// agent reads it: "allow", "ask", "deny", or "none" (no objection).
+func answerAction(t *testing.T, agent string, r result) string {
+	t.Helper()
+	if r.code == 2 {
+		return "deny" // every one of these agents blocks on exit 2
+	}
+	require.Equal(t, 0, r.code)
+	if strings.TrimSpace(r.stdout) == "" {
+		return "none"
+	}
+	var v map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &v))
+	field := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+	switch agent {
+	case "claude-code", "codex":
+		hso, _ := v["hookSpecificOutput"].(map[string]any)
+		return field(hso, "permissionDecision")
+	case "gemini-cli":
+		return field(v, "decision")
+	case "cursor":
+		return field(v, "permission")
+	case "copilot":
+		return field(v, "permissionDecision")
+	}
+	t.Fatalf("unknown agent %s", agent)
+	return ""
+}
+
+// TestHookAcceptance checks, for every agent, the six calls the hook must
+// get right, by the decision the agent reads (not only by the golden
+// text): a safe command runs, curl piped to sh is refused with a reason, a
+// dangerous command is asked about (refused where the event cannot ask), a
+// read outside the project is refused, an edit inside runs, and an event
+// that cannot be read is refused.
+func TestHookAcceptance(t *testing.T) {
+	want := map[string]map[string]string{
+		"claude-code": {"safe": "allow", "curl-pipe-sh": "deny", "dangerous": "ask", "read-outside": "deny", "edit-inside": "allow", "malformed": "deny"},
+		"codex":       {"safe": "none", "curl-pipe-sh": "deny", "dangerous": "deny", "read-outside": "deny", "edit-inside": "none", "malformed": "deny"},
+		"gemini-cli":  {"safe": "allow", "curl-pipe-sh": "deny", "dangerous": "ask", "read-outside": "deny", "edit-inside": "allow", "malformed": "deny"},
+		"cursor":      {"safe": "allow", "curl-pipe-sh": "deny", "dangerous": "ask", "read-outside": "deny", "edit-inside": "allow", "malformed": "deny"},
+		"copilot":     {"safe": "allow", "curl-pipe-sh": "deny", "dangerous": "ask", "read-outside": "deny", "edit-inside": "allow", "malformed": "deny"},
+	}
+	fixtures := map[string]hookFixture{}
+	for _, fx := range loadHookFixtures(t) {
+		fixtures[fx.agent+"/"+fx.name] = fx
+	}
+	for _, agent := range hookproto.Names() {
+		cases := want[agent]
+		require.Len(t, cases, 6, agent)
+		names := make([]string, 0, len(cases))
+		for n := range cases {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			t.Run(agent+"/"+name, func(t *testing.T) {
+				fx, ok := fixtures[agent+"/"+name]
+				require.True(t, ok, "fixture %s/%s is missing", agent, name)
+				project, home := hookProject(t)
+				r := runHookBin(t, project, hookEnv(home), strings.ReplaceAll(fx.payload, projectMark, project), "hook", "--for", agent)
+				assert.Equal(t, cases[name], answerAction(t, agent, r), "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+				if d := cases[name]; d == "deny" || d == "ask" {
+					assert.Contains(t, r.stdout+r.stderr, "sandboxauth: ", "a refusal or question carries a reason")
+				}
+			})
+		}
+	}
+}

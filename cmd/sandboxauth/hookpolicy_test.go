@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/internal/hookproto"
+)
+
+// claudeEvent is a Claude Code PreToolUse event.
+func claudeEvent(cwd, tool string, input map[string]any) string {
+	b, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input})
+	return string(b)
+}
+
+// claudeDecision runs a Claude Code event through the binary and returns
+// the permissionDecision and its reason.
+func claudeDecision(t *testing.T, dir string, env []string, event string, args ...string) (string, string, result) {
+	t.Helper()
+	r := runHookBin(t, dir, env, event, append([]string{"hook", "--for", "claude-code"}, args...)...)
+	var v struct {
+		Out struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &v), "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	if v.Out.Decision == "deny" {
+		assert.Equal(t, 2, r.code, "a Claude Code deny exits 2")
+	} else {
+		assert.Equal(t, 0, r.code)
+	}
+	return v.Out.Decision, v.Out.Reason, r
+}
+
+const rmBuildSafe = `{"safe": [{"command": "rm", "args": ["-rf", "build"], "reason": "our clean step"}]}`
+
+func TestHookConfigFiles(t *testing.T) {
+	rm := func(p string) string { return claudeEvent(p, "Bash", map[string]any{"command": "rm -rf build"}) }
+
+	t.Run("defaults", func(t *testing.T) {
+		project, home := hookProject(t)
+		d, _, _ := claudeDecision(t, project, hookEnv(home), rm(project))
+		assert.Equal(t, "ask", d)
+	})
+	t.Run("--config", func(t *testing.T) {
+		project, home := hookProject(t)
+		cfg := filepath.Join(home, "policy.json")
+		require.NoError(t, os.WriteFile(cfg, []byte(rmBuildSafe), 0o644))
+		d, _, _ := claudeDecision(t, project, hookEnv(home), rm(project), "--config", cfg)
+		assert.Equal(t, "allow", d)
+	})
+	t.Run("project file narrows", func(t *testing.T) {
+		project, home := hookProject(t)
+		require.NoError(t, os.WriteFile(filepath.Join(project, ".sandboxauth.json"), []byte(`{"blocked": [{"command": "terraform", "reason": "no infrastructure changes here"}]}`), 0o644))
+		d, reason, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "terraform apply"}))
+		assert.Equal(t, "deny", d)
+		assert.Contains(t, reason, "no infrastructure changes here")
+	})
+	t.Run("project file cannot widen", func(t *testing.T) {
+		project, home := hookProject(t)
+		path := filepath.Join(project, ".sandboxauth.json")
+		require.NoError(t, os.WriteFile(path, []byte(`{"safe": [{"command": "curl"}]}`), 0o644))
+		d, reason, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "ls"}))
+		assert.Equal(t, "deny", d, "a repository's own policy file must not let curl run")
+		assert.Contains(t, reason, path+": safe[0]")
+		assert.Contains(t, reason, "may only add blocked and dangerous commands")
+	})
+	t.Run("user file", func(t *testing.T) {
+		project, home := hookProject(t)
+		cfg := filepath.Join(home, ".config", "sandboxauth", "config.json")
+		require.NoError(t, os.MkdirAll(filepath.Dir(cfg), 0o755))
+		require.NoError(t, os.WriteFile(cfg, []byte(rmBuildSafe), 0o644))
+		d, _, _ := claudeDecision(t, project, hookEnv(home), rm(project))
+		assert.Equal(t, "allow", d)
+	})
+	t.Run("the project file comes before the user's", func(t *testing.T) {
+		project, home := hookProject(t)
+		cfg := filepath.Join(home, ".config", "sandboxauth", "config.json")
+		require.NoError(t, os.MkdirAll(filepath.Dir(cfg), 0o755))
+		require.NoError(t, os.WriteFile(cfg, []byte(rmBuildSafe), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(project, ".sandboxauth.json"), []byte(`{}`), 0o644))
+		d, _, _ := claudeDecision(t, project, hookEnv(home), rm(project))
+		assert.Equal(t, "ask", d)
+	})
+	t.Run("a broken file refuses every call, naming the file and the key", func(t *testing.T) {
+		project, home := hookProject(t)
+		path := filepath.Join(project, ".sandboxauth.json")
+		require.NoError(t, os.WriteFile(path, []byte("{\n  \"safe\": [{\"command\": \"ls\", \"colour\": 1}]\n}"), 0o644))
+		d, reason, r := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "ls"}))
+		assert.Equal(t, "deny", d)
+		assert.Contains(t, reason, path+": safe[0]")
+		assert.Contains(t, reason, "colour")
+		assert.Contains(t, r.stderr, "configuration could not be loaded")
+	})
+	t.Run("a missing --config refuses", func(t *testing.T) {
+		project, home := hookProject(t)
+		d, reason, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "ls"}), "--config", filepath.Join(home, "nope.json"))
+		assert.Equal(t, "deny", d)
+		assert.Contains(t, reason, "nope.json")
+	})
+}
+
+func TestHookProjectDirFromEnvironment(t *testing.T) {
+	project, home := hookProject(t)
+	sub := filepath.Join(project, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	read := claudeEvent(sub, "Read", map[string]any{"file_path": "../main.go"})
+
+	// Without CLAUDE_PROJECT_DIR the event's cwd is the sandbox.
+	d, _, _ := claudeDecision(t, sub, hookEnv(home), read)
+	assert.Equal(t, "deny", d)
+	// With it, the project root is.
+	d, _, _ = claudeDecision(t, sub, hookEnv(home, "CLAUDE_PROJECT_DIR="+project), read)
+	assert.Equal(t, "allow", d)
+	// A relative value is ignored, never trusted.
+	d, _, _ = claudeDecision(t, sub, hookEnv(home, "CLAUDE_PROJECT_DIR=.."), read)
+	assert.Equal(t, "deny", d)
+}
+
+func TestHookUsageErrorsBlock(t *testing.T) {
+	project, home := hookProject(t)
+	for _, args := range [][]string{{"hook"}, {"hook", "--for", "vim"}, {"hook", "--for", "codex", "extra"}, {"hook", "--bogus"}} {
+		r := runHookBin(t, project, hookEnv(home), "{}", args...)
+		assert.Equal(t, exitDeny, r.code, "%v: a misconfigured hook must block, not exit 1 or 3", args)
+		assert.NotEmpty(t, r.stderr)
+	}
+	r := runHookBin(t, project, hookEnv(home), "", "hook", "--help")
+	assert.Equal(t, 0, r.code)
+	assert.Contains(t, r.stdout, "never fails open")
+}
+
+// panicAgent is a protocol whose decoder panics.
+type panicAgent struct{ hookproto.Agent }
+
+func (panicAgent) Decode([]byte) (*hookproto.Request, error) { panic("decoder bug") }
+
+func TestHookRecoversFromPanics(t *testing.T) {
+	for _, name := range hookproto.Names() {
+		a, _ := hookproto.Lookup(name)
+		ans := hookAnswer(strings.NewReader("{}"), panicAgent{a}, "")
+		reason := ans.Stderr + string(ans.Stdout)
+		assert.Contains(t, reason, "internal error", name)
+		assert.Contains(t, reason, "decoder bug", name)
+		switch name {
+		case "claude-code", "codex", "gemini-cli":
+			assert.Equal(t, 2, ans.ExitCode, name)
+		default:
+			assert.Contains(t, string(ans.Stdout), `"deny"`, name)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth"
+	"github.com/sandboxauth/sandboxauth/internal/hookproto"
+)
+
+var repoRoot = filepath.Join("..", "..")
+
+func readRepoFile(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, name))
+	require.NoError(t, err)
+	return string(data)
+}
+
+// TestRelease checks what a user installing the module meets: the version
+// in one place, printed by the command, released in the changelog and
+// named by the README's install line, and the licence.
+func TestRelease(t *testing.T) {
+	require.Regexp(t, `^v\d+\.\d+\.\d+$`, sandboxauth.Version)
+	number := strings.TrimPrefix(sandboxauth.Version, "v")
+
+	r := runBin(t, "", "version")
+	require.Equal(t, 0, r.code)
+	assert.True(t, strings.HasPrefix(r.stdout, "sandboxauth "+sandboxauth.Version+" ("), r.stdout)
+
+	changelog := readRepoFile(t, "CHANGELOG.md")
+	assert.Contains(t, changelog, "Keep a Changelog")
+	releases := regexp.MustCompile(`(?m)^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$`).FindAllStringSubmatch(changelog, -1)
+	require.NotEmpty(t, releases)
+	assert.Equal(t, number, releases[0][1], "the newest release in CHANGELOG.md is Version")
+
+	readme := readRepoFile(t, "README.md")
+	assert.Contains(t, readme, "go install github.com/sandboxauth/sandboxauth/cmd/sandboxauth@"+sandboxauth.Version)
+
+	license := readRepoFile(t, "LICENSE")
+	assert.Contains(t, license, "Apache License")
+	assert.Contains(t, license, "Version 2.0, January 2004")
+	assert.Contains(t, license, "END OF TERMS AND CONDITIONS")
+}
+
+// readmeSnippets returns the settings snippet of each agent in the README:
+// the json block after <!-- hook-snippet: AGENT -->.
+func readmeSnippets(t *testing.T) map[string]string {
+	t.Helper()
+	re := regexp.MustCompile("(?s)<!-- hook-snippet: ([a-z-]+) -->\n```json\n(.*?\n)```")
+	out := map[string]string{}
+	for _, m := range re.FindAllStringSubmatch(readRepoFile(t, "README.md"), -1) {
+		out[m[1]] = m[2]
+	}
+	return out
+}
+
+// snippetCommand returns the hook command a settings snippet registers.
+func snippetCommand(t *testing.T, snippet string) string {
+	t.Helper()
+	var cmds []string
+	var walk func(any, string)
+	walk = func(v any, key string) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(e, k)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, key)
+			}
+		case string:
+			if key == "command" || key == "bash" {
+				cmds = append(cmds, x)
+			}
+		}
+	}
+	var v any
+	require.NoError(t, json.Unmarshal([]byte(snippet), &v), "the snippet is valid JSON")
+	walk(v, "")
+	require.NotEmpty(t, cmds)
+	for _, c := range cmds[1:] {
+		require.Equal(t, cmds[0], c, "one command per snippet")
+	}
+	return cmds[0]
+}
+
+// TestReadmeHookSnippets checks each agent's README snippet: it is exactly
+// what "hook install" writes into an empty project, and the command it
+// registers answers every fixture of that agent as the golden files say.
+func TestReadmeHookSnippets(t *testing.T) {
+	snippets := readmeSnippets(t)
+	fixtures := loadHookFixtures(t)
+	for _, agent := range hookproto.Names() {
+		t.Run(agent, func(t *testing.T) {
+			snippet, ok := snippets[agent]
+			require.True(t, ok, "README has no snippet for %s", agent)
+
+			project, home := t.TempDir(), t.TempDir()
+			r := installIn(t, project, home, "--for", agent, "--dry-run")
+			require.Equal(t, 0, r.code, r.stderr)
+			_, written, found := strings.Cut(r.stdout, ":\n")
+			require.True(t, found, r.stdout)
+			assert.Equal(t, written, snippet, "the README snippet is what hook install writes")
+
+			words := strings.Fields(snippetCommand(t, snippet))
+			require.Equal(t, "sandboxauth", words[0])
+			n := 0
+			for _, fx := range fixtures {
+				if fx.agent != agent {
+					continue
+				}
+				n++
+				t.Run(fx.name, func(t *testing.T) { runFixture(t, fx, words[1:]) })
+			}
+			assert.GreaterOrEqual(t, n, 6)
+		})
+	}
+}

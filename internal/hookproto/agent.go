@@ -1,0 +1,160 @@
+package hookproto
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// Agent is one agent's hook protocol.
+type Agent interface {
+	// Name is the agent's name on the command line: "claude-code",
+	// "codex", "gemini-cli", "cursor" or "copilot".
+	Name() string
+	// Decode reads one pre-tool event. Every error matches ErrMalformed.
+	Decode(payload []byte) (*Request, error)
+	// Encode writes d as the agent's answer to the event req. req is nil
+	// when the event could not be decoded; the answer is then the
+	// protocol's explicit deny whatever d says, since nothing is known
+	// about the call.
+	Encode(req *Request, d Decision) Answer
+}
+
+// agents lists the protocols by name.
+func agents() []Agent {
+	return []Agent{claudeCode{}, codex{}, geminiCLI{}, cursor{}, copilot{}}
+}
+
+// Lookup returns the protocol of the named agent.
+func Lookup(name string) (Agent, bool) {
+	for _, a := range agents() {
+		if a.Name() == name {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// Names returns the agents' names, sorted.
+func Names() []string {
+	var out []string
+	for _, a := range agents() {
+		out = append(out, a.Name())
+	}
+	sort.Strings(out)
+	return out
+}
+
+// settle fills in what every encoder needs: a reason for asks and denies,
+// and a deny in place of an ask the event cannot hand to a person, or of
+// anything at all when the event was not understood.
+func settle(req *Request, d Decision) Decision {
+	if req == nil {
+		if d.Action != Deny || d.Reason == "" {
+			d = Decision{Action: Deny, Reason: "sandboxauth: the hook event could not be read, so the tool call was refused."}
+		}
+		return d
+	}
+	switch d.Action {
+	case Allow:
+		d.Reason = ""
+	case Ask:
+		if d.Reason == "" {
+			d.Reason = "sandboxauth: this call needs a person's approval."
+		}
+		if !req.CanAsk {
+			d = Decision{Action: Deny, Reason: askAsDeny(req, d.Reason)}
+		}
+	default:
+		d.Action = Deny
+		if strings.TrimSpace(d.Reason) == "" {
+			d.Reason = "sandboxauth: the tool call was refused."
+		}
+	}
+	return d
+}
+
+// askAsDeny is the refusal given where an event cannot ask a person.
+func askAsDeny(req *Request, why string) string {
+	return strings.TrimRight(why, ". ") + ". This " + req.Agent + " hook event (" + req.Event +
+		") cannot ask a person, so the call was refused: a person must approve it (run it themselves, or change the sandboxauth policy). Continue without it, or stop and say what you need."
+}
+
+// fields is a decoded JSON object whose members are read on demand.
+type fields struct {
+	where string // the object's name in messages: "event", "tool_input"
+	m     map[string]json.RawMessage
+}
+
+// object decodes data as a JSON object.
+func object(where string, data []byte) (fields, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return fields{}, malformed("%s is not a JSON object: %v", where, err)
+	}
+	if m == nil {
+		return fields{}, malformed("%s is null, not a JSON object", where)
+	}
+	return fields{where: where, m: m}, nil
+}
+
+// has reports whether the member is present and not null.
+func (f fields) has(key string) bool {
+	raw, ok := f.m[key]
+	return ok && string(raw) != "null"
+}
+
+// str returns a required string member.
+func (f fields) str(key string) (string, error) {
+	s, ok, err := f.optStr(key)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", malformed("%s.%s is missing", f.where, key)
+	}
+	return s, nil
+}
+
+// optStr returns a string member that may be absent or null.
+func (f fields) optStr(key string) (string, bool, error) {
+	if !f.has(key) {
+		return "", false, nil
+	}
+	var s string
+	if err := json.Unmarshal(f.m[key], &s); err != nil {
+		return "", false, malformed("%s.%s is not a string", f.where, key)
+	}
+	return s, true, nil
+}
+
+// strList returns a member that is a list of strings, absent or null
+// giving nil.
+func (f fields) strList(key string) ([]string, error) {
+	if !f.has(key) {
+		return nil, nil
+	}
+	var l []string
+	if err := json.Unmarshal(f.m[key], &l); err != nil {
+		return nil, malformed("%s.%s is not a list of strings", f.where, key)
+	}
+	return l, nil
+}
+
+// obj returns a required member that is a JSON object.
+func (f fields) obj(key string) (fields, error) {
+	if !f.has(key) {
+		return fields{}, malformed("%s.%s is missing", f.where, key)
+	}
+	return object(f.where+"."+key, f.m[key])
+}
+
+// marshal encodes v as one line of JSON. The values encoded here are maps
+// and structs of strings, which always encode.
+func marshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
+}

@@ -1,0 +1,94 @@
+package hookproto
+
+// Claude Code, PreToolUse command hooks.
+//
+// Checked against the hooks reference (https://code.claude.com/docs/en/hooks,
+// "PreToolUse", "Exit code 2", "JSON output"): the event on stdin carries
+// session_id, cwd, hook_event_name, tool_name and tool_input (file paths
+// absolute); the answer is {"hookSpecificOutput": {"hookEventName":
+// "PreToolUse", "permissionDecision": "allow"|"deny"|"ask",
+// "permissionDecisionReason": "..."}}, whose reason the model reads on a
+// deny and the person on an ask. Exit status 2 blocks the call and feeds
+// stderr to the model; any other non-zero status is a non-blocking error
+// that lets the call run, and stdout is ignored on exit 2. So a deny is
+// written both ways: the JSON on stdout, the reason on stderr, exit 2.
+// Hooks run with CLAUDE_PROJECT_DIR set to the project root.
+
+// claudeCode is the Claude Code protocol.
+type claudeCode struct{}
+
+func (claudeCode) Name() string { return "claude-code" }
+
+// claudeTools maps Claude Code's built-in tools to what they touch.
+var claudeTools = map[string]toolSpec{
+	"Bash":         {kind: KindShell, command: "command"},
+	"Monitor":      {kind: KindShell, command: "command"},
+	"Read":         {kind: KindRead, path: []string{"file_path"}},
+	"NotebookRead": {kind: KindRead, path: []string{"notebook_path"}},
+	"LS":           {kind: KindRead, path: []string{"path"}},
+	"Write":        {kind: KindWrite, path: []string{"file_path"}},
+	"Edit":         {kind: KindEdit, path: []string{"file_path"}},
+	"MultiEdit":    {kind: KindEdit, path: []string{"file_path"}},
+	"NotebookEdit": {kind: KindEdit, path: []string{"notebook_path"}},
+	"Glob":         {kind: KindSearch, dir: "path", globs: []string{"pattern"}},
+	"Grep":         {kind: KindSearch, dir: "path", globs: []string{"glob"}},
+}
+
+func (c claudeCode) Decode(payload []byte) (*Request, error) {
+	return decodeClaudeStyle(c.Name(), payload, claudeTools)
+}
+
+// decodeClaudeStyle decodes the PreToolUse event shared by Claude Code and
+// Codex: snake_case fields, tool_input an object.
+func decodeClaudeStyle(agent string, payload []byte, tools map[string]toolSpec) (*Request, error) {
+	ev, err := object("event", payload)
+	if err != nil {
+		return nil, err
+	}
+	event, err := ev.str("hook_event_name")
+	if err != nil {
+		return nil, err
+	}
+	if event != "PreToolUse" {
+		return nil, malformed("event %q is not PreToolUse", event)
+	}
+	req := &Request{Agent: agent, Event: event, CanAsk: agent == "claude-code"}
+	if req.Tool, err = ev.str("tool_name"); err != nil {
+		return nil, err
+	}
+	if req.Tool == "" {
+		return nil, malformed("event.tool_name is empty")
+	}
+	cwd, err := ev.str("cwd")
+	if err != nil {
+		return nil, err
+	}
+	if req.Cwd, err = absDir("event.cwd", cwd); err != nil {
+		return nil, err
+	}
+	req.ProjectDir = req.Cwd
+	if req.Session, _, err = ev.optStr("session_id"); err != nil {
+		return nil, err
+	}
+	in, err := ev.obj("tool_input")
+	if err != nil {
+		return nil, err
+	}
+	if err := specFor(tools, req.Tool).apply(req, in); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+func (claudeCode) Encode(req *Request, d Decision) Answer {
+	d = settle(req, d)
+	specific := map[string]string{"hookEventName": "PreToolUse", "permissionDecision": d.Action.String()}
+	if d.Reason != "" {
+		specific["permissionDecisionReason"] = d.Reason
+	}
+	out := marshal(map[string]any{"hookSpecificOutput": specific})
+	if d.Action == Deny {
+		return Answer{Stdout: out, Stderr: d.Reason, ExitCode: 2}
+	}
+	return Answer{Stdout: out}
+}

@@ -1,0 +1,89 @@
+package hookproto
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readAnswer reads an answer the way the agent does and returns what it
+// will do ("allow", "ask", "deny", or "none": no objection) and the reason
+// it shows, if any.
+func readAnswer(t testing.TB, agent string, a Answer) (string, string) {
+	t.Helper()
+	if a.ExitCode == 2 {
+		return "deny", a.Stderr
+	}
+	require.Equal(t, 0, a.ExitCode, "these agents treat other statuses as hook errors")
+	if len(a.Stdout) == 0 {
+		return "none", ""
+	}
+	var v map[string]any
+	require.NoError(t, json.Unmarshal(a.Stdout, &v), "stdout is one JSON object: %s", a.Stdout)
+	s := func(m map[string]any, k string) string { x, _ := m[k].(string); return x }
+	switch agent {
+	case "claude-code", "codex":
+		h, _ := v["hookSpecificOutput"].(map[string]any)
+		require.Equal(t, "PreToolUse", s(h, "hookEventName"))
+		return s(h, "permissionDecision"), s(h, "permissionDecisionReason")
+	case "gemini-cli":
+		return s(v, "decision"), s(v, "reason")
+	case "cursor":
+		return s(v, "permission"), s(v, "agent_message")
+	case "copilot":
+		return s(v, "permissionDecision"), s(v, "permissionDecisionReason")
+	}
+	t.Fatalf("unknown agent %q", agent)
+	return "", ""
+}
+
+func TestEncode(t *testing.T) {
+	// want[agent] is what the agent does with allow, ask and deny from an
+	// event that can ask, and with ask from one that cannot.
+	want := map[string][4]string{
+		"claude-code": {"allow", "ask", "deny", "deny"},
+		"codex":       {"none", "deny", "deny", "deny"},
+		"gemini-cli":  {"allow", "ask", "deny", "deny"},
+		"cursor":      {"allow", "ask", "deny", "deny"},
+		"copilot":     {"allow", "ask", "deny", "deny"},
+	}
+	for _, name := range Names() {
+		a := mustAgent(t, name)
+		canAsk := name != "codex"
+		req := &Request{Agent: name, Event: "E", CanAsk: canAsk}
+		for i, d := range []Decision{{Action: Allow}, {Action: Ask, Reason: "why"}, {Action: Deny, Reason: "no"}} {
+			got, reason := readAnswer(t, name, a.Encode(req, d))
+			assert.Equal(t, want[name][i], got, "%s %v", name, d.Action)
+			if got == "deny" || got == "ask" {
+				assert.NotEmpty(t, strings.TrimSpace(reason), "%s %v carries a reason", name, d.Action)
+			}
+		}
+		cannot := &Request{Agent: name, Event: "E", CanAsk: false}
+		got, reason := readAnswer(t, name, a.Encode(cannot, Decision{Action: Ask, Reason: "rm -rf is dangerous"}))
+		assert.Equal(t, want[name][3], got, name)
+		assert.Contains(t, reason, "rm -rf is dangerous")
+		assert.Contains(t, reason, "a person must approve")
+
+		// Without a decoded event, every answer is a deny, even one that
+		// says allow.
+		for _, d := range []Decision{{Action: Allow}, {Action: Ask}, {Action: Deny}, {Action: Action(9)}} {
+			got, reason := readAnswer(t, name, a.Encode(nil, d))
+			assert.Equal(t, "deny", got, "%s %v without an event", name, d.Action)
+			assert.NotEmpty(t, reason)
+		}
+		// An empty reason is never sent with a deny (Codex ignores such a
+		// deny).
+		got, reason = readAnswer(t, name, a.Encode(req, Decision{Action: Deny, Reason: " "}))
+		assert.Equal(t, "deny", got)
+		assert.NotEmpty(t, strings.TrimSpace(reason))
+	}
+}
+
+func TestNamesAndLookup(t *testing.T) {
+	assert.Equal(t, []string{"claude-code", "codex", "copilot", "cursor", "gemini-cli"}, Names())
+	_, ok := Lookup("vim")
+	assert.False(t, ok)
+}

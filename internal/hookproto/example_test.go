@@ -1,0 +1,29 @@
+package hookproto_test
+
+import (
+	"fmt"
+
+	"github.com/sandboxauth/sandboxauth/internal/hookproto"
+)
+
+// A hook decodes the agent's event, decides it, and encodes the decision in
+// the agent's protocol. Codex cannot ask from PreToolUse, so an ask
+// becomes a deny (exit status 2) that says a person must approve.
+func ExampleLookup() {
+	agent, _ := hookproto.Lookup("codex")
+	req, err := agent.Decode([]byte(`{"session_id":"s","cwd":"/src/app","hook_event_name":"PreToolUse",
+		"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: main.go\n*** Move to: ../lib/main.go\n@@\n-a\n+b\n*** End Patch"}}`))
+	if err != nil {
+		ans := agent.Encode(nil, hookproto.Decision{Action: hookproto.Deny, Reason: err.Error()})
+		fmt.Println(ans.ExitCode)
+		return
+	}
+	fmt.Println(req.Kind, req.Paths)
+	ans := agent.Encode(req, hookproto.Decision{Action: hookproto.Ask, Reason: "moving a file out of the project"})
+	fmt.Println(ans.ExitCode)
+	fmt.Println(ans.Stderr)
+	// Output:
+	// edit [/src/app/main.go /src/lib/main.go]
+	// 2
+	// moving a file out of the project. This codex hook event (PreToolUse) cannot ask a person, so the call was refused: a person must approve it (run it themselves, or change the sandboxauth policy). Continue without it, or stop and say what you need.
+}

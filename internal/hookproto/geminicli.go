@@ -1,0 +1,86 @@
+package hookproto
+
+// Gemini CLI, BeforeTool command hooks in settings.json.
+//
+// Checked against google-gemini/gemini-cli: docs/hooks/reference.md (the
+// event carries session_id, cwd, hook_event_name, timestamp, tool_name and
+// tool_input, the model's raw arguments; the answer's "decision" is
+// "allow", "deny" (alias "block") or "ask" with a "reason" sent to the
+// agent; exit 2 blocks with stderr as the reason; other non-zero statuses
+// are warnings and the call goes on), packages/core/src/hooks/
+// hookRunner.ts (stdout is parsed as JSON whatever the exit status, and
+// stderr only when stdout is empty), packages/core/src/scheduler/
+// scheduler.ts (an "ask" forces the confirmation prompt) and
+// packages/core/src/tools/definitions/base-declarations.ts (parameter
+// names file_path, dir_path, pattern, include). Relative file paths are
+// resolved by the tools against the project directory, which is the cwd
+// of the event (GEMINI_PROJECT_DIR in the hook's environment). An allow
+// cannot skip Gemini's own confirmation: it only says the hook has no objection.
+
+// geminiCLI is the Gemini CLI protocol.
+type geminiCLI struct{}
+
+func (geminiCLI) Name() string { return "gemini-cli" }
+
+// geminiTools maps Gemini CLI's built-in tools to what they touch.
+var geminiTools = map[string]toolSpec{
+	"run_shell_command": {kind: KindShell, command: "command", cwdKey: "dir_path"},
+	"read_file":         {kind: KindRead, path: []string{"file_path"}},
+	"list_directory":    {kind: KindRead, path: []string{"dir_path"}},
+	"read_many_files":   {kind: KindSearch, dir: "dir_path", globList: "include"},
+	"write_file":        {kind: KindWrite, path: []string{"file_path"}},
+	"replace":           {kind: KindEdit, path: []string{"file_path"}},
+	"glob":              {kind: KindSearch, dir: "dir_path", globs: []string{"pattern"}},
+	"grep_search":       {kind: KindSearch, dir: "dir_path", globs: []string{"include_pattern"}},
+}
+
+func (g geminiCLI) Decode(payload []byte) (*Request, error) {
+	ev, err := object("event", payload)
+	if err != nil {
+		return nil, err
+	}
+	event, err := ev.str("hook_event_name")
+	if err != nil {
+		return nil, err
+	}
+	if event != "BeforeTool" {
+		return nil, malformed("event %q is not BeforeTool", event)
+	}
+	req := &Request{Agent: g.Name(), Event: event, CanAsk: true}
+	if req.Tool, err = ev.str("tool_name"); err != nil {
+		return nil, err
+	}
+	if req.Tool == "" {
+		return nil, malformed("event.tool_name is empty")
+	}
+	cwd, err := ev.str("cwd")
+	if err != nil {
+		return nil, err
+	}
+	if req.Cwd, err = absDir("event.cwd", cwd); err != nil {
+		return nil, err
+	}
+	req.ProjectDir = req.Cwd
+	if req.Session, _, err = ev.optStr("session_id"); err != nil {
+		return nil, err
+	}
+	in, err := ev.obj("tool_input")
+	if err != nil {
+		return nil, err
+	}
+	if err := specFor(geminiTools, req.Tool).apply(req, in); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+func (geminiCLI) Encode(req *Request, d Decision) Answer {
+	d = settle(req, d)
+	switch d.Action {
+	case Allow:
+		return Answer{Stdout: marshal(map[string]string{"decision": "allow"})}
+	case Ask:
+		return Answer{Stdout: marshal(map[string]string{"decision": "ask", "reason": d.Reason})}
+	}
+	return Answer{Stdout: marshal(map[string]string{"decision": "deny", "reason": d.Reason}), Stderr: d.Reason, ExitCode: 2}
+}

@@ -1,0 +1,127 @@
+package hookproto
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// toolSpec says where a tool's input holds what the authorizer needs.
+type toolSpec struct {
+	kind Kind
+	// shell: the key of the command (required) and of an optional working
+	// directory, relative to the event's cwd.
+	command, cwdKey string
+	// read, write, edit: the keys that may name the path; the first one
+	// present is used, and one is required unless dir is set.
+	path []string
+	// search (and directory listings): the key of the directory searched,
+	// the event's cwd when absent.
+	dir string
+	// search: keys of glob patterns relative to that directory, and of a
+	// list of them.
+	globs    []string
+	globList string
+}
+
+// apply fills req from the tool input in according to s. req.Cwd must be
+// set.
+func (s toolSpec) apply(req *Request, in fields) error {
+	req.Kind = s.kind
+	switch s.kind {
+	case KindShell:
+		cmd, err := in.str(s.command)
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(cmd) == "" {
+			return malformed("%s.%s is empty", in.where, s.command)
+		}
+		req.Command = cmd
+		if s.cwdKey != "" {
+			dir, ok, err := in.optStr(s.cwdKey)
+			if err != nil {
+				return err
+			}
+			if ok && dir != "" {
+				if req.Cwd, err = resolve(in.where+"."+s.cwdKey, req.Cwd, dir); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case KindOther:
+		return nil
+	}
+	for _, key := range s.path {
+		p, ok, err := in.optStr(key)
+		if err != nil {
+			return err
+		}
+		if ok {
+			abs, err := resolve(in.where+"."+key, req.Cwd, p)
+			if err != nil {
+				return err
+			}
+			req.Paths = append(req.Paths, abs)
+			return nil
+		}
+	}
+	if s.dir == "" {
+		return malformed("%s names no path (expected %s)", in.where, strings.Join(s.path, " or "))
+	}
+	base := req.Cwd
+	if dir, ok, err := in.optStr(s.dir); err != nil {
+		return err
+	} else if ok && dir != "" {
+		if base, err = resolve(in.where+"."+s.dir, req.Cwd, dir); err != nil {
+			return err
+		}
+	}
+	var patterns []string
+	for _, key := range s.globs {
+		p, ok, err := in.optStr(key)
+		if err != nil {
+			return err
+		}
+		if ok && p != "" {
+			patterns = append(patterns, p)
+		}
+	}
+	if s.globList != "" {
+		l, err := in.strList(s.globList)
+		if err != nil {
+			return err
+		}
+		patterns = append(patterns, l...)
+	}
+	req.Paths = append(req.Paths, base)
+	for _, p := range patterns {
+		g, err := globBase(in.where+" glob", base, p)
+		if err != nil {
+			return err
+		}
+		if g != base {
+			req.Paths = append(req.Paths, g)
+		}
+	}
+	return nil
+}
+
+// specFor returns the spec of tool in table, or the spec of a tool the
+// hook does not look into (KindOther).
+func specFor(table map[string]toolSpec, tool string) toolSpec {
+	if s, ok := table[tool]; ok {
+		return s
+	}
+	return toolSpec{kind: KindOther}
+}
+
+// isParentRef reports whether a slash-separated pattern climbs with "..".
+func isParentRef(pattern string) bool {
+	for _, e := range strings.Split(filepath.ToSlash(pattern), "/") {
+		if e == ".." {
+			return true
+		}
+	}
+	return false
+}
