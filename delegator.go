@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"context"
 	"errors"
+	"log/slog"
 )
 
 // delegator is the part of a wrapping authorizer that hands calls to its
@@ -12,11 +13,15 @@ type delegator struct {
 	fallback Authorizer
 	ctx      context.Context // cancelled by close
 	cancel   context.CancelFunc
+	log      *slog.Logger // the decision log of the wrapper's own refusals, or nil
+	optErr   error        // an invalid Option: every call is refused with it
 }
 
-func newDelegator(fallback Authorizer) delegator {
+func newDelegator(fallback Authorizer, opts []Option) delegator {
 	ctx, cancel := context.WithCancel(context.Background())
-	return delegator{fallback: fallback, ctx: ctx, cancel: cancel}
+	d := delegator{fallback: fallback, ctx: ctx, cancel: cancel}
+	d.log, d.optErr = wrapperLogger(opts, fallback)
+	return d
 }
 
 func (d *delegator) closed() bool { return d.ctx.Err() != nil }

@@ -21,10 +21,11 @@ import "strings"
 //     ErrBlockedCommand, and dangerous, inscrutable and unlisted (none)
 //     commands are asked about.
 //
-// commands must not be nil: pass NewShellAllowedCommands() for the default
-// lists. The returned channel is buffered (see WithRequestBuffer) and is
-// closed by Close. Close must be called when the authorizer is no longer
-// needed.
+// A nil commands means the default lists, as NewShellAllowedCommands()
+// returns them (a fresh copy for this authorizer); pass
+// &ShellAllowedCommands{} for empty lists. The returned channel is buffered
+// (see WithRequestBuffer) and is closed by Close. Close must be called
+// when the authorizer is no longer needed.
 func NewSandboxAuthorizer(commands *ShellAllowedCommands, opts ...Option) (Authorizer, <-chan UserRequest, error) {
 	a, err := newAsker("sandbox", commands, opts)
 	if err != nil {
