@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -55,6 +56,7 @@ const (
 	byTimeout  = "timeout"
 	byHeadless = "headless"
 	byInput    = "input"
+	byCancel   = "cancel" // the caller's context ended
 )
 
 // asker holds what the Sandbox and Permissive policies share: the command
@@ -96,6 +98,9 @@ func (a *asker) run(c *call, decide func(*call, *facts) verdict) error {
 func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (by, rule string, err error) {
 	if a.broker.isClosed() {
 		return byClose, "authorizer closed", closedError(c)
+	}
+	if err := ended(c); err != nil {
+		return byCancel, "call cancelled", err
 	}
 	if c.op == OpShell {
 		err = a.shellFacts(c, f)
@@ -208,6 +213,12 @@ func (a *asker) ask(c *call, f *facts, why string) (by, rule string, err error) 
 		return byPerson, why, deny(ErrAuthorizationDenied, "sandboxauth: the user refused %s. Do not retry the same call; ask the user how to proceed or take another approach.", describe(c))
 	case stateTimedOut:
 		return byTimeout, why, deny(ErrPromptTimeout, "sandboxauth: nobody answered the request to allow %s within %v, so it was refused. Continue without it, or try again later.", describe(c), a.opts.promptTimeout)
+	case stateWithdrawn:
+		err := endedError(c)
+		if errors.Is(err, ErrAuthorizerClosed) {
+			return byClose, why, err
+		}
+		return byCancel, why, err
 	default:
 		return byClose, why, closedError(c)
 	}

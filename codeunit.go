@@ -76,6 +76,10 @@ func (a *codeUnitAuthorizer) authorize(c *call) error {
 	if a.optErr != nil {
 		return a.optErr
 	}
+	if err := ended(c); err != nil {
+		a.logRefusal("codeunit", c, err, byCancel, "call cancelled")
+		return err
+	}
 	if a.unit == nil || a.fallback == nil {
 		return invalid(ErrInvalidConfig, "sandboxauth: the code unit authorizer was built with a nil code unit or fallback; nothing can be authorized")
 	}

@@ -31,9 +31,9 @@ func (d *delegator) close() { d.cancel() }
 // delegate decides c with the fallback, under a context that ends when
 // either c's context or the delegator ends.
 func (d *delegator) delegate(c *call) error {
-	ctx, cancel := context.WithCancel(c.ctx)
-	defer cancel()
-	stop := context.AfterFunc(d.ctx, cancel)
+	ctx, cancel := context.WithCancelCause(c.ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(d.ctx, func() { cancel(errWrapperClosed) })
 	defer stop()
 	inner := *c
 	inner.ctx = ctx

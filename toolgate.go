@@ -65,6 +65,10 @@ func (a *toolPolicyAuthorizer) authorize(c *call) error {
 	if a.optErr != nil {
 		return a.optErr
 	}
+	if err := ended(c); err != nil {
+		a.logRefusal("toolpolicy", c, err, byCancel, "call cancelled")
+		return err
+	}
 	if a.policy == nil || a.fallback == nil {
 		return invalid(ErrInvalidConfig, "sandboxauth: the tool policy authorizer was built with a nil policy or fallback; nothing can be authorized")
 	}
