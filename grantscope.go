@@ -60,12 +60,16 @@ func plainOperand(w string) bool {
 // rather than the program, which the lists name, so a grant for the program with
 // any further arguments would lift that protection for other files.
 func exactGrantNeeded(rule string) bool {
-	return strings.HasPrefix(rule, "rule: ") && rule != unlistedRule
+	return strings.HasPrefix(rule, "rule: ") && rule != unlistedRule && !strings.HasPrefix(rule, projectCodeRule)
 }
 
-// unlistedRule is the rule of a command on no list: it is asked about for
-// its program alone.
-const unlistedRule = "rule: on no list"
+// unlistedRule is the rule of a command on no list, and projectCodeRule
+// starts the rule of a command that runs project code: both are asked about
+// for the program alone.
+const (
+	unlistedRule    = "rule: on no list"
+	projectCodeRule = "rule: project code"
+)
 
 // exactShellGrant returns the grant of exactly words, run in cwd, asked
 // about for rule.

@@ -95,7 +95,8 @@ func classWhy(f *facts) string {
 }
 
 // ruleText is the rule of a classification without the class it already
-// names: "npm run" rather than "dangerous: npm run".
+// names or the "rule: " label: "npm run" rather than "dangerous: npm run",
+// "protected path .env: .env" rather than "rule: protected path .env: .env".
 func ruleText(c Classification) string {
-	return strings.TrimPrefix(c.Rule, c.Result.String()+": ")
+	return strings.TrimPrefix(strings.TrimPrefix(c.Rule, c.Result.String()+": "), "rule: ")
 }
