@@ -68,14 +68,6 @@ func (x *index) compute(name string) bool {
 	return d == 0 && (a|x.noAllow) == x.full
 }
 
-// directlyAllowed reports whether a canonical name is allowed by patterns
-// alone: denied by no layer, matched by every allow list, and some layer
-// has an allow list.
-func (x *index) directlyAllowed(name string) bool {
-	m := x.direct(name)
-	return x.anyAllow && m.deny == 0 && (m.allow|x.noAllow) == x.full
-}
-
 // direct returns the layer bits in which a canonical name is matched by an
 // allow or a deny pattern, without related-tool grants.
 func (x *index) direct(name string) masks {

@@ -50,22 +50,6 @@ func (r *refPolicy) deniedAnywhere(name string) bool {
 	return false
 }
 
-func (r *refPolicy) direct(name string) bool {
-	someAllow := false
-	for _, l := range r.layers {
-		if r.any(l.Deny, name) {
-			return false
-		}
-		if l.Allow != nil {
-			someAllow = true
-			if !r.any(l.Allow, name) {
-				return false
-			}
-		}
-	}
-	return someAllow
-}
-
 // allowed states the layer-by-layer semantics: no layer denies name, some
 // layer has an allow list, and each allow list matches name itself or a
 // tool that grants it and that no layer denies.
