@@ -27,7 +27,7 @@ func grantArgv(argv []string) []string {
 		return argv
 	}
 	if words, ok := shell.PlainWords(sc.script); ok && (d != shell.Zsh || !anyHasPrefix(words, "=")) {
-		return words
+		return sameAsArgv(argv, words)
 	}
 	parsed, err := shell.Parse(sc.script, d)
 	if err != nil || len(parsed.Commands) != 1 {
@@ -37,7 +37,17 @@ func grantArgv(argv []string) []string {
 	if len(c.Args) == 0 || len(c.Assigns) > 0 || len(c.Redirs) > 0 || c.Negated || c.Globs != nil {
 		return argv
 	}
-	return c.Args
+	return sameAsArgv(argv, c.Args)
+}
+
+// sameAsArgv returns words when, given as an argv, they would be read as
+// the script's command is (no element that looks like shell syntax, which
+// an argv check treats differently), and argv otherwise.
+func sameAsArgv(argv, words []string) []string {
+	if _, i := shellOperatorIn(words); i >= 0 || substitutionIn(words) >= 0 {
+		return argv
+	}
+	return words
 }
 
 // plainOperand reports whether w may follow the words of a command grant

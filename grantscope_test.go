@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -202,5 +203,28 @@ func TestGrantArgv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, grantArgv(tt.argv), "%q", tt.argv)
+	}
+}
+
+// find's -exec terminator is an argument find receives, not shell syntax;
+// a ; anywhere else still is.
+func TestFindExecTerminator(t *testing.T) {
+	cmds := NewShellAllowedCommands()
+	tests := []struct {
+		argv []string
+		want CommandCheckResult
+		rule string
+	}{
+		{[]string{"find", ".", "-name", "x", "-exec", "ls", "{}", ";"}, CommandCheckResultDangerous, "dangerous: find"},
+		{[]string{"timeout", "5", "find", ".", "-execdir", "rm", "{}", ";"}, CommandCheckResultDangerous, "dangerous: find"},
+		{[]string{"find", ".", "-exec", "ls", ";", ";", "rm", "x"}, CommandCheckResultInscrutable, "rule: shell syntax in argv"},
+		{[]string{"echo", "-exec", ";"}, CommandCheckResultInscrutable, "rule: shell syntax in argv"},
+		{[]string{"find", ".", ";"}, CommandCheckResultInscrutable, "rule: shell syntax in argv"},
+	}
+	for _, tt := range tests {
+		c, err := cmds.Classify(CommandSite{}, tt.argv)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, c.Result, "%q", tt.argv)
+		assert.True(t, strings.HasPrefix(c.Rule, tt.rule), "%q: rule %q", tt.argv, c.Rule)
 	}
 }

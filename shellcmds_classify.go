@@ -570,10 +570,12 @@ func (r *cmdClassifier) envSettings(settings []envSetting) cmdVerdict {
 // Elements holding substitutions are looked for separately (substitutionIn)
 // once shell wrappers are unwrapped, since a -c script may hold them.
 func shellOperatorIn(argv []string) (string, int) {
-	inExec := false
+	sawFind, inExec := false, false
 	for i, a := range argv {
 		switch {
-		case execActions[a]:
+		case !sawFind && findPrograms[commandBase(a)]:
+			sawFind = true
+		case sawFind && execActions[a]:
 			inExec = true
 		case inExec && a == ";":
 			// The terminator of find -exec CMD ;, which
@@ -592,6 +594,9 @@ func shellOperatorIn(argv []string) (string, int) {
 // execActions are find's actions after which a lone ";" ends the command
 // that find runs, rather than being shell syntax.
 var execActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+
+// findPrograms are the programs that take those actions.
+var findPrograms = map[string]bool{"find": true, "gfind": true, "bfs": true}
 
 // hasSpace reports whether s holds ASCII white space.
 func hasSpace(s string) bool { return strings.ContainsAny(s, " \t\n\r\v\f") }
