@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -55,6 +56,7 @@ const (
 	byTimeout  = "timeout"
 	byHeadless = "headless"
 	byInput    = "input"
+	byCancel   = "cancel" // the caller's context ended
 )
 
 // asker holds what the Sandbox and Permissive policies share: the command
@@ -72,7 +74,7 @@ type asker struct {
 
 func newAsker(policy string, commands *ShellAllowedCommands, opts []Option) (*asker, error) {
 	if commands == nil {
-		return nil, invalid(ErrInvalidConfig, "sandboxauth: %s policy: commands is nil; pass NewShellAllowedCommands() for the default lists or &ShellAllowedCommands{} for empty ones", policy)
+		commands = NewShellAllowedCommands() // nil means the default lists
 	}
 	o, err := buildOptions(opts)
 	if err != nil {
@@ -96,6 +98,9 @@ func (a *asker) run(c *call, decide func(*call, *facts) verdict) error {
 func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (by, rule string, err error) {
 	if a.broker.isClosed() {
 		return byClose, "authorizer closed", closedError(c)
+	}
+	if err := ended(c); err != nil {
+		return byCancel, "call cancelled", err
 	}
 	if c.op == OpShell {
 		err = a.shellFacts(c, f)
@@ -208,6 +213,12 @@ func (a *asker) ask(c *call, f *facts, why string) (by, rule string, err error) 
 		return byPerson, why, deny(ErrAuthorizationDenied, "sandboxauth: the user refused %s. Do not retry the same call; ask the user how to proceed or take another approach.", describe(c))
 	case stateTimedOut:
 		return byTimeout, why, deny(ErrPromptTimeout, "sandboxauth: nobody answered the request to allow %s within %v, so it was refused. Continue without it, or try again later.", describe(c), a.opts.promptTimeout)
+	case stateWithdrawn:
+		err := endedError(c)
+		if errors.Is(err, ErrAuthorizerClosed) {
+			return byClose, why, err
+		}
+		return byCancel, why, err
 	default:
 		return byClose, why, closedError(c)
 	}
@@ -223,9 +234,15 @@ func (a *asker) offer(c *call, f *facts) *sessionOffer {
 		if f.cwdOutside {
 			return nil
 		}
-		g, ok := commandScope(c.argv, f.class.Result)
+		argv := grantArgv(c.argv)
+		g, ok := commandScope(argv, f.class.Result)
 		if !ok {
 			return nil
+		}
+		if exactGrantNeeded(f.class.Rule) || !allPlain(argv[len(g.Command):]) {
+			if g, ok = exactShellGrant(argv, f.cwd, f.class.Rule); !ok {
+				return nil
+			}
 		}
 		return &sessionOffer{scope: g.String(), record: func(string) { _ = store.Add(g) }}
 	}
@@ -234,7 +251,11 @@ func (a *asker) offer(c *call, f *facts) *sessionOffer {
 	}
 	resolved := f.place.real
 	op := c.op
-	o := &sessionOffer{dirs: pathScope(f.place.root, resolved)}
+	o := &sessionOffer{}
+	if f.protected == "" {
+		// A protected path is granted exactly, never with a directory.
+		o.dirs = pathScope(f.place.root, resolved)
+	}
 	o.scope = Grant{Operation: op, Path: resolved[0]}.String()
 	if len(resolved) > 1 {
 		o.scope = string(op) + " exactly these paths"
@@ -268,11 +289,21 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 		if f.cwdOutside {
 			return Grant{}, false
 		}
-		if _, ok := commandScope(c.argv, f.class.Result); !ok {
+		argv := grantArgv(c.argv)
+		if _, ok := commandScope(argv, f.class.Result); !ok {
 			return Grant{}, false
 		}
 		for _, g := range grants {
-			if g.Operation != OpShell || !hasPrefix(c.argv, g.Command) {
+			if g.Operation != OpShell || !hasPrefix(argv, g.Command) {
+				continue
+			}
+			if g.Exact {
+				if len(argv) == len(g.Command) && g.Cwd == filepath.Clean(f.cwd) && g.Rule == f.class.Rule {
+					return g, true
+				}
+				continue
+			}
+			if !allPlain(argv[len(g.Command):]) {
 				continue
 			}
 			with := a.commands.withSafe(CommandMatcher{Command: g.Command[0], CommandArgsPrefix: g.Command[1:], Reason: "session grant"})
@@ -287,10 +318,11 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 		return Grant{}, false
 	}
 	var last Grant
-	for _, p := range f.place.real {
+	for i, p := range f.place.real {
 		covered := false
+		exact := a.protectedAt(c, f, i)
 		for _, g := range grants {
-			if g.covers(c.op, p) {
+			if g.covers(c.op, p) && (!exact || !g.Subtree) {
 				covered, last = true, g
 				break
 			}
@@ -300,6 +332,32 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 		}
 	}
 	return last, true
+}
+
+// protectedAt reports whether the i-th path of a read or write is
+// protected (a protected path, or a PATH directory for a write), so that only
+// a grant of that very path covers it.
+func (a *asker) protectedAt(c *call, f *facts, i int) bool {
+	if protectedRuleFor(a.opts.protected, c.op, c.sandboxDir, f.place.root, c.paths[i], f.place.real[i]) != nil {
+		return true
+	}
+	if c.op == OpWrite {
+		sp := a.searchPaths.get(filepath.Clean(c.sandboxDir))
+		if _, ok := sp.holds(filepath.Clean(c.paths[i]), f.place.real[i]); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// allPlain reports whether every word is a plain operand (see plainOperand).
+func allPlain(words []string) bool {
+	for _, w := range words {
+		if !plainOperand(w) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasPrefix(argv, words []string) bool {

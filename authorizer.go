@@ -111,7 +111,7 @@ func invalid(kind error, format string, args ...any) error {
 // Wrappers in this package hand calls to each other in this form so that a
 // tool call ID and a cancellation travel with them.
 type call struct {
-	ctx        context.Context // ends when the caller withdraws (a wrapper was closed)
+	ctx        context.Context // ends when the caller withdraws (its context ended, or a wrapper was closed)
 	op         Operation
 	requested  bool   // requestPermission
 	reason     string // requestReason
@@ -134,6 +134,16 @@ type caller interface {
 func dispatch(a auth.Authorizer, c *call) error {
 	if in, ok := a.(caller); ok {
 		return in.authorize(c)
+	}
+	if ca, ok := a.(ContextAuthorizer); ok {
+		switch c.op {
+		case OpRead:
+			return ca.IsAuthorizedForReadContext(c.ctx, c.requested, c.reason, c.tool, c.sandboxDir, c.paths...)
+		case OpWrite:
+			return ca.IsAuthorizedForWriteContext(c.ctx, c.requested, c.reason, c.tool, c.sandboxDir, c.paths...)
+		default:
+			return ca.IsShellAuthorizedContext(c.ctx, c.requested, c.reason, c.sandboxDir, c.cwd, c.argv)
+		}
 	}
 	switch c.op {
 	case OpRead:

@@ -35,5 +35,8 @@ func (a *autoApproveAuthorizer) authorize(c *call) error {
 	if a.closed.Load() {
 		return closedError(c)
 	}
+	if err := ended(c); err != nil {
+		return err
+	}
 	return validateCall(c)
 }

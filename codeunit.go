@@ -35,10 +35,15 @@ var codeUnitReadTools = map[string]bool{
 // The fallback stays open; it belongs to whoever created it. A fallback from
 // elsewhere finishes calls already handed to it in its own time.
 //
-// A nil unit or fallback yields an authorizer that refuses every call with
-// an error matching ErrInvalidConfig.
-func NewCodeUnitAuthorizer(unit *codeunit.CodeUnit, fallback Authorizer) Authorizer {
-	return &codeUnitAuthorizer{unit: unit, delegator: newDelegator(fallback)}
+// A nil unit or fallback, or an invalid option, yields an authorizer that
+// refuses every call with an error matching ErrInvalidConfig.
+//
+// Of the options, WithDecisionLog applies: the calls this authorizer refuses
+// itself are logged there with policy "codeunit" and the rule "outside the
+// code unit NAME". Without it, they go to the decision log of fallback when
+// fallback is one of this package's authorizers. Other options are ignored.
+func NewCodeUnitAuthorizer(unit *codeunit.CodeUnit, fallback Authorizer, opts ...Option) Authorizer {
+	return &codeUnitAuthorizer{unit: unit, delegator: newDelegator(fallback, opts)}
 }
 
 type codeUnitAuthorizer struct {
@@ -64,12 +69,22 @@ func (a *codeUnitAuthorizer) Close() { a.close() }
 
 func (a *codeUnitAuthorizer) authorize(c *call) error {
 	if a.closed() {
-		return closedError(c)
+		err := closedError(c)
+		a.logRefusal("codeunit", c, err, byClose, "authorizer closed")
+		return err
+	}
+	if a.optErr != nil {
+		return a.optErr
+	}
+	if err := ended(c); err != nil {
+		a.logRefusal("codeunit", c, err, byCancel, "call cancelled")
+		return err
 	}
 	if a.unit == nil || a.fallback == nil {
 		return invalid(ErrInvalidConfig, "sandboxauth: the code unit authorizer was built with a nil code unit or fallback; nothing can be authorized")
 	}
 	if err := validateCall(c); err != nil {
+		a.logRefusal("codeunit", c, err, byInput, "malformed call")
 		return err
 	}
 	confined := c.op == OpWrite || (c.op == OpRead && codeUnitReadTools[c.tool])
@@ -81,8 +96,10 @@ func (a *codeUnitAuthorizer) authorize(c *call) error {
 			}
 		}
 		if len(outside) > 0 {
-			return deny(ErrOutsideCodeUnit, "sandboxauth: %s was refused: %s outside the code unit %q (%s). Work only on files of this code unit; its directories are: %s.",
+			err := deny(ErrOutsideCodeUnit, "sandboxauth: %s was refused: %s outside the code unit %q (%s). Work only on files of this code unit; its directories are: %s.",
 				describe(c), plural(len(outside), "this path is", "these paths are"), a.unit.Name(), formatPaths(outside), strings.Join(a.unit.Dirs(), ", "))
+			a.logRefusal("codeunit", c, err, byPolicy, "outside the code unit "+a.unit.Name())
+			return err
 		}
 	}
 	return a.delegate(c)

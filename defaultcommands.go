@@ -103,6 +103,7 @@ func defaultDangerous() []CommandMatcher {
 			flagMatcher("go", []string{"work", "sync"}, nil, "downloads modules"),
 		),
 		pkgInstalls(),
+		npmScripts(),
 		namesMatchers("interpreter: runs code the classifier cannot read",
 			"osascript", "wscript", "cscript", "powershell", "pwsh", "expect", "tclsh", "wish"),
 		matcherList1(
@@ -199,7 +200,7 @@ func pkgInstalls() []CommandMatcher {
 		{"npm", []string{"install"}}, {"npm", []string{"i"}}, {"npm", []string{"add"}}, {"npm", []string{"ci"}},
 		{"npm", []string{"uninstall"}}, {"npm", []string{"update"}}, {"npm", []string{"exec"}},
 		{"npm", []string{"publish"}}, {"npm", []string{"link"}}, {"npm", []string{"login"}},
-		{"npm", []string{"run"}}, {"npm", []string{"start"}}, {"npm", []string{"x"}},
+		{"npm", []string{"x"}},
 		{"npm", []string{"init"}}, {"npm", []string{"create"}}, {"npm", []string{"config"}},
 		{"npx", nil}, {"pnpx", nil}, {"bunx", nil}, {"uvx", nil}, {"pipx", nil},
 		{"pnpm", []string{"add"}}, {"pnpm", []string{"install"}}, {"pnpm", []string{"i"}},
@@ -237,9 +238,30 @@ func pkgInstalls() []CommandMatcher {
 	return ms
 }
 
+// npmScripts are the npm commands that run the project's package scripts
+// (project code): npm test is npm run test, so both go the same way.
+func npmScripts() []CommandMatcher {
+	var ms []CommandMatcher
+	for _, sub := range []string{"run", "run-script", "rum", "urn", "test", "tst", "t", "start", "stop", "restart"} {
+		ms = append(ms, CommandMatcher{Command: "npm", CommandArgsPrefix: []string{sub},
+			Reason: "runs the project's package scripts (project code)"})
+	}
+	return ms
+}
+
 // defaultSafe is derived from the program specs (internal/programs): one
 // matcher per safe form of a program, so that the list and the grammar that
 // reads each argv cannot disagree.
+//
+// npm test is left out: it runs the project's "test" script exactly as npm
+// run test does, so both are decided by npmScripts, the same way.
 func defaultSafe() []CommandMatcher {
-	return specMatchers()
+	var out []CommandMatcher
+	for _, m := range specMatchers() {
+		if m.Command == "npm" && len(m.CommandArgsPrefix) > 0 && m.CommandArgsPrefix[0] == "test" {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"context"
 	"errors"
+	"log/slog"
 )
 
 // delegator is the part of a wrapping authorizer that hands calls to its
@@ -12,11 +13,15 @@ type delegator struct {
 	fallback Authorizer
 	ctx      context.Context // cancelled by close
 	cancel   context.CancelFunc
+	log      *slog.Logger // the decision log of the wrapper's own refusals, or nil
+	optErr   error        // an invalid Option: every call is refused with it
 }
 
-func newDelegator(fallback Authorizer) delegator {
+func newDelegator(fallback Authorizer, opts []Option) delegator {
 	ctx, cancel := context.WithCancel(context.Background())
-	return delegator{fallback: fallback, ctx: ctx, cancel: cancel}
+	d := delegator{fallback: fallback, ctx: ctx, cancel: cancel}
+	d.log, d.optErr = wrapperLogger(opts, fallback)
+	return d
 }
 
 func (d *delegator) closed() bool { return d.ctx.Err() != nil }
@@ -26,9 +31,9 @@ func (d *delegator) close() { d.cancel() }
 // delegate decides c with the fallback, under a context that ends when
 // either c's context or the delegator ends.
 func (d *delegator) delegate(c *call) error {
-	ctx, cancel := context.WithCancel(c.ctx)
-	defer cancel()
-	stop := context.AfterFunc(d.ctx, cancel)
+	ctx, cancel := context.WithCancelCause(c.ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(d.ctx, func() { cancel(errWrapperClosed) })
 	defer stop()
 	inner := *c
 	inner.ctx = ctx

@@ -17,6 +17,11 @@
 //   - [NewAutoApproveAuthorizer]: everything runs; nobody is asked.
 //   - [NewCodeUnitAuthorizer]: a wrapper that confines reads and writes to a
 //     [codeunit.CodeUnit] and defers everything else to another authorizer.
+//   - [NewToolPolicyAuthorizer]: a wrapper that refuses the tools a
+//     [toolpolicy.Policy] does not give the agent.
+//
+// Nil commands given to the Sandbox and Permissive constructors mean the
+// default lists ([NewShellAllowedCommands]).
 //
 // # Paths
 //
@@ -40,8 +45,8 @@
 //
 // Every refusal matches [ErrDenied] with errors.Is, and one more specific
 // sentinel: [ErrOutsideSandbox], [ErrBlockedCommand], [ErrOutsideCodeUnit],
-// [ErrAuthorizationDenied], [ErrPromptTimeout], [ErrToolNotPermitted] or
-// [ErrAuthorizerClosed]. Malformed calls ([ErrEmptyCommand],
+// [ErrAuthorizationDenied], [ErrPromptTimeout], [ErrToolNotPermitted],
+// [ErrNoUser], [ErrCallCanceled] or [ErrAuthorizerClosed]. Malformed calls ([ErrEmptyCommand],
 // [ErrInvalidCommand], [ErrInvalidPath]) and bad configuration
 // ([ErrInvalidConfig]) are errors that do not match ErrDenied, and never
 // authorize anything.
@@ -51,4 +56,10 @@
 // Every authorizer and [ShellAllowedCommands] is safe for concurrent use.
 // Close releases every waiting call with ErrAuthorizerClosed, closes the
 // channel of requests and refuses every later call.
+//
+// A call that asks a person blocks until the person answers, so tool calls
+// must run on goroutines other than the one that reads the channel of
+// requests; calling a tool from that loop deadlocks. Every authorizer also
+// implements [ContextAuthorizer]: cancelling the context of a call withdraws
+// its pending question and returns [ErrCallCanceled].
 package sandboxauth

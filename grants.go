@@ -14,9 +14,19 @@ import (
 // scope that the library computed and stated in the prompt:
 //
 //   - for a shell command, its program and subcommand words (Command, such
-//     as ["npm", "run", "test"]), with any further arguments;
+//     as ["npm", "run", "test"]), with further operands: arguments that are
+//     not options (-x, --x), forced or deleting refspecs (+x, x:y, :x) or
+//     assignments (X=y), so that a grant for `git push origin` does not cover
+//     `git push origin --force`;
+//   - for a shell command asked about because of its arguments, that exact
+//     command in that directory (Exact, Cwd, Rule);
 //   - for a read or a write, one resolved path (Path), or everything below a
-//     directory (Path with Subtree).
+//     directory (Path with Subtree). A protected path (see ProtectedPath) is
+//     covered only by a grant of that very path, never by a Subtree grant,
+//     so a grant for .git does not lift the protection of .git/hooks.
+//
+// A shell running a one-command script of plain words (`bash -c 'npm run
+// test'`) is matched as that command.
 //
 // A grant never widens a blocked command or anything the strict Sandbox
 // policy refuses outright: it applies only inside the sandbox, only to
@@ -30,13 +40,26 @@ type Grant struct {
 	Command   []string  `json:"command,omitempty"`
 	Path      string    `json:"path,omitempty"`
 	Subtree   bool      `json:"subtree,omitempty"`
+
+	// Exact makes a shell grant cover Command exactly (no further
+	// arguments), run in the directory Cwd, and only while the command is
+	// still asked about for the same Rule. It is what a person is offered
+	// when a command was asked about for its arguments (a protected path
+	// such as .env, a write into .git, ...) rather than for its program:
+	// allowing `cat .env` once for the session must not allow `cat` on other
+	// protected files. The words of an exact grant may be any arguments.
+	Exact bool   `json:"exact,omitempty"`
+	Cwd   string `json:"cwd,omitempty"`
+	Rule  string `json:"rule,omitempty"`
 }
 
 // String describes the grant's scope for a person.
 func (g Grant) String() string {
 	switch {
+	case g.Operation == OpShell && g.Exact:
+		return fmt.Sprintf("run exactly `%s` in %s", formatArgv(g.Command), g.Cwd)
 	case g.Operation == OpShell:
-		return fmt.Sprintf("run `%s` with any further arguments", formatArgv(g.Command))
+		return fmt.Sprintf("run `%s` with any further operands (no options)", formatArgv(g.Command))
 	case g.Subtree:
 		return fmt.Sprintf("%s anything in %s", g.Operation, g.Path)
 	default:
@@ -45,7 +68,8 @@ func (g Grant) String() string {
 }
 
 func (g Grant) equal(h Grant) bool {
-	return g.Operation == h.Operation && slices.Equal(g.Command, h.Command) && g.Path == h.Path && g.Subtree == h.Subtree
+	return g.Operation == h.Operation && slices.Equal(g.Command, h.Command) && g.Path == h.Path && g.Subtree == h.Subtree &&
+		g.Exact == h.Exact && g.Cwd == h.Cwd && g.Rule == h.Rule
 }
 
 // covers reports whether g covers the resolved path p for op.
@@ -192,6 +216,12 @@ func checkGrant(g Grant) error {
 		if g.Path != "" || g.Subtree {
 			return invalid(ErrInvalidConfig, "sandboxauth: a shell grant takes a command, not a path")
 		}
+		if g.Exact {
+			return checkExactGrant(g)
+		}
+		if g.Cwd != "" || g.Rule != "" {
+			return invalid(ErrInvalidConfig, "sandboxauth: only an exact shell grant takes a directory and a rule")
+		}
 		if len(g.Command) == 0 || len(g.Command) > maxGrantWords {
 			return invalid(ErrInvalidConfig, "sandboxauth: a shell grant names a program and at most %d subcommand words, not %q", maxGrantWords-1, g.Command)
 		}
@@ -207,6 +237,9 @@ func checkGrant(g Grant) error {
 			return invalid(ErrInvalidConfig, "sandboxauth: %q is a blocked command, and no grant may cover it", formatArgv(g.Command))
 		}
 	case OpRead, OpWrite:
+		if g.Exact || g.Cwd != "" || g.Rule != "" {
+			return invalid(ErrInvalidConfig, "sandboxauth: a %s grant takes a path only", g.Operation)
+		}
 		if len(g.Command) != 0 {
 			return invalid(ErrInvalidConfig, "sandboxauth: a %s grant takes a path, not a command", g.Operation)
 		}
@@ -215,6 +248,34 @@ func checkGrant(g Grant) error {
 		}
 	default:
 		return invalid(ErrInvalidConfig, "sandboxauth: unknown grant operation %q (want read, write or shell)", g.Operation)
+	}
+	return nil
+}
+
+// maxExactWords bounds the argv of an exact grant.
+const maxExactWords = 64
+
+// checkExactGrant checks a shell grant of one exact command.
+func checkExactGrant(g Grant) error {
+	if len(g.Command) == 0 || len(g.Command) > maxExactWords {
+		return invalid(ErrInvalidConfig, "sandboxauth: an exact shell grant names a command of 1 to %d words", maxExactWords)
+	}
+	for _, w := range g.Command {
+		if strings.IndexByte(w, 0) >= 0 {
+			return invalid(ErrInvalidConfig, "sandboxauth: a grant word cannot contain a NUL byte")
+		}
+	}
+	if !grantWord(g.Command[0]) || noGrantPrograms[g.Command[0]] {
+		return invalid(ErrInvalidConfig, "sandboxauth: %q cannot be granted: the program must be a plain name that runs no other program", g.Command[0])
+	}
+	if r, _ := defaultCommands().Check(g.Command[:1]); r == CommandCheckResultBlocked {
+		return invalid(ErrInvalidConfig, "sandboxauth: %q is a blocked command, and no grant may cover it", g.Command[0])
+	}
+	if !filepath.IsAbs(g.Cwd) || filepath.Clean(g.Cwd) != g.Cwd || strings.ContainsRune(g.Cwd, 0) {
+		return invalid(ErrInvalidConfig, "sandboxauth: an exact shell grant needs the clean absolute directory it runs in, not %q", g.Cwd)
+	}
+	if g.Rule == "" {
+		return invalid(ErrInvalidConfig, "sandboxauth: an exact shell grant needs the rule it was asked about for")
 	}
 	return nil
 }

@@ -212,11 +212,11 @@ func TestSessionGrantsForCommands(t *testing.T) {
 	var first UserRequest
 	errc := make(chan error, 1)
 	go func() {
-		errc <- a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"npm", "run", "test", "--", "--watch"})
+		errc <- a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"npm", "run", "test", "unit"})
 	}()
 	first = <-ch
 	require.NotNil(t, first.AllowForSession)
-	assert.Equal(t, "run `npm run test` with any further arguments", first.SessionScope)
+	assert.Equal(t, "run `npm run test` with any further operands (no options)", first.SessionScope)
 	assert.Contains(t, first.Prompt, "npm run test")
 	assert.Contains(t, first.Prompt, "rest of the session")
 	first.AllowForSession()
@@ -225,9 +225,17 @@ func TestSessionGrantsForCommands(t *testing.T) {
 	assert.Equal(t, []Grant{{Operation: OpShell, Command: []string{"npm", "run", "test"}}}, grants.List())
 
 	// Later: covered commands run without asking; others still ask.
-	seen, err := run("npm", "run", "test", "--coverage")
+	seen, err := run("npm", "run", "test", "integration")
 	assert.NoError(t, err)
 	assert.Empty(t, seen)
+	// A one-command script is the same command.
+	seen, err = run("bash", "-c", "npm run test 'e2e'")
+	assert.NoError(t, err)
+	assert.Empty(t, seen)
+	// Options are not operands: asked again.
+	seen, err = run("npm", "run", "test", "--coverage")
+	assert.ErrorIs(t, err, ErrAuthorizationDenied)
+	assert.Len(t, seen, 1)
 	seen, err = run("npm", "run", "build")
 	assert.ErrorIs(t, err, ErrAuthorizationDenied)
 	assert.Len(t, seen, 1)
@@ -236,7 +244,7 @@ func TestSessionGrantsForCommands(t *testing.T) {
 	assert.ErrorIs(t, err, ErrAuthorizationDenied)
 	assert.Len(t, seen, 1)
 	// Nor through a shell or a wrapper.
-	for _, argv := range [][]string{{"bash", "-c", "npm run test"}, {"timeout", "5", "npm", "run", "test"}, {"env", "npm", "run", "test"}} {
+	for _, argv := range [][]string{{"bash", "-c", "npm run test > out"}, {"bash", "-c", "npm run test; ls"}, {"timeout", "5", "npm", "run", "test"}, {"env", "npm", "run", "test"}} {
 		seen, err = run(argv...)
 		assert.ErrorIs(t, err, ErrAuthorizationDenied, "%v", argv)
 		require.Len(t, seen, 1)
@@ -263,10 +271,10 @@ func TestSessionGrantsForPaths(t *testing.T) {
 	require.NoError(t, err)
 	defer a.Close()
 
-	// Reading .env asks; the person picks the whole sandbox... no: only the
-	// offered directories are accepted.
+	// A read the model asks permission for: the person may pick one of the
+	// offered directories, and only those.
 	errc := make(chan error, 1)
-	go func() { errc <- a.IsAuthorizedForRead(false, "", "read_file", sb, sb+"/config/.env") }()
+	go func() { errc <- a.IsAuthorizedForRead(true, "need it", "read_file", sb, sb+"/config/app.yaml") }()
 	req := <-ch
 	assert.Equal(t, []string{sb + "/config", sb}, req.GrantDirs)
 	assert.ErrorIs(t, req.AllowForSessionUnder("/"), ErrInvalidConfig)
@@ -274,13 +282,27 @@ func TestSessionGrantsForPaths(t *testing.T) {
 	require.NoError(t, <-errc)
 
 	read := func(p string) ([]UserRequest, error) {
-		return answering(t, ch, false, func() error { return a.IsAuthorizedForRead(false, "", "read_file", sb, p) })
+		return answering(t, ch, false, func() error { return a.IsAuthorizedForRead(true, "need it", "read_file", sb, p) })
 	}
-	seen, err := read(sb + "/config/.env")
+	seen, err := read(sb + "/config/other.yaml")
+	assert.NoError(t, err)
+	assert.Empty(t, seen)
+	// A protected file below the granted directory is still asked about,
+	// and offered only as itself.
+	seen, err = read(sb + "/config/.env")
+	assert.ErrorIs(t, err, ErrAuthorizationDenied, "a directory grant does not lift a protection")
+	require.Len(t, seen, 1)
+	assert.Nil(t, seen[0].GrantDirs)
+	require.NotNil(t, seen[0].AllowForSession)
+	go func() { errc <- a.IsAuthorizedForRead(false, "", "read_file", sb, sb+"/config/.env") }()
+	req = <-ch
+	req.AllowForSession()
+	require.NoError(t, <-errc)
+	seen, err = read(sb + "/config/.env")
 	assert.NoError(t, err)
 	assert.Empty(t, seen)
 	seen, err = read(sb + "/.env")
-	assert.ErrorIs(t, err, ErrAuthorizationDenied, "outside the granted directory")
+	assert.ErrorIs(t, err, ErrAuthorizationDenied, "another protected file")
 	assert.Len(t, seen, 1)
 	_, err = answering(t, ch, false, func() error { return a.IsAuthorizedForWrite(false, "", "edit", sb, sb+"/config/.env") })
 	assert.ErrorIs(t, err, ErrAuthorizationDenied, "a read grant is not a write grant")
@@ -334,7 +356,7 @@ func TestSessionGrantAndPendingRequests(t *testing.T) {
 		t.Fatalf("a pending call was answered by another's grant: %v", err)
 	case <-time.After(50 * time.Millisecond):
 	}
-	assert.NoError(t, a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"make", "test", "-j4"}), "covered now")
+	assert.NoError(t, a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"make", "test", "lint"}), "covered now")
 	for _, r := range reqs[1:] {
 		r.Disallow()
 	}

@@ -18,10 +18,11 @@ package sandboxauth
 //   - a person is asked whenever the model requests permission for a command
 //     that is not blocked.
 //
-// commands must not be nil: pass NewShellAllowedCommands() for the default
-// lists. The returned channel is buffered (see WithRequestBuffer) and is
-// closed by Close. Close must be called when the authorizer is no longer
-// needed.
+// A nil commands means the default lists, as NewShellAllowedCommands()
+// returns them (a fresh copy for this authorizer); pass
+// &ShellAllowedCommands{} for empty lists. The returned channel is buffered
+// (see WithRequestBuffer) and is closed by Close. Close must be called
+// when the authorizer is no longer needed.
 func NewPermissiveSandboxAuthorizer(commands *ShellAllowedCommands, opts ...Option) (Authorizer, <-chan UserRequest, error) {
 	a, err := newAsker("permissive", commands, opts)
 	if err != nil {

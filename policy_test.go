@@ -343,11 +343,7 @@ func TestEmptyCwdMeansSandbox(t *testing.T) {
 }
 
 func TestConstructorErrors(t *testing.T) {
-	_, _, err := NewSandboxAuthorizer(nil)
-	assert.ErrorIs(t, err, ErrInvalidConfig)
-	_, _, err = NewPermissiveSandboxAuthorizer(nil)
-	assert.ErrorIs(t, err, ErrInvalidConfig)
-	_, _, err = NewSandboxAuthorizer(testCommands(), WithRequestBuffer(0))
+	_, _, err := NewSandboxAuthorizer(testCommands(), WithRequestBuffer(0))
 	assert.ErrorIs(t, err, ErrInvalidConfig)
 	_, _, err = NewSandboxAuthorizer(testCommands(), nil)
 	assert.ErrorIs(t, err, ErrInvalidConfig)
@@ -399,6 +395,38 @@ func TestClosedAuthorizersRefuseEverything(t *testing.T) {
 		for _, c := range policyCases() {
 			err := c.run(a, f)
 			assert.Truef(t, errors.Is(err, ErrAuthorizerClosed), "%s/%s: %v", name, c.name, err)
+		}
+	}
+}
+
+// nil commands mean the default lists, for both constructors that take them.
+func TestNilCommandsMeanDefaults(t *testing.T) {
+	f := newFixture(t)
+	tests := []struct {
+		name string
+		argv []string
+		want error // nil: allowed without asking
+	}{
+		{"a safe default runs", []string{"ls", "-la"}, nil},
+		{"a blocked default is blocked", []string{"curl", "https://example.com"}, ErrBlockedCommand},
+		{"a default git read runs", []string{"git", "status"}, nil},
+	}
+	ctors := map[string]func(*ShellAllowedCommands, ...Option) (Authorizer, <-chan UserRequest, error){
+		"sandbox": NewSandboxAuthorizer, "permissive": NewPermissiveSandboxAuthorizer,
+	}
+	for cname, ctor := range ctors {
+		for _, tt := range tests {
+			t.Run(cname+"/"+tt.name, func(t *testing.T) {
+				a, _, err := ctor(nil, WithHeadless())
+				require.NoError(t, err)
+				defer a.Close()
+				err = a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, tt.argv)
+				if tt.want == nil {
+					assert.NoError(t, err)
+				} else {
+					assert.ErrorIs(t, err, tt.want)
+				}
+			})
 		}
 	}
 }

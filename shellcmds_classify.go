@@ -318,7 +318,14 @@ func plainCommandName(s string) bool {
 func (r *cmdClassifier) oddName(base string, floor cmdVerdict) (string, bool, cmdVerdict) {
 	name := normalizeCommandName(base)
 	safeOK := name == base
-	if !isASCIIName(base) {
+	switch {
+	case hasSpace(base) && isASCIIName(strings.Join(strings.Fields(base), "")):
+		// `check -- 'ls -la'`: one argument holding a whole command line.
+		name = strings.Fields(base + " x")[0]
+		safeOK = false
+		floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: command name with spaces",
+			fmt.Sprintf("%q is one argument with spaces, so no program of that name exists; pass the words separately, or use bash -c for a shell command line", base)))
+	case !isASCIIName(base):
 		name = foldLookAlikes(base)
 		safeOK = false
 		floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: non-ASCII command name",
@@ -690,13 +697,36 @@ func (r *cmdClassifier) envSettings(settings []envSetting) cmdVerdict {
 // Elements holding substitutions are looked for separately (substitutionIn)
 // once shell wrappers are unwrapped, since a -c script may hold them.
 func shellOperatorIn(argv []string) (string, int) {
+	sawFind, inExec := false, false
 	for i, a := range argv {
+		switch {
+		case !sawFind && findPrograms[commandBase(a)]:
+			sawFind = true
+		case sawFind && execActions[a]:
+			inExec = true
+		case inExec && a == ";":
+			// The terminator of find -exec CMD ;, which
+			// the program receives as an argument: not shell syntax. The
+			// action itself is judged by the program's rules.
+			inExec = false
+			continue
+		}
 		if isShellOperator(a) {
 			return a, i
 		}
 	}
 	return "", -1
 }
+
+// execActions are find's actions after which a lone ";" ends the command
+// that find runs, rather than being shell syntax.
+var execActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+
+// findPrograms are the programs that take those actions.
+var findPrograms = map[string]bool{"find": true, "gfind": true, "bfs": true}
+
+// hasSpace reports whether s holds ASCII white space.
+func hasSpace(s string) bool { return strings.ContainsAny(s, " \t\n\r\v\f") }
 
 // substitutionIn returns the index of the first element holding $(, ${,
 // a backtick, or starting with <( or >(, or -1.

@@ -23,10 +23,16 @@ const ShellToolName = "exec"
 // It never allows what fallback would refuse. Close stops this authorizer
 // only, as for NewCodeUnitAuthorizer: later calls return ErrAuthorizerClosed,
 // calls handed to a fallback of this package are withdrawn, and fallback stays
-// open. A nil policy or fallback yields an authorizer that refuses every call
-// with an error matching ErrInvalidConfig.
-func NewToolPolicyAuthorizer(policy *toolpolicy.Policy, fallback Authorizer) Authorizer {
-	return &toolPolicyAuthorizer{policy: policy, delegator: newDelegator(fallback)}
+// open. A nil policy or fallback, or an invalid option, yields an authorizer
+// that refuses every call with an error matching ErrInvalidConfig.
+//
+// Of the options, WithDecisionLog applies: the calls this authorizer refuses
+// itself are logged there with policy "toolpolicy" and the deciding layer and
+// rule. Without it, they go to the decision log of fallback when fallback is
+// one of this package's authorizers. Calls handed to fallback are logged by
+// fallback. Other options are ignored.
+func NewToolPolicyAuthorizer(policy *toolpolicy.Policy, fallback Authorizer, opts ...Option) Authorizer {
+	return &toolPolicyAuthorizer{policy: policy, delegator: newDelegator(fallback, opts)}
 }
 
 type toolPolicyAuthorizer struct {
@@ -52,12 +58,22 @@ func (a *toolPolicyAuthorizer) Close() { a.close() }
 
 func (a *toolPolicyAuthorizer) authorize(c *call) error {
 	if a.closed() {
-		return closedError(c)
+		err := closedError(c)
+		a.logRefusal("toolpolicy", c, err, byClose, "authorizer closed")
+		return err
+	}
+	if a.optErr != nil {
+		return a.optErr
+	}
+	if err := ended(c); err != nil {
+		a.logRefusal("toolpolicy", c, err, byCancel, "call cancelled")
+		return err
 	}
 	if a.policy == nil || a.fallback == nil {
 		return invalid(ErrInvalidConfig, "sandboxauth: the tool policy authorizer was built with a nil policy or fallback; nothing can be authorized")
 	}
 	if err := validateCall(c); err != nil {
+		a.logRefusal("toolpolicy", c, err, byInput, "malformed call")
 		return err
 	}
 	tool := c.tool
@@ -66,7 +82,25 @@ func (a *toolPolicyAuthorizer) authorize(c *call) error {
 	}
 	if !a.policy.Allowed(tool) {
 		d := a.policy.Explain(tool)
-		return deny(ErrToolNotPermitted, "sandboxauth: %s was refused: the tool %q is not available to this agent (%s). Use one of the tools you were given instead.", describe(c), tool, d.Reason)
+		err := deny(ErrToolNotPermitted, "sandboxauth: %s was refused: the tool %q is not available to this agent (%s). Use one of the tools you were given instead.", describe(c), tool, d.Reason)
+		a.logRefusal("toolpolicy", c, err, byPolicy, toolRule(d))
+		return err
 	}
 	return a.delegate(c)
+}
+
+// toolRule is the decision-log rule of a tool policy refusal: the kind of
+// rule, the layer and the rule that decided.
+func toolRule(d toolpolicy.Decision) string {
+	s := "tool policy " + d.Kind.String()
+	if d.Layer != "" {
+		s += " in layer " + d.Layer
+	}
+	if d.Rule != "" {
+		s += ": " + d.Rule
+	}
+	if d.Source != "" {
+		s += " (" + d.Source + ")"
+	}
+	return s
 }

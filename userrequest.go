@@ -22,10 +22,11 @@ const (
 // A UserRequest is a question for a person: may this call run?
 //
 // Requests arrive on the channel an authorizer's constructor returns. The
-// authorization call that raised one blocks until Allow or Disallow is called
-// or the authorizer is closed. Allow and Disallow may be called from any
-// goroutine, any number of times: the first answer wins and later ones are
-// cheap no-ops, as are answers given after the call was released by Close.
+// authorization call that raised one blocks until Allow or Disallow is
+// called, the authorizer is closed, or the call's context ends (see
+// ContextAuthorizer). Allow and Disallow may be called from any goroutine,
+// any number of times: the first answer wins and later ones are cheap no-ops,
+// as are answers given after the call was released by Close or withdrawn.
 // Calling neither leaves the authorization call blocked until Close.
 //
 // The fields beyond the first six are for a user interface that wants to show
@@ -62,6 +63,12 @@ type UserRequest struct {
 	// nothing, for a dir not in GrantDirs. Nil when no grant may be offered.
 	GrantDirs            []string
 	AllowForSessionUnder func(dir string) error
+
+	// Done is closed once the request needs no answer any more: it was
+	// answered, its prompt timed out, the authorizer was closed, or the
+	// call was withdrawn because its context ended (see ContextAuthorizer).
+	// A user interface may select on it to take the question down.
+	Done <-chan struct{}
 }
 
 // sessionOffer is what the asker lets a person grant for one request.
@@ -145,6 +152,7 @@ func (b *broker) isClosed() bool {
 // ends, or timeout (if positive) passes. It returns the final state.
 func (b *broker) ask(ctx context.Context, req UserRequest, timeout time.Duration, offer *sessionOffer) int32 {
 	p := &pending{decided: make(chan struct{})}
+	req.Done = p.decided
 	req.Allow = func() { p.decide(stateAllowed) }
 	req.Disallow = func() { p.decide(stateDenied) }
 	if offer != nil {

@@ -74,7 +74,11 @@ type SubagentsConfig struct {
 
 // AgentConfig is one entry of "agents".
 type AgentConfig struct {
-	// ID is matched exactly against Query.AgentID.
+	// ID names the agent. Like tool names, ids are canonicalized: trimmed
+	// and lower-cased, so "Coder" in a file and "coder" at run time are the
+	// same agent. An id is 1 to 128 bytes of a-z, 0-9, '_', '-', '.' and
+	// ':' (before lower-casing A-Z are accepted too); anything else is
+	// rejected, and two ids equal once lower-cased are an error.
 	ID string `json:"id"`
 	// Tools is the agent's own section.
 	Tools AgentToolsConfig `json:"tools,omitzero"`
@@ -221,8 +225,13 @@ func (r *Registry) NewConfig(f ConfigFile) (*Config, error) {
 			add(&ConfigError{Path: path + ".id", Err: fmt.Errorf("%w: id %q has surrounding white space", ErrMalformedPattern, a.ID)})
 			continue
 		}
-		if _, dup := c.agents[a.ID]; dup {
-			add(&ConfigError{Path: path + ".id", Err: fmt.Errorf("%w: agent id %q appears twice", ErrInvalidConfig, a.ID)})
+		id, err := agentKey(a.ID)
+		if err != nil {
+			add(&ConfigError{Path: path + ".id", Err: err})
+			continue
+		}
+		if _, dup := c.agents[id]; dup {
+			add(&ConfigError{Path: path + ".id", Err: fmt.Errorf("%w: agent id %q appears twice (ids are compared lower-cased)", ErrInvalidConfig, a.ID)})
 			continue
 		}
 		var e agentEntry
@@ -232,12 +241,12 @@ func (r *Registry) NewConfig(f ConfigFile) (*Config, error) {
 			e.profile = l
 		}
 		if a.Tools.Allow != nil || len(a.Tools.Deny) > 0 {
-			l, err := reg.compileLayerAt("agent:"+a.ID, a.Tools.Allow, a.Tools.Deny, path+".tools")
+			l, err := reg.compileLayerAt("agent:"+id, a.Tools.Allow, a.Tools.Deny, path+".tools")
 			add(err)
 			e.layer = &l
 			c.written = append(c.written, l)
 		}
-		c.agents[a.ID] = e
+		c.agents[id] = e
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -283,13 +292,46 @@ func providerKey(key string) (string, error) {
 // File returns a copy of the configuration as decoded.
 func (c *Config) File() ConfigFile { return c.file.clone() }
 
-// AgentIDs returns the ids of the configured agents, in file order.
+// AgentIDs returns the canonical ids of the configured agents, in file
+// order.
 func (c *Config) AgentIDs() []string {
 	out := make([]string, len(c.file.Agents))
 	for i, a := range c.file.Agents {
-		out[i] = a.ID
+		out[i], _ = agentKey(a.ID)
 	}
 	return out
+}
+
+// HasAgent reports whether the configuration has an entry for the agent
+// id, compared in canonical form (trimmed, lower-cased).
+func (c *Config) HasAgent(id string) bool {
+	k, err := agentKey(id)
+	if err != nil {
+		return false
+	}
+	_, ok := c.agents[k]
+	return ok
+}
+
+// agentKey canonicalizes an agent id: trimmed, ASCII lower-cased, and made
+// of the characters of a tool name.
+func agentKey(id string) (string, error) {
+	k, ok := lowerASCII(id)
+	if !ok {
+		return "", fmt.Errorf("%w: agent id %q holds a non-ASCII character", ErrMalformedPattern, id)
+	}
+	if k == "" {
+		return "", ErrBlankEntry
+	}
+	if len(k) > MaxNameLen {
+		return "", fmt.Errorf("%w: agent id longer than %d bytes", ErrMalformedPattern, MaxNameLen)
+	}
+	for i := 0; i < len(k); i++ {
+		if alphaIndex[k[i]] < 0 {
+			return "", fmt.Errorf("%w: agent id %q contains %q (use a-z, 0-9, '_', '-', '.', ':')", ErrMalformedPattern, id, k[i])
+		}
+	}
+	return k, nil
 }
 
 func (f ConfigFile) clone() ConfigFile {

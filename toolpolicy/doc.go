@@ -54,13 +54,23 @@
 // # Related tools
 //
 // An explicit table (by default: "exec" grants "apply_patch") lets an
-// allowed tool bring a related one with it: a tool is also allowed when a
-// tool that grants it is allowed directly (as above) and no layer denies
-// the tool itself. A grant follows its granter and is never stronger than
-// a deny: a deny of "apply_patch" in any layer excludes it however "exec"
-// was allowed (by name, by "*" or by a wildcard such as "e*"), and when
-// "exec" is denied anywhere, or missing from any allow list, it grants
-// nothing. Grants are one level deep; they do not chain.
+// allowed tool bring a related one with it. The grant is decided layer by
+// layer, as each layer's allow list is: a layer whose allow list matches a
+// tool that grants "apply_patch" (by name, by "*", by a group or by a
+// wildcard such as "e*") lets "apply_patch" pass that layer as if it were
+// listed. So a global allow list of "exec" and an agent allow list of
+// "apply_patch" allow "apply_patch". A grant is never stronger than a deny:
+// a deny of "apply_patch" in any layer excludes it, and a granter that any
+// layer denies grants nothing (the pattern this package follows leaves that
+// case open; refusing is the closed choice). Grants are one level deep; they
+// do not chain.
+//
+// # Plugins
+//
+// [Registry.AddPlugin] registers a plugin's tools under its id: the group
+// "group:ID", the plain id itself in any allow or deny list (so "deny":
+// ["weather"] denies every tool of the plugin weather), and "group:plugins"
+// for the tools of every plugin. A plugin id is not a tool name.
 //
 // # Configuration
 //
@@ -76,9 +86,13 @@
 //     otherwise tools.byProvider["PROVIDER"]. Only one entry is used: the
 //     model entry replaces the provider entry; it does not add to it. Keys
 //     are trimmed and lower-cased; the key is split at its first '/'.
-//  4. agent: agents[].tools.allow and .deny of the agent whose id matches
-//     exactly. An id with no entry contributes no agent layer (and keeps the
-//     global profile).
+//  4. agent: agents[].tools.allow and .deny of the agent whose id matches.
+//     Agent ids are canonicalized like tool names (trimmed, lower-cased), in
+//     the file and in [Query.AgentID], so "Coder" and "coder" are one agent
+//     and two ids that differ only in case are an error. An id with no entry
+//     contributes no agent layer (and keeps the global profile); when the
+//     configuration lists agents, [Policy.Explain] reports such an id in
+//     Decision.Warning, because a misspelt id loses the agent's deny list.
 //  5. subagent: for each level of subagent nesting, one layer whose deny list
 //     is the registry's default subagent deny list (sessions_list,
 //     sessions_history, sessions_send, sessions_spawn, gateway, agents_list,

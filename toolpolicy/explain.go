@@ -65,8 +65,13 @@ type Decision struct {
 	Kind RuleKind
 	// Source locates the rule, e.g. tools.byProvider["openai"].deny[2].
 	Source string
-	// Reason is one sentence for a log or a model.
+	// Reason is one sentence for a log or a model; it ends with Warning
+	// when there is one.
 	Reason string
+	// Warning is what the resolution of the policy found suspicious, such
+	// as an agent id the configuration does not list (see Query.AgentID),
+	// or "".
+	Warning string
 }
 
 // String returns Reason.
@@ -76,6 +81,15 @@ func (d Decision) String() string { return d.Reason }
 // decided it. It evaluates the layers one pattern at a time, in the order
 // written, and agrees with [Policy.Allowed] on every name.
 func (p *Policy) Explain(tool string) Decision {
+	d := p.explain(tool)
+	if w := p.Warning(); w != "" {
+		d.Warning = w
+		d.Reason += " (warning: " + w + ")"
+	}
+	return d
+}
+
+func (p *Policy) explain(tool string) Decision {
 	name, ok := p.Normalize(tool)
 	if !ok {
 		return Decision{Tool: tool, Kind: RuleInvalidName,
@@ -96,45 +110,60 @@ func (p *Policy) Explain(tool string) Decision {
 		}
 	}
 	// Then every allow list must match, directly or through a granter
-	// that is itself allowed directly.
-	var first *Decision
+	// that the layer's allow list matches and no layer denies.
+	var first, related *Decision
 	var miss *compiledLayer
 	for i := range p.layers {
 		l := &p.layers[i]
 		if l.allow == nil {
 			continue
 		}
-		pt := firstMatch(l.allow, name)
-		if pt == nil {
-			if miss == nil {
-				miss = l
+		if pt := firstMatch(l.allow, name); pt != nil {
+			if first == nil {
+				first = &Decision{Tool: name, Allowed: true, Layer: l.name, Rule: pt.src, Kind: pt.kind.ruleKind(), Source: pt.origin,
+					Reason: fmt.Sprintf("%q is allowed by every layer; first granted by layer %s: allow rule %q (%s)", name, l.name, pt.src, pt.origin)}
 			}
 			continue
 		}
-		if first == nil {
-			first = &Decision{Tool: name, Allowed: true, Layer: l.name, Rule: pt.src, Kind: pt.kind.ruleKind(), Source: pt.origin,
-				Reason: fmt.Sprintf("%q is allowed by every layer; first granted by layer %s: allow rule %q (%s)", name, l.name, pt.src, pt.origin)}
+		if g, pt := p.grantIn(l, name); pt != nil {
+			if related == nil {
+				related = &Decision{Tool: name, Allowed: true, Layer: l.name, Rule: g, Kind: RuleRelated, Source: pt.origin,
+					Reason: fmt.Sprintf("%q is allowed because the policy allows the related tool %q, which grants it; layer %s does not list it itself but allows %q (%s)", name, g, l.name, g, pt.origin)}
+			}
+			continue
+		}
+		if miss == nil {
+			miss = l
 		}
 	}
-	if first == nil && miss == nil {
+	if first == nil && related == nil && miss == nil {
 		d.Kind = RuleDefaultDeny
 		d.Reason = fmt.Sprintf("%q is not allowed: no layer has an allow list, so nothing is allowed", name)
 		return d
 	}
-	if miss == nil {
-		return *first
+	if miss != nil {
+		d.Layer, d.Kind = miss.name, RuleNotListed
+		d.Reason = fmt.Sprintf("%q is not allowed: it is not in the allow list of layer %s", name, miss.name)
+		return d
 	}
+	if related != nil {
+		return *related
+	}
+	return *first
+}
+
+// grantIn returns a tool that grants name, is matched by the allow list of
+// l and is denied by no layer, with the pattern that matched it; or nil.
+func (p *Policy) grantIn(l *compiledLayer, name string) (string, *pattern) {
 	for _, g := range p.reg.related[name] {
-		if !p.idx.directlyAllowed(g) {
+		if p.idx.direct(g).deny != 0 {
 			continue
 		}
-		pt := firstMatch(miss.allow, g)
-		return Decision{Tool: name, Allowed: true, Layer: miss.name, Rule: g, Kind: RuleRelated, Source: pt.origin,
-			Reason: fmt.Sprintf("%q is allowed because the policy allows the related tool %q, which grants it; layer %s does not list it itself but allows %q (%s)", name, g, miss.name, g, pt.origin)}
+		if pt := firstMatch(l.allow, g); pt != nil {
+			return g, pt
+		}
 	}
-	d.Layer, d.Kind = miss.name, RuleNotListed
-	d.Reason = fmt.Sprintf("%q is not allowed: it is not in the allow list of layer %s", name, miss.name)
-	return d
+	return "", nil
 }
 
 // firstMatch returns the first pattern matching name, or nil.

@@ -22,11 +22,12 @@ type index struct {
 	verdict map[string]bool
 }
 
-// masks are the layer bits in which a name is allowed or denied. granted
-// is set when a tool that grants this one is allowed directly.
+// masks are the layer bits in which a name is allowed or denied. grant
+// holds the layers whose allow list matches a tool that grants this one
+// (a related-tool grant, decided layer by layer).
 type masks struct {
 	allow, deny uint64
-	granted     bool
+	grant       uint64
 }
 
 // allowed decides for a canonical name. It does not allocate.
@@ -52,11 +53,9 @@ func (x *index) allowed(name string) bool {
 // caches.
 func (x *index) compute(name string) bool {
 	a, d := x.allAllow, x.allDeny
-	granted := false
 	if m, ok := x.exact[name]; ok {
-		a |= m.allow
+		a |= m.allow | m.grant
 		d |= m.deny
-		granted = m.granted
 	}
 	if d != 0 {
 		return false
@@ -66,15 +65,7 @@ func (x *index) compute(name string) bool {
 		a |= wa
 		d |= wd
 	}
-	return d == 0 && (granted || (a|x.noAllow) == x.full)
-}
-
-// directlyAllowed reports whether a canonical name is allowed by patterns
-// alone: denied by no layer, matched by every allow list, and some layer
-// has an allow list.
-func (x *index) directlyAllowed(name string) bool {
-	m := x.direct(name)
-	return x.anyAllow && m.deny == 0 && (m.allow|x.noAllow) == x.full
+	return d == 0 && (a|x.noAllow) == x.full
 }
 
 // direct returns the layer bits in which a canonical name is matched by an
@@ -134,23 +125,26 @@ func buildIndex(layers []compiledLayer, related map[string][]string) index {
 		add(l.allow, false)
 	}
 	x.wild = wb.build()
-	// Related-tool grants: a tool is granted when one of its granters is
-	// allowed directly (by patterns, in every layer, denied nowhere). The
-	// granted tool's own deny bits still apply in allowed, so a grant
-	// never overrides a deny. Granted flags are computed before any is
-	// set and are not consulted by directlyAllowed, so grants do not chain.
-	var grantedTools []string
+	// Related-tool grants, layer by layer: a layer whose allow list matches
+	// a granter lets the granted tool pass that layer, as if it listed it.
+	// A granter that some layer denies grants nothing, and the granted
+	// tool's own deny bits still apply in compute, so a grant never
+	// overrides a deny. Grant bits are computed from direct matches only
+	// and all before any is stored, so grants do not chain.
+	grants := map[string]uint64{}
 	for granted, granters := range related {
 		for _, g := range granters {
-			if x.directlyAllowed(g) {
-				grantedTools = append(grantedTools, granted)
-				break
+			if m := x.direct(g); m.deny == 0 {
+				grants[granted] |= m.allow
 			}
 		}
 	}
-	for _, t := range grantedTools {
+	for t, bits := range grants {
+		if bits == 0 {
+			continue
+		}
 		m := x.exact[t]
-		m.granted = true
+		m.grant = bits
 		x.exact[t] = m
 	}
 	x.verdict = make(map[string]bool, len(x.exact))

@@ -117,6 +117,10 @@ func (r *Registry) compilePattern(raw, origin string) (pattern, error) {
 	case strings.Contains(s, "*"):
 		p.kind = patWildcard
 		p.wild = compileWildcard(s)
+	case r.plugins[s]:
+		// A plugin id names the plugin's tools.
+		p.kind = patGroup
+		p.names = r.groups[groupPrefix+s]
 	default:
 		name, ok := r.norm.canonical(s)
 		if !ok {

@@ -38,6 +38,9 @@ type Policy struct {
 	reg    *Registry // snapshot: normalizer, related table, subagent deny
 	layers []compiledLayer
 	idx    index
+	// warning, when set, is added to every Decision (an agent id the
+	// configuration does not know).
+	warning string
 }
 
 // Compile builds a policy from layers, in order, under a snapshot of this
@@ -163,7 +166,21 @@ func (p *Policy) Subagent(extra Layer) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newPolicy(p.reg, append(slices.Clip(p.layers), cl))
+	q, err := newPolicy(p.reg, append(slices.Clip(p.layers), cl))
+	if err != nil {
+		return nil, err
+	}
+	q.warning = p.warning
+	return q, nil
+}
+
+// Warning returns what the policy's resolution found suspicious, such as
+// an agent id that the configuration does not list, or "".
+func (p *Policy) Warning() string {
+	if p == nil {
+		return ""
+	}
+	return p.warning
 }
 
 // subagentDepth counts the subagent layers of p.

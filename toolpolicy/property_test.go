@@ -50,35 +50,30 @@ func (r *refPolicy) deniedAnywhere(name string) bool {
 	return false
 }
 
-func (r *refPolicy) direct(name string) bool {
-	someAllow := false
-	for _, l := range r.layers {
-		if r.any(l.Deny, name) {
-			return false
-		}
-		if l.Allow != nil {
-			someAllow = true
-			if !r.any(l.Allow, name) {
-				return false
-			}
-		}
-	}
-	return someAllow
-}
-
+// allowed states the layer-by-layer semantics: no layer denies name, some
+// layer has an allow list, and each allow list matches name itself or a
+// tool that grants it and that no layer denies.
 func (r *refPolicy) allowed(name string) bool {
-	if r.direct(name) {
-		return true
-	}
 	if r.deniedAnywhere(name) {
 		return false
 	}
-	for _, g := range r.related[name] {
-		if r.direct(g) {
-			return true
+	someAllow := false
+	for _, l := range r.layers {
+		if l.Allow == nil {
+			continue
+		}
+		someAllow = true
+		pass := r.any(l.Allow, name)
+		for _, g := range r.related[name] {
+			if !pass && !r.deniedAnywhere(g) && r.any(l.Allow, g) {
+				pass = true
+			}
+		}
+		if !pass {
+			return false
 		}
 	}
-	return false
+	return someAllow
 }
 
 // TestIndexAgreesWithReference compiles many random policies (exact names,

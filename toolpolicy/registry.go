@@ -19,6 +19,7 @@ type Registry struct {
 	groups       map[string][]string // "group:name" → canonical members
 	profiles     map[string]Profile
 	related      map[string][]string // granted tool → tools that grant it
+	plugins      map[string]bool     // plugin ids; their tools are group:ID
 	subagentDeny []string
 }
 
@@ -30,6 +31,7 @@ func NewRegistry() *Registry {
 		groups:       DefaultGroups(),
 		profiles:     DefaultProfiles(),
 		related:      map[string][]string{},
+		plugins:      map[string]bool{},
 		subagentDeny: DefaultSubagentDeny(),
 	}
 	r.norm = newNormalizer(r.aliases)
@@ -48,7 +50,11 @@ func (r *Registry) clone() *Registry {
 		groups:       make(map[string][]string, len(r.groups)),
 		profiles:     make(map[string]Profile, len(r.profiles)),
 		related:      make(map[string][]string, len(r.related)),
+		plugins:      make(map[string]bool, len(r.plugins)),
 		subagentDeny: slices.Clone(r.subagentDeny),
+	}
+	for k := range r.plugins {
+		c.plugins[k] = true
 	}
 	for k, v := range r.groups {
 		c.groups[k] = slices.Clone(v)

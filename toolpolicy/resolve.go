@@ -9,8 +9,12 @@ import (
 // Query selects the layers of a configuration that apply to one agent
 // session.
 type Query struct {
-	// AgentID selects agents[].tools by exact id. Empty, or an id with no
-	// entry, adds no agent layer and keeps the global profile.
+	// AgentID selects agents[].tools by id, compared in canonical form
+	// (trimmed, lower-cased), like the ids in the file. Empty, or an id with
+	// no entry, adds no agent layer and keeps the global profile; when the
+	// configuration lists agents and this id is not one of them, every
+	// [Decision] of the resolved policy says so (Decision.Warning), since a
+	// misspelt id silently loses the agent's own deny list.
 	AgentID string
 	// Provider and Model select tools.byProvider: the key "provider/model"
 	// if present, otherwise "provider". Both are trimmed and lower-cased.
@@ -32,7 +36,17 @@ func (c *Config) Resolve(q Query) (*Policy, error) {
 	if q.SubagentDepth < 0 {
 		return nil, errors.New("toolpolicy: negative SubagentDepth")
 	}
-	agent, hasAgent := c.agents[q.AgentID]
+	var agent agentEntry
+	hasAgent := false
+	unknown := ""
+	if strings.TrimSpace(q.AgentID) != "" {
+		if id, err := agentKey(q.AgentID); err == nil {
+			agent, hasAgent = c.agents[id]
+		}
+		if !hasAgent && len(c.agents) > 0 {
+			unknown = q.AgentID
+		}
+	}
 	var layers []compiledLayer
 	switch {
 	case hasAgent && agent.profile != nil:
@@ -57,7 +71,14 @@ func (c *Config) Resolve(q Query) (*Policy, error) {
 		l.name = fmt.Sprintf("%s%d", subagentLayerPrefix, i)
 		layers = append(layers, l)
 	}
-	return newPolicy(c.reg, layers)
+	p, err := newPolicy(c.reg, layers)
+	if err != nil {
+		return nil, err
+	}
+	if unknown != "" {
+		p.warning = fmt.Sprintf("agent id %q is not one of the agents the configuration lists (%s), so no agent layer applies", unknown, strings.Join(c.AgentIDs(), ", "))
+	}
+	return p, nil
 }
 
 // providerLayer looks up "provider/model", then "provider".
@@ -86,5 +107,10 @@ func (c *Config) Subagent(parent *Policy) (*Policy, error) {
 	l := c.subagent
 	l.name = fmt.Sprintf("%s%d", subagentLayerPrefix, parent.subagentDepth()+1)
 	layers := append(append(make([]compiledLayer, 0, len(parent.layers)+1), parent.layers...), l)
-	return newPolicy(parent.reg, layers)
+	p, err := newPolicy(parent.reg, layers)
+	if err != nil {
+		return nil, err
+	}
+	p.warning = parent.warning
+	return p, nil
 }

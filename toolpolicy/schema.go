@@ -81,7 +81,7 @@ func walkShape(dec *json.Decoder, n *schemaNode, path string) error {
 		if !ok {
 			return &ConfigError{Path: where, Err: fmt.Errorf("%w: expected a string, found %s", ErrInvalidConfig, describe(tok))}
 		}
-		if t, _ := lowerASCII(s); t == "" {
+		if t, ascii := lowerASCII(s); ascii && t == "" {
 			return &ConfigError{Path: where, Err: ErrBlankEntry}
 		}
 		return nil

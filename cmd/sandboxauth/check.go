@@ -156,13 +156,16 @@ type checker struct {
 // checkResult is the outcome of checking one command; it is also check's
 // JSON output.
 type checkResult struct {
-	Line     int       `json:"line,omitempty"`  // stdin mode: the line number
-	Input    string    `json:"input,omitempty"` // stdin mode: the line as read
-	Argv     []string  `json:"argv"`            // the command checked
-	Sandbox  string    `json:"sandbox"`
-	Cwd      string    `json:"cwd"`
-	Error    string    `json:"error,omitempty"` // the command could not be classified
-	Class    *classOut `json:"classification,omitempty"`
+	Line    int       `json:"line,omitempty"`  // stdin mode: the line number
+	Input   string    `json:"input,omitempty"` // stdin mode: the line as read
+	Argv    []string  `json:"argv"`            // the command checked
+	Sandbox string    `json:"sandbox"`
+	Cwd     string    `json:"cwd"`
+	Error   string    `json:"error,omitempty"`          // the command could not be classified
+	Class   *classOut `json:"classification,omitempty"` // as the authorizers classify it (protected paths included)
+	// Base is the class of the command alone, without the protected paths,
+	// when it differs from Class.
+	Base     *classOut `json:"base,omitempty"`
 	Policies []verdict `json:"policies"`
 }
 
@@ -189,12 +192,17 @@ func (c *checker) check(argv []string) checkResult {
 	if r.Argv == nil {
 		r.Argv = []string{}
 	}
-	cl, err := c.commands.Classify(sandboxauth.CommandSite{SandboxDir: c.opts.sandbox, Cwd: c.opts.cwd}, argv)
+	site := sandboxauth.CommandSite{SandboxDir: c.opts.sandbox, Cwd: c.opts.cwd}
+	cl, err := c.commands.ClassifyProtected(site, sandboxauth.DefaultProtectedPaths(), argv)
 	if err != nil {
 		r.Error = err.Error()
 	} else {
 		co := toClassOut(cl)
 		r.Class = &co
+		if base, err := c.commands.Classify(site, argv); err == nil && (base.Result != cl.Result || base.Rule != cl.Rule) {
+			bo := toClassOut(base)
+			r.Base = &bo
+		}
 	}
 	r.Policies = c.obs.shell(c.opts.sandbox, c.opts.cwd, argv)
 	return r
@@ -222,10 +230,13 @@ func (c *checker) printLong(r checkResult) {
 		cl := r.Class
 		fmt.Fprintf(w, "class:       %s\n", cl.Class)
 		if cl.Rule != "" {
-			fmt.Fprintf(w, "rule:        %s\n", cl.Rule)
+			fmt.Fprintf(w, "rule:        %s\n", ruleLabel(cl.Rule))
 		}
 		if cl.Reason != "" {
 			fmt.Fprintf(w, "reason:      %s\n", cl.Reason)
+		}
+		if b := r.Base; b != nil {
+			fmt.Fprintf(w, "changed:     %s on its own (%s); the protected path above makes it %s\n", b.Class, ruleLabel(b.Rule), cl.Class)
 		}
 		if len(cl.Argv) > 0 && !slices.Equal(cl.Argv, r.Argv) {
 			fmt.Fprintf(w, "classified:  %s\n", quoteArgv(cl.Argv))
@@ -249,7 +260,7 @@ func printSegments(w io.Writer, segs []classOut, indent string) {
 	for i, s := range segs {
 		fmt.Fprintf(w, "%s%d. %-11s %s", indent, i+1, s.Class, quoteArgv(s.Argv))
 		if s.Rule != "" {
-			fmt.Fprintf(w, "  [%s]", s.Rule)
+			fmt.Fprintf(w, "  [%s]", ruleLabel(s.Rule))
 		}
 		fmt.Fprintln(w)
 		printSegments(w, s.Segments, indent+"   ")
@@ -266,7 +277,7 @@ func (c *checker) printShort(r checkResult) {
 	}
 	cmd := r.Input
 	if rule != "" {
-		cmd += "  # " + oneLine(rule)
+		cmd += "  # " + oneLine(ruleLabel(rule))
 	}
 	fmt.Fprintf(c.e.stdout, shortFormat, class,
 		verdictFor(r.Policies, "sandbox").Decision,
@@ -324,6 +335,12 @@ func quoteArgv(argv []string) string {
 		q[i] = s
 	}
 	return strings.Join(q, " ")
+}
+
+// ruleLabel is a rule as printed after "rule:": without the library's
+// own "rule: " label, so that it is not printed twice.
+func ruleLabel(rule string) string {
+	return strings.TrimPrefix(rule, "rule: ")
 }
 
 // oneLine replaces line breaks so that a text fits on one output line.

@@ -71,7 +71,7 @@ func TestDemoPipe(t *testing.T) {
 	o = outcomeOf(t, out, "ask read .env")
 	assert.Contains(t, o, "read_file wants to read this path.\n  "+filepath.Join(sb, ".env")+"\n")
 	assert.Contains(t, o, "The model's reason: "+demoReason)
-	assert.Contains(t, o, "Allow? [y/N/a/d1] y\nallowed\n")
+	assert.Contains(t, o, "Allow? [y/N/a] y\nallowed\n", "a protected path is offered only as itself")
 
 	assert.Equal(t, "allowed\n", outcomeOf(t, out, "run git status"))
 
@@ -219,13 +219,19 @@ func TestDemoSessionGrants(t *testing.T) {
 	input := strings.Join([]string{
 		"run make test",
 		"a",
+		"run make test unit",
 		"run make test -j4",
+		"n",
 		"run make install",
 		"n",
-		"ask read .env",
+		"ask read src/x.go",
 		"d1",
+		"ask read src/y.go",
+		"ask read .env",
+		"a",
 		"ask read .env",
 		"run bash -c 'make test'",
+		"run bash -c 'make test > log'",
 		"a",
 		"n",
 		"grants",
@@ -234,12 +240,16 @@ func TestDemoSessionGrants(t *testing.T) {
 	r := runIn(t, sb, input, "demo", "--sandbox", sb)
 	require.Equal(t, 0, r.code, r.stderr)
 	o := r.stdout
-	assert.Contains(t, o, "a:  allow, and for the rest of the session: run `make test` with any further arguments")
-	assert.Contains(t, o, "Allow? [y/N/a] a\nallowed\n> run make test -j4\nallowed\n", "covered: not asked again")
-	assert.Contains(t, o, "> run make install\n", "not covered")
-	assert.Contains(t, o, "d1: allow, and for the rest of the session anything below "+sb)
-	assert.Contains(t, o, "Allow? [y/N/a/d1] d1\nallowed\n> ask read .env\nallowed\n")
-	// No grant is offered for a shell: "a" is not an answer there.
+	assert.Contains(t, o, "a:  allow, and for the rest of the session: run `make test` with any further operands (no options)")
+	assert.Contains(t, o, "Allow? [y/N/a] a\nallowed\n> run make test unit\nallowed\n", "covered: not asked again")
+	assert.Contains(t, o, "> run make test -j4\nThe agent wants", "an option is not an operand: asked")
+	assert.Contains(t, o, "run exactly `make test -j4` in "+sb)
+	assert.Contains(t, o, "> run make install\nThe agent wants", "not covered")
+	assert.Contains(t, o, "d1: allow, and for the rest of the session anything below "+filepath.Join(sb, "src"))
+	assert.Contains(t, o, "Allow? [y/N/a/d1..d2] d1\nallowed\n> ask read src/y.go\nallowed\n")
+	assert.Contains(t, o, "Allow? [y/N/a] a\nallowed\n> ask read .env\nallowed\n", "a protected file, granted as itself")
+	assert.Contains(t, o, "> run bash -c 'make test'\nallowed\n", "a one-command script is the granted command")
+	// No grant is offered for a script with a redirection: "a" is not an answer there.
 	assert.Contains(t, o, "Allow? [y/N] a\nPlease answer one of y/N.")
-	assert.Contains(t, o, "granted: run `make test` with any further arguments\ngranted: read anything in "+sb+"\n")
+	assert.Contains(t, o, "granted: run `make test` with any further operands (no options)\ngranted: read anything in "+filepath.Join(sb, "src")+"\ngranted: read "+filepath.Join(sb, ".env")+"\n")
 }

@@ -134,6 +134,14 @@ Run "sandboxauth COMMAND --help" for the flags of a command.
 }
 
 func runHelp(e *env, args []string) int {
+	fs := newFlagSet(e, "help", "[COMMAND]", "Show the commands of sandboxauth, or the help of one COMMAND (the same as\n\"sandboxauth COMMAND --help\").\n", []string{"sandboxauth help", "sandboxauth help check"})
+	if code, done := parseFlags(e, fs, args); done {
+		return code
+	}
+	args = fs.Args()
+	if len(args) > 1 {
+		return usageError(e, fs, "help takes at most one command")
+	}
 	if len(args) == 0 {
 		usage(e.stdout)
 		return exitOK
@@ -148,7 +156,7 @@ func runHelp(e *env, args []string) int {
 }
 
 func runVersion(e *env, args []string) int {
-	fs := newFlagSet(e, "version", "", "Print the version of the sandboxauth command and the Go toolchain that built it.\n", nil)
+	fs := newFlagSet(e, "version", "", "Print the version of the sandboxauth command and the Go toolchain that built it.\n", []string{"sandboxauth version"})
 	if code, done := parseFlags(e, fs, args); done {
 		return code
 	}
@@ -170,13 +178,12 @@ func newFlagSet(e *env, name, synopsis, description string, examples []string) *
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
 		w := fs.Output()
-		fmt.Fprintf(w, "Usage:\n  sandboxauth %s %s\n\n%s\n", name, synopsis, strings.TrimRight(description, "\n"))
-		hasFlags := false
-		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-		if hasFlags {
-			fmt.Fprint(w, "\nFlags:\n")
-			fs.PrintDefaults()
-		}
+		fmt.Fprintf(w, "Usage:\n  %s\n\n%s\n", strings.TrimSpace("sandboxauth "+name+" "+synopsis), strings.TrimRight(description, "\n"))
+		// Every subcommand has the same sections: Usage, the description,
+		// Flags (-h/--help at least), Examples.
+		fmt.Fprint(w, "\nFlags:\n")
+		fs.PrintDefaults()
+		fmt.Fprint(w, "  -h, --help\n    \tshow this help on standard output and exit with status 0\n")
 		if len(examples) > 0 {
 			fmt.Fprint(w, "\nExamples:\n")
 			for _, ex := range examples {

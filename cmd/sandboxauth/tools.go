@@ -83,6 +83,13 @@ func runTools(e *env, args []string) int {
 	if err != nil {
 		return configError(e, fs, *configPath, err)
 	}
+	if *agent != "" && !cfg.HasAgent(*agent) {
+		known := "it lists none"
+		if ids := cfg.AgentIDs(); len(ids) > 0 {
+			known = "agents: " + strings.Join(ids, ", ")
+		}
+		return inputError(e, fs, "--agent %q: no such agent in %s (%s); agent ids are compared lower-cased. Leave out --agent for the global layers only.", *agent, *configPath, known)
+	}
 	q := toolpolicy.Query{AgentID: *agent, Provider: *provider, Model: *model, SubagentDepth: *subagent}
 	pol, err := cfg.Resolve(q)
 	if err != nil {
@@ -133,18 +140,10 @@ func configError(e *env, fs *flag.FlagSet, path string, err error) int {
 	return exitUsage
 }
 
-// notes tells, on standard error, when a query selects nothing that the
-// configuration defines, since the library then silently falls back to the
-// global layers.
+// notes tells, on standard error, what the configuration's lint finds and
+// when the provider selects no entry, since the library then silently falls
+// back to the global layers. (An unknown agent is an error, see runTools.)
 func notes(e *env, fs *flag.FlagSet, cfg *toolpolicy.Config, q toolpolicy.Query) {
-	if q.AgentID != "" && !slices.Contains(cfg.AgentIDs(), q.AgentID) {
-		ids := cfg.AgentIDs()
-		known := "none"
-		if len(ids) > 0 {
-			known = strings.Join(ids, ", ")
-		}
-		fmt.Fprintf(e.stderr, "%s: note: no agent %q in the configuration (agents: %s); only the global layers apply\n", fs.Name(), q.AgentID, known)
-	}
 	for _, f := range cfg.Lint(builtinCatalogue()) {
 		fmt.Fprintf(e.stderr, "%s: note: %s (unless it names a tool of your own)\n", fs.Name(), f)
 	}

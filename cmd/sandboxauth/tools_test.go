@@ -192,9 +192,8 @@ func TestToolsAliases(t *testing.T) {
 func TestToolsNotes(t *testing.T) {
 	t.Parallel()
 	cfg := filepath.Join(testdataDir(t), "tools.json")
-	r := runBin(t, "", "tools", "--config", cfg, "--agent", "nobody", "--provider", "anthropic", "read")
+	r := runBin(t, "", "tools", "--config", cfg, "--provider", "anthropic", "read")
 	assert.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stderr, `note: no agent "nobody" in the configuration (agents: reviewer, researcher)`)
 	assert.Contains(t, r.stderr, `note: tools.byProvider has no entry for "anthropic"`)
 	assert.Contains(t, r.stdout, "layers:   profile:coding, global\n")
 
@@ -276,4 +275,33 @@ func TestToolsLintNotes(t *testing.T) {
 	r = runBin(t, "", "tools", "--config", clean, "read")
 	assert.Equal(t, exitOK, r.code)
 	assert.Empty(t, r.stderr)
+}
+
+// TestToolsUnknownAgent: an agent id the configuration does not list is an
+// error (status 3), since the library would otherwise drop the agent's own
+// layers without a word; ids are compared lower-cased.
+func TestToolsUnknownAgent(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(testdataDir(t), "tools.json")
+	tests := []struct {
+		name   string
+		agent  string
+		code   int
+		stderr string
+	}{
+		{"unknown", "nobody", exitUsage, `--agent "nobody": no such agent in ` + cfg + ` (agents: reviewer, researcher)`},
+		{"known, other case", "Reviewer", exitOK, ""},
+		{"known", "reviewer", exitOK, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := runBin(t, "", "tools", "--config", cfg, "--agent", tt.agent, "read")
+			assert.Equal(t, tt.code, r.code, r.stderr)
+			if tt.stderr != "" {
+				assert.Contains(t, r.stderr, tt.stderr)
+				assert.Empty(t, r.stdout)
+			}
+		})
+	}
 }
