@@ -256,12 +256,5 @@ func npmScripts() []CommandMatcher {
 // npm test is left out: it runs the project's "test" script exactly as npm
 // run test does, so both are decided by npmScripts, the same way.
 func defaultSafe() []CommandMatcher {
-	var out []CommandMatcher
-	for _, m := range specMatchers() {
-		if m.Command == "npm" && len(m.CommandArgsPrefix) > 0 && m.CommandArgsPrefix[0] == "test" {
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
+	return specMatchers()
 }

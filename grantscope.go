@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/shell"
@@ -18,7 +19,7 @@ func grantArgv(argv []string) []string {
 	if len(argv) < 3 {
 		return argv
 	}
-	d, ok := shellDialects[argv[0]]
+	ds, ok := shellDialects[argv[0]]
 	if !ok {
 		return argv
 	}
@@ -26,17 +27,29 @@ func grantArgv(argv []string) []string {
 	if sc.problem != "" || !sc.hasC {
 		return argv
 	}
-	if words, ok := shell.PlainWords(sc.script); ok && (d != shell.Zsh || !anyHasPrefix(words, "=")) {
+	if words, ok := shell.PlainWords(sc.script); ok && (!slices.Contains(ds, shell.Zsh) || !anyHasPrefix(words, "=")) {
 		return sameAsArgv(argv, words)
 	}
-	parsed, err := shell.Parse(sc.script, d)
-	if err != nil || len(parsed.Commands) != 1 {
+	// Every grammar the shell may use must read the same one command.
+	var args []string
+	for i, d := range ds {
+		parsed, err := shell.Parse(sc.script, d)
+		if err != nil || len(parsed.Commands) != 1 {
+			return argv
+		}
+		c := parsed.Commands[0]
+		if len(c.Args) == 0 || len(c.Assigns) > 0 || len(c.Redirs) > 0 || c.Negated || c.Globs != nil {
+			return argv
+		}
+		if i > 0 && !slices.Equal(args, c.Args) {
+			return argv
+		}
+		args = c.Args
+	}
+	if args == nil {
 		return argv
 	}
-	c := parsed.Commands[0]
-	if len(c.Args) == 0 || len(c.Assigns) > 0 || len(c.Redirs) > 0 || c.Negated || c.Globs != nil {
-		return argv
-	}
+	c := struct{ Args []string }{args}
 	return sameAsArgv(argv, c.Args)
 }
 

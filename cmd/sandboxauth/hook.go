@@ -55,8 +55,8 @@ func runHook(e *env, args []string) int {
 		return runHookInstall(e, args[1:])
 	}
 	fs := newFlagSet(e, "hook", "--for AGENT [--config FILE] < EVENT", hookDescription, []string{
-		`echo '{"hook_event_name":"PreToolUse","cwd":"'$PWD'","tool_name":"Bash","tool_input":{"command":"git status"}}' | sandboxauth hook --for claude-code`,
 		"sandboxauth hook install --for codex --project --dry-run",
+		`echo '{"hook_event_name":"PreToolUse","cwd":"'$PWD'","tool_name":"Bash","tool_input":{"command":"git status"}}' | sandboxauth hook --for claude-code`,
 	})
 	agentName := fs.String("for", "", "the agent whose protocol to speak: "+strings.Join(hookproto.Names(), ", "))
 	config := fs.String("config", "", "the policy file (default: the project's "+projectConfigName+", then the user's "+userConfigPath+")")

@@ -5,7 +5,8 @@ package programs
 // packages from the registry are not. npm reads any configuration setting
 // as a flag (--script-shell, --node-options, --userconfig), so its specs
 // list the few flags known to be harmless and nothing else. Running the
-// project's scripts (npm test, npm run) is project code for the engine.
+// project's scripts (npm test, npm run) is project code: the engine asks
+// about it, or allows it under confinement.
 func node() []*Spec {
 	version := func(cmd string) []*Spec {
 		return []*Spec{
@@ -14,18 +15,11 @@ func node() []*Spec {
 		}
 	}
 	workspaces := opts("-w,--workspace= -ws,--workspaces --include-workspace-root --no-workspaces")
-	script := func(cmd, sub, reason string, more ...[]Option) *Spec {
-		return &Spec{Command: cmd, Prefix: words(sub), Syntax: Exact, Operands: Text,
-			Options: join(append([][]Option{opts("--if-present -s,--silent -q,--quiet")}, more...)...), Reason: reason}
-	}
 	var out []*Spec
 	for _, c := range []string{"node", "npm", "pnpm", "yarn", "bun", "deno", "tsc"} {
 		out = append(out, version(c)...)
 	}
 	return append(out,
-		script("npm", "test", "runs the project's test script", workspaces),
-		script("pnpm", "test", "runs the project's test script", opts("-r,--recursive --filter=")),
-		script("yarn", "test", "runs the project's test script"),
 		&Spec{Command: "npm", Prefix: words("ls"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
 			Options: join(workspaces, opts("-a,--all --depth= --json -l,--long -p,--parseable --omit= --include= --link --package-lock-only --unicode"),
 				unsafe("reads the global package tree", "-g,--global --location="))},
