@@ -10,11 +10,11 @@ func archives() []*Spec {
 		// Info-ZIP negates an option with a second dash (--l, -l-), so a
 		// later option could turn listing off: none is accepted after the
 		// mode.
-		return &Spec{Command: "unzip", Prefix: []string{mode}, Syntax: GNU, Reason: reason}
+		return &Spec{ReadOnly: true, Command: "unzip", Prefix: []string{mode}, Syntax: GNU, Reason: reason}
 	}
 	return []*Spec{
 		{
-			Command: "tar", Syntax: GNU, OldStyle: true, Operands: Text, Check: tarCheck,
+			ReadOnly: true, Command: "tar", Syntax: GNU, OldStyle: true, Operands: Text, Check: tarCheck,
 			Reason: "lists an archive",
 			Options: join(
 				opts("-t,--list -v,--verbose -z,--gzip,--gunzip,--ungzip -j,--bzip2 -J,--xz --zstd --lzma --lzip --lzop -Z,--compress,--uncompress -a,--auto-compress --wildcards --no-wildcards --wildcards-match-slash --no-wildcards-match-slash --anchored --no-anchored --ignore-case --no-ignore-case --exclude= --exclude-vcs --exclude-backups --exclude-caches --force-local --numeric-owner --utc --full-time -R,--block-number --quoting-style= --quote-chars= --no-quote-chars= --show-transformed-names --show-stored-names --strip-components= --transform= --xform= --occurrence[=] -b,--blocking-factor= --record-size= -B,--read-full-records -i,--ignore-zeros --no-recursion --recursion --null --no-null --verbatim-files-from --no-verbatim-files-from --unquote --no-unquote -l,--check-links --totals[=] -w,--interactive --confirmation --warning= --format= -H -o --old-archive,--portability --posix --checkpoint[=] --sparse -S --seek -n --no-seek --help --usage --version --show-defaults"),
@@ -30,7 +30,7 @@ func archives() []*Spec {
 		unzipList("-Z1", "lists the names in an archive (zipinfo mode)"),
 		unzipList("-t", "tests an archive without extracting"),
 		unzipList("-tq", "tests an archive without extracting"),
-		{Command: "zipinfo", Syntax: POSIX, Reason: "lists an archive", Options: opts("-1 -2 -s -m -l -v -h -M -t -T -U -z -C")},
+		{ReadOnly: true, Command: "zipinfo", Syntax: POSIX, Reason: "lists an archive", Options: opts("-1 -2 -s -m -l -v -h -M -t -T -U -z -C")},
 	}
 }
 

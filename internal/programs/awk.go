@@ -15,7 +15,7 @@ func awk() []*Spec {
 	)
 	mk := func(name string) *Spec {
 		return &Spec{
-			Command: name, Syntax: POSIX, Options: o, First: Text, FirstGiven: []string{"-e"},
+			ReadOnly: true, Command: name, Syntax: POSIX, Options: o, First: Text, FirstGiven: []string{"-e"},
 			Reason: "text processing, safe only with a provably harmless program",
 			Check:  awkCheck,
 		}

@@ -8,7 +8,7 @@ import "strings"
 // (env, nice, timeout, exec) are the engine's too.
 func builtins() []*Spec {
 	text := func(name, reason string) *Spec {
-		return &Spec{Command: name, TextOnly: true, Reason: reason}
+		return &Spec{ReadOnly: true, Command: name, TextOnly: true, Reason: reason}
 	}
 	return []*Spec{
 		text("echo", "prints its arguments"),
@@ -20,9 +20,9 @@ func builtins() []*Spec {
 		text("wait", "waits for background jobs"),
 		text("type", "describes a command name"),
 		text("set", "sets shell options or positional parameters"),
-		{Command: "printf", TextOnly: true, Reason: "prints text", Check: printfCheck},
-		{Command: "command", Prefix: words("-v"), TextOnly: true, Reason: "looks up a command name"},
-		{Command: "command", Prefix: words("-V"), TextOnly: true, Reason: "describes a command name"},
+		{ReadOnly: true, Command: "printf", TextOnly: true, Reason: "prints text", Check: printfCheck},
+		{ReadOnly: true, Command: "command", Prefix: words("-v"), TextOnly: true, Reason: "looks up a command name"},
+		{ReadOnly: true, Command: "command", Prefix: words("-V"), TextOnly: true, Reason: "describes a command name"},
 	}
 }
 

@@ -9,15 +9,15 @@ import "strings"
 func coreutils() []*Spec {
 	const prints = "prints information about the system; reads no file"
 	text := func(name, reason string) *Spec {
-		return &Spec{Command: name, TextOnly: true, Reason: reason}
+		return &Spec{ReadOnly: true, Command: name, TextOnly: true, Reason: reason}
 	}
 	info := func(name, list string) *Spec {
-		return &Spec{Command: name, Syntax: GNU, Options: opts(list + " --help --version"), MaxOperands: NoOperands, Reason: prints}
+		return &Spec{ReadOnly: true, Command: name, Syntax: GNU, Options: opts(list + " --help --version"), MaxOperands: NoOperands, Reason: prints}
 	}
 	// reader is a program that prints something computed from the files
 	// its operands name.
 	reader := func(name, reason, list string, more ...[]Option) *Spec {
-		return &Spec{Command: name, Syntax: GNU, Options: join(append([][]Option{opts(list + " --help --version")}, more...)...), Reason: reason}
+		return &Spec{ReadOnly: true, Command: name, Syntax: GNU, Options: join(append([][]Option{opts(list + " --help --version")}, more...)...), Reason: reason}
 	}
 	files0 := unsafe("reads a list of file names from a file, which are never checked", "--files0-from=")
 	sums := func(name string) *Spec {
@@ -30,9 +30,9 @@ func coreutils() []*Spec {
 		text("sleep", "waits"),
 		text("seq", "prints a sequence of numbers"),
 		text("factor", "prints prime factors"),
-		{Command: "basename", Syntax: GNU, Operands: Text, Options: opts("-a,--multiple -s,--suffix= -z,--zero --help --version"), Reason: "prints the last part of a name; reads no file"},
-		{Command: "dirname", Syntax: GNU, Operands: Text, Options: opts("-z,--zero --help --version"), Reason: "prints the directory part of a name; reads no file"},
-		{Command: "numfmt", Syntax: GNU, Operands: Text, Options: opts("-d,--delimiter= --field= --format= --from= --from-unit= --grouping --header[=] --invalid= --padding= --round= --suffix= --to= --to-unit= -z,--zero-terminated --debug --help --version"), Reason: "formats numbers"},
+		{ReadOnly: true, Command: "basename", Syntax: GNU, Operands: Text, Options: opts("-a,--multiple -s,--suffix= -z,--zero --help --version"), Reason: "prints the last part of a name; reads no file"},
+		{ReadOnly: true, Command: "dirname", Syntax: GNU, Operands: Text, Options: opts("-z,--zero --help --version"), Reason: "prints the directory part of a name; reads no file"},
+		{ReadOnly: true, Command: "numfmt", Syntax: GNU, Operands: Text, Options: opts("-d,--delimiter= --field= --format= --from= --from-unit= --grouping --header[=] --invalid= --padding= --round= --suffix= --to= --to-unit= -z,--zero-terminated --debug --help --version"), Reason: "formats numbers"},
 		info("pwd", "-L -P"),
 		info("whoami", ""),
 		info("nproc", "--all --ignore="),
@@ -41,36 +41,36 @@ func coreutils() []*Spec {
 		info("arch", ""),
 		info("uptime", "-p,--pretty -s,--since"),
 		info("uname", "-a,--all -s,--kernel-name -n,--nodename -r,--kernel-release -v,--kernel-version -m,--machine -p,--processor -i,--hardware-platform -o,--operating-system"),
-		{Command: "id", Syntax: GNU, Operands: Text, MaxOperands: 1, Options: opts("-a -Z,--context -g,--group -G,--groups -n,--name -r,--real -u,--user -z,--zero --help --version"), Reason: prints},
-		{Command: "groups", Syntax: GNU, Operands: Text, Options: opts("--help --version"), Reason: prints},
-		{Command: "locale", Syntax: GNU, Operands: Text, Options: opts("-a,--all-locales -m,--charmaps -c,--category-name -k,--keyword-name -v,--verbose --help -V,--version"), Reason: prints},
-		{Command: "getconf", Syntax: POSIX, Operands: Text, MaxOperands: 2, Options: opts("-a"), Reason: prints},
-		{Command: "cal", Syntax: GNU, Operands: Text, Options: opts("-1,--one -3,--three -n,--months= -S,--span -s,--sunday -m,--monday -j,--julian -y,--year -Y,--twelve -w,--week[=] -v,--vertical --color[=] -c,--columns= -h,--help -V,--version"), Reason: "prints a calendar"},
-		{Command: "df", Syntax: GNU, Reason: "prints file system usage", Options: join(opts("-a,--all -B,--block-size= -h,--human-readable -H,--si -i,--inodes -k -l,--local --no-sync --output[=] -P,--portability --total -t,--type= -T,--print-type -x,--exclude-type= -v --sync --help --version"))},
-		{Command: "free", Syntax: GNU, MaxOperands: NoOperands, Reason: prints,
+		{ReadOnly: true, Command: "id", Syntax: GNU, Operands: Text, MaxOperands: 1, Options: opts("-a -Z,--context -g,--group -G,--groups -n,--name -r,--real -u,--user -z,--zero --help --version"), Reason: prints},
+		{ReadOnly: true, Command: "groups", Syntax: GNU, Operands: Text, Options: opts("--help --version"), Reason: prints},
+		{ReadOnly: true, Command: "locale", Syntax: GNU, Operands: Text, Options: opts("-a,--all-locales -m,--charmaps -c,--category-name -k,--keyword-name -v,--verbose --help -V,--version"), Reason: prints},
+		{ReadOnly: true, Command: "getconf", Syntax: POSIX, Operands: Text, MaxOperands: 2, Options: opts("-a"), Reason: prints},
+		{ReadOnly: true, Command: "cal", Syntax: GNU, Operands: Text, Options: opts("-1,--one -3,--three -n,--months= -S,--span -s,--sunday -m,--monday -j,--julian -y,--year -Y,--twelve -w,--week[=] -v,--vertical --color[=] -c,--columns= -h,--help -V,--version"), Reason: "prints a calendar"},
+		{ReadOnly: true, Command: "df", Syntax: GNU, Reason: "prints file system usage", Options: join(opts("-a,--all -B,--block-size= -h,--human-readable -H,--si -i,--inodes -k -l,--local --no-sync --output[=] -P,--portability --total -t,--type= -T,--print-type -x,--exclude-type= -v --sync --help --version"))},
+		{ReadOnly: true, Command: "free", Syntax: GNU, MaxOperands: NoOperands, Reason: prints,
 			Options: join(opts("-b,--bytes -k,--kibi -m,--mebi -g,--gibi --tebi --pebi --kilo --mega --giga --tera --peta -h,--human --si -l,--lohi -L,--line -t,--total -v,--committed -w,--wide --help -V,--version"),
 				unsafe("repeats forever", "-s,--seconds= -c,--count="))},
-		{Command: "date", Syntax: GNU, Operands: Text, MaxOperands: 1, Reason: "prints the date", Check: dateCheck,
+		{ReadOnly: true, Command: "date", Syntax: GNU, Operands: Text, MaxOperands: 1, Reason: "prints the date", Check: dateCheck,
 			Options: join(opts("-d,--date= --debug -I,--iso-8601[=] --resolution -R,--rfc-email --rfc-3339= -u,--utc,--universal --help --version"),
 				opts("-f,--file=R -r,--reference=R"),
 				unsafe("sets the system clock", "-s,--set="))},
-		{Command: "hostname", Syntax: GNU, MaxOperands: NoOperands, Reason: "prints the host name",
+		{ReadOnly: true, Command: "hostname", Syntax: GNU, MaxOperands: NoOperands, Reason: "prints the host name",
 			Options: join(opts("-a,--alias -A,--all-fqdns -d,--domain -f,--fqdn,--long -i,--ip-address -I,--all-ip-addresses -s,--short -y,--yp,--nis -h,--help -V,--version"),
 				unsafe("sets the host name", "-b,--boot -F,--file="))},
-		{Command: "which", Syntax: GNU, Operands: Text, Options: opts("-a --all -s"), Reason: "finds a command on PATH"},
-		{Command: "whereis", Syntax: GNU, Operands: Text, Options: opts("-b -m -s -u -l -g -h,--help -V,--version"), Reason: "finds a command's files"},
-		{Command: "realpath", Syntax: GNU, Operands: Text, Options: opts("-e,--canonicalize-existing -m,--canonicalize-missing -L,--logical -P,--physical -q,--quiet --relative-to= --relative-base= -s,--strip,--no-symlinks -z,--zero --help --version"), Reason: "prints a resolved path"},
-		{Command: "readlink", Syntax: GNU, Operands: Text, Options: opts("-f,--canonicalize -e,--canonicalize-existing -m,--canonicalize-missing -n,--no-newline -q,--quiet -s,--silent -v,--verbose -z,--zero --help --version"), Reason: "prints where a link points"},
+		{ReadOnly: true, Command: "which", Syntax: GNU, Operands: Text, Options: opts("-a --all -s"), Reason: "finds a command on PATH"},
+		{ReadOnly: true, Command: "whereis", Syntax: GNU, Operands: Text, Options: opts("-b -m -s -u -l -g -h,--help -V,--version"), Reason: "finds a command's files"},
+		{ReadOnly: true, Command: "realpath", Syntax: GNU, Operands: Text, Options: opts("-e,--canonicalize-existing -m,--canonicalize-missing -L,--logical -P,--physical -q,--quiet --relative-to= --relative-base= -s,--strip,--no-symlinks -z,--zero --help --version"), Reason: "prints a resolved path"},
+		{ReadOnly: true, Command: "readlink", Syntax: GNU, Operands: Text, Options: opts("-f,--canonicalize -e,--canonicalize-existing -m,--canonicalize-missing -n,--no-newline -q,--quiet -s,--silent -v,--verbose -z,--zero --help --version"), Reason: "prints where a link points"},
 		{
-			Command: "cat", Syntax: GNU, Reason: "prints files",
+			ReadOnly: true, Command: "cat", Syntax: GNU, Reason: "prints files",
 			Options: opts("-A,--show-all -b,--number-nonblank -e -E,--show-ends -n,--number -s,--squeeze-blank -t -T,--show-tabs -u -v,--show-nonprinting --help --version"),
 		},
 		{
-			Command: "head", Syntax: GNU, Numeric: true, Reason: "prints the start of files",
+			ReadOnly: true, Command: "head", Syntax: GNU, Numeric: true, Reason: "prints the start of files",
 			Options: opts("-c,--bytes= -n,--lines= -q,--quiet,--silent -v,--verbose -z,--zero-terminated --help --version"),
 		},
 		{
-			Command: "tail", Syntax: GNU, Numeric: true, Reason: "prints the end of files; never waits for more",
+			ReadOnly: true, Command: "tail", Syntax: GNU, Numeric: true, Reason: "prints the end of files; never waits for more",
 			Options: join(
 				opts("-c,--bytes= -n,--lines= -q,--quiet,--silent -v,--verbose -z,--zero-terminated -s,--sleep-interval= --help --version"),
 				unsafe("follows the file and never ends", "-f,--follow[=] -F --retry --pid="),
@@ -78,7 +78,7 @@ func coreutils() []*Spec {
 		},
 		reader("wc", "counts bytes, words and lines", "-c,--bytes -m,--chars -l,--lines -L,--max-line-length -w,--words --total=", files0),
 		{
-			Command: "sort", Syntax: GNU, Reason: "sorts lines to standard output",
+			ReadOnly: true, Command: "sort", Syntax: GNU, Reason: "sorts lines to standard output",
 			Options: join(
 				opts("-b,--ignore-leading-blanks -d,--dictionary-order -f,--ignore-case -g,--general-numeric-sort -i,--ignore-nonprinting -M,--month-sort -h,--human-numeric-sort -n,--numeric-sort -R,--random-sort -r,--reverse -V,--version-sort -c --check[=] -C -k,--key= -m,--merge -s,--stable -S,--buffer-size= -t,--field-separator= -u,--unique -z,--zero-terminated --debug --parallel= --sort= --help --version"),
 				opts("--random-source=R"),
@@ -88,19 +88,19 @@ func coreutils() []*Spec {
 				files0,
 			),
 		},
-		{Command: "uniq", Syntax: GNU, MaxOperands: 1, Reason: "filters repeated lines to standard output (a second operand would be written)",
+		{ReadOnly: true, Command: "uniq", Syntax: GNU, MaxOperands: 1, Reason: "filters repeated lines to standard output (a second operand would be written)",
 			Options: opts("-c,--count -d,--repeated -D --all-repeated[=] -f,--skip-fields= --group[=] -i,--ignore-case -s,--skip-chars= -u,--unique -z,--zero-terminated -w,--check-chars= --help --version")},
 		reader("stat", "prints file metadata", "-L,--dereference -f,--file-system -c,--format= --printf= -t,--terse --cached="),
 		reader("cmp", "compares files byte by byte", "-b,--print-bytes -i,--ignore-initial= -l,--verbose -n,--bytes= -s,--quiet,--silent"),
 		reader("comm", "compares sorted files", "-1 -2 -3 --check-order --nocheck-order --output-delimiter= --total -z,--zero-terminated"),
 		reader("cut", "prints selected parts of lines", "-b,--bytes= -c,--characters= -d,--delimiter= -f,--fields= -n --complement -s,--only-delimited --output-delimiter= -z,--zero-terminated"),
-		{Command: "tr", Syntax: GNU, Operands: Text, MaxOperands: 2, Options: opts("-c,-C,--complement -d,--delete -s,--squeeze-repeats -t,--truncate-set1 --help --version"), Reason: "translates characters from standard input"},
+		{ReadOnly: true, Command: "tr", Syntax: GNU, Operands: Text, MaxOperands: 2, Options: opts("-c,-C,--complement -d,--delete -s,--squeeze-repeats -t,--truncate-set1 --help --version"), Reason: "translates characters from standard input"},
 		reader("nl", "numbers lines", "-b,--body-numbering= -d,--section-delimiter= -f,--footer-numbering= -h,--header-numbering= -i,--line-increment= -l,--join-blank-lines= -n,--number-format= -p,--no-renumber -s,--number-separator= -v,--starting-line-number= -w,--number-width="),
 		reader("od", "dumps files in octal and other formats", "-A,--address-radix= --endian= -j,--skip-bytes= -N,--read-bytes= -S,--strings[=] -t,--format= -v,--output-duplicates -w,--width[=] --traditional -a -b -c -d -f -i -l -o -s -x"),
-		{Command: "xxd", Syntax: Exact, MaxOperands: 1, Reason: "dumps a file in hex to standard output (a second operand would be written)",
+		{ReadOnly: true, Command: "xxd", Syntax: Exact, MaxOperands: 1, Reason: "dumps a file in hex to standard output (a second operand would be written)",
 			Options: opts("-a -b -C -c= -d -E -e -g= -h -i -l= -n= -o= -p -r -R= -s= -u -v")},
 		reader("hexdump", "dumps files in hex", "-b -c -C,--canonical -d -o -x -e,--format= -n,--length= -s,--skip= -v,--no-squeezing -L,--color[=] -h -V", opts("-f,--format-file=R")),
-		{Command: "strings", Syntax: GNU, Reason: "prints the printable strings in files", Check: responseFiles,
+		{ReadOnly: true, Command: "strings", Syntax: GNU, Reason: "prints the printable strings in files", Check: responseFiles,
 			Options: opts("-a,--all -d,--data -f,--print-file-name -n,--bytes= -t,--radix= -o -e,--encoding= -w,--include-all-whitespace -s,--output-separator= -T,--target= -U,--unicode= -h,--help -v,-V,--version")},
 		reader("base32", "encodes or decodes to standard output", "-d,--decode -i,--ignore-garbage -w,--wrap="),
 		reader("base64", "encodes or decodes to standard output", "-d,--decode -i,--ignore-garbage -w,--wrap="),
@@ -114,23 +114,23 @@ func coreutils() []*Spec {
 		reader("rev", "reverses lines", "-0,--zero -h -V"),
 		reader("tac", "prints files last line first", "-b,--before -r,--regex -s,--separator="),
 		reader("tsort", "sorts a partial order", ""),
-		{Command: "look", Syntax: POSIX, First: Text, MaxOperands: 2, Options: opts("-a,--alternative -d,--alphanum -f,--ignore-case -t,--terminate= -h,--help -V,--version"), Reason: "prints lines that begin with a string"},
-		{Command: "dircolors", Syntax: GNU, MaxOperands: 1, Options: opts("-b,--sh,--bourne-shell -c,--csh,--c-shell -p,--print-database --print-ls-colors --help --version"), Reason: "prints ls colour settings"},
-		{Command: "iconv", Syntax: GNU, Reason: "converts text to standard output",
+		{ReadOnly: true, Command: "look", Syntax: POSIX, First: Text, MaxOperands: 2, Options: opts("-a,--alternative -d,--alphanum -f,--ignore-case -t,--terminate= -h,--help -V,--version"), Reason: "prints lines that begin with a string"},
+		{ReadOnly: true, Command: "dircolors", Syntax: GNU, MaxOperands: 1, Options: opts("-b,--sh,--bourne-shell -c,--csh,--c-shell -p,--print-database --print-ls-colors --help --version"), Reason: "prints ls colour settings"},
+		{ReadOnly: true, Command: "iconv", Syntax: GNU, Reason: "converts text to standard output",
 			Options: join(opts("-f,--from-code= -t,--to-code= -l,--list -c -s,--silent --verbose -?,--help --usage -V,--version"),
 				unsafe("writes the output to a file", "-o,--output="))},
-		{Command: "file", Syntax: GNU, Reason: "identifies file types",
+		{ReadOnly: true, Command: "file", Syntax: GNU, Reason: "identifies file types",
 			Options: join(opts("--apple --extension --mime-encoding --mime-type -b,--brief -C,--compile -c,--checking-printout -d -E -e,--exclude= --exclude-quiet= -F,--separator= -h,--no-dereference -i,--mime -k,--keep-going -L,--dereference -l,--list -N,--no-pad -n,--no-buffer -0,--print0 -p,--preserve-date -P,--parameter= -r,--raw -s,--special-files -S,--no-sandbox -v,--version -z,--uncompress -Z,--uncompress-noreport --help"),
 				opts("-m,--magic-file=R"),
 				unsafe("reads a list of file names from a file, which are never checked", "-f,--files-from="))},
-		{Command: "du", Syntax: GNU, Reason: "counts disk usage; reads no file contents",
+		{ReadOnly: true, Command: "du", Syntax: GNU, Reason: "counts disk usage; reads no file contents",
 			Options: join(opts("-0,--null -a,--all --apparent-size -B,--block-size= -b,--bytes -c,--total -D,--dereference-args -d,--max-depth= -H -h,--human-readable --inodes -k -l,--count-links -m -P,--no-dereference -S,--separate-dirs --si -s,--summarize -t,--threshold= --time[=] --time-style= -x,--one-file-system --exclude= --help --version"),
 				opts("-X,--exclude-from=R"),
 				unsafe("follows symbolic links while walking a tree, which may lead out of the sandbox", "-L,--dereference"),
 				files0)},
 		sums("md5sum"), sums("sha1sum"), sums("sha224sum"), sums("sha256sum"), sums("sha384sum"), sums("sha512sum"), sums("b2sum"),
 		reader("cksum", "prints a checksum", "-a,--algorithm= --base64 --debug -l,--length= --raw --tag --untagged -z,--zero", unsafe("checks the files named in a list read from a file, which are never checked", "-c,--check")),
-		{Command: "shasum", Syntax: GNU, Reason: "prints a checksum",
+		{ReadOnly: true, Command: "shasum", Syntax: GNU, Reason: "prints a checksum",
 			Options: join(opts("-a,--algorithm= -b,--binary -t,--text -U,--UNIVERSAL -0,--01 --tag -s,--status -q,--quiet -w,--warn --strict -h,--help -v,--version"),
 				unsafe("checks the files named in a list read from a file, which are never checked", "-c,--check"))},
 		reader("sum", "prints a checksum", "-r -s,--sysv"),

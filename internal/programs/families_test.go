@@ -189,3 +189,34 @@ func TestFamilies(t *testing.T) {
 		})
 	}
 }
+
+// TestReadOnlyArgv: a form is read-only only when its spec says so, it
+// reads the argv without a problem, and names no file to write.
+func TestReadOnlyArgv(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"cat a.txt", true},
+		{"git log --oneline", true},
+		{"git status", true},
+		{"git add .", false},
+		{"git branch feature", false},
+		{"touch a", false},
+		{"sort -o x a", false},
+		{"go vet ./...", true},
+		{"go test ./...", false},
+		{"go build -o bin/x .", false},
+		{"cargo tree", true},
+		{"cargo build", false},
+		{"python3 -m unittest discover", false},
+		{"tar -tf a.tar", true},
+		{"tar -xf a.tar", false},
+		{"nosuchprogram x", false},
+		{"ls --zz-unknown", false},
+	}
+	for _, tt := range tests {
+		w := strings.Fields(tt.line)
+		assert.Equal(t, tt.want, ReadOnlyArgv(w[0], w[1:]), tt.line)
+	}
+}

@@ -11,10 +11,10 @@ func fileutils() []*Spec {
 		recursive    = "works on whole trees, which a person should see first"
 	)
 	return []*Spec{
-		{Command: "ls", Syntax: GNU, Reason: "lists files; links are not followed",
+		{ReadOnly: true, Command: "ls", Syntax: GNU, Reason: "lists files; links are not followed",
 			Options: join(opts("-a,--all -A,--almost-all --author -b,--escape --block-size= -B,--ignore-backups -c -C --color[=] -d,--directory -D,--dired -f -F,--classify[=] --file-type --format= --full-time -g --group-directories-first -G,--no-group -h,--human-readable --si -H,--dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink[=] --indicator-style= -i,--inode -I,--ignore= -k,--kibibytes -l -m -n,--numeric-uid-gid -N,--literal -o -p -q,--hide-control-chars --show-control-chars -Q,--quote-name --quoting-style= -r,--reverse -R,--recursive -s,--size -S --sort= --time= --time-style= -t -T,--tabsize= -u -U -v -w,--width= -x -X -Z,--context --zero -1 --help --version"),
 				unsafe(followsLinks, "-L,--dereference"))},
-		{Command: "tree", Syntax: Exact, Reason: "lists a directory tree; links are not followed",
+		{ReadOnly: true, Command: "tree", Syntax: Exact, Reason: "lists a directory tree; links are not followed",
 			Options: join(opts("-a -d -f -x -L= -P= -I= --gitignore --gitfile=R --ignore-case --matchdirs --metafirst --prune --info --infofile=R --noreport --charset= --filelimit= --dirsfirst --filesfirst -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --sort= -i -A -S -n -C -X -J -H= -T= --nolinks --hintro= --houtro= --help --version"),
 				unsafe(followsLinks, "-l -R"),
 				unsafe("writes the listing to a file", "-o="),
@@ -45,12 +45,12 @@ func fileutils() []*Spec {
 			Options: join(opts("-n,--no-clobber -f,--force -t,--target-directory=W -T,--no-target-directory -u --update[=] -v,--verbose --strip-trailing-slashes --exchange --no-copy -Z,--context --debug --help --version"),
 				unsafe("asks on the terminal", "-i,--interactive"),
 				unsafe("writes backup files beside the targets", "-b --backup[=] -S,--suffix="))},
-		{Command: "diff", Syntax: GNU, ComparesTrees: true, Reason: "compares files",
+		{ReadOnly: true, Command: "diff", Syntax: GNU, ComparesTrees: true, Reason: "compares files",
 			Options: join(opts("--normal -q,--brief -s,--report-identical-files -c -C,--context[=] -u -U,--unified[=] -e,--ed -n,--rcs -y,--side-by-side -W,--width= --left-column --suppress-common-lines -p,--show-c-function -F,--show-function-line= --label= -t,--expand-tabs -T,--initial-tab --tabsize= --suppress-blank-empty -N,--new-file --unidirectional-new-file --ignore-file-name-case --no-ignore-file-name-case -x,--exclude= -S,--starting-file= -i,--ignore-case -E,--ignore-tab-expansion -Z,--ignore-trailing-space -b,--ignore-space-change -w,--ignore-all-space -B,--ignore-blank-lines -I,--ignore-matching-lines= -a,--text --strip-trailing-cr -D,--ifdef= --GTYPE-group-format= --line-format= --LTYPE-line-format= --old-group-format= --new-group-format= --changed-group-format= --unchanged-group-format= --old-line-format= --new-line-format= --unchanged-line-format= -d,--minimal --horizon-lines= --speed-large-files --color[=] --palette= --no-dereference --help -v,--version"),
 				opts("-X,--exclude-from=R --from-file=R --to-file=R"),
 				unsafe("compares whole trees, following links out of the sandbox", "-r,--recursive"),
 				unsafe("runs pr on the output", "-l,--paginate"))},
-		{Command: "bat", Syntax: Exact, Reason: "prints files with highlighting",
+		{ReadOnly: true, Command: "bat", Syntax: Exact, Reason: "prints files with highlighting",
 			Options: join(opts("-A,--show-all -p,--plain -l,--language= -H,--highlight-line= --file-name= -d,--diff --diff-context= --tabs= --wrap= -S,--chop-long-lines -n,--number --color= --italic-text= --decorations= -f,--force-colorization -m,--map-syntax= --ignored-suffix= --theme= --list-themes --list-languages --style= -r,--line-range= -u,--unbuffered --squeeze-blank --squeeze-limit= --strip-ansi= --nonprintable-notation= --binary= -h,--help -V,--version -P"),
 				unsafe("runs a pager program", "--pager= --paging="),
 				unsafe("reads its configuration from a file", "--config-file= --config-dir --cache-dir"))},

@@ -7,7 +7,7 @@ package programs
 func finders() []*Spec {
 	return []*Spec{
 		{
-			Command: "find", Syntax: Find, Reason: "lists files; no action that runs, deletes or writes",
+			ReadOnly: true, Command: "find", Syntax: Find, Reason: "lists files; no action that runs, deletes or writes",
 			Options: join(
 				opts("-H -P -D= -O"),
 				opts("-name= -iname= -path= -ipath= -wholename= -iwholename= -regex= -iregex= -regextype= -lname= -ilname= -type= -xtype= -size= -mtime= -mmin= -atime= -amin= -ctime= -cmin= -used= -empty -perm= -user= -group= -uid= -gid= -nouser -nogroup -links= -inum= -maxdepth= -mindepth= -depth -d -mount -xdev -noleaf -prune -quit -true -false -print -print0 -printf= -ls -readable -writable -executable -not -and -or -a -o -daystart -ignore_readdir_race -noignore_readdir_race -fstype= -context= -help --help -version --version -warn -nowarn"),
@@ -20,7 +20,7 @@ func finders() []*Spec {
 			),
 		},
 		{
-			Command: "fd", Syntax: Exact, First: Text, Reason: "lists files; no command per match, no links followed",
+			ReadOnly: true, Command: "fd", Syntax: Exact, First: Text, Reason: "lists files; no command per match, no links followed",
 			Options: join(
 				opts("-H,--hidden -I,--no-ignore --no-ignore-vcs --no-ignore-parent -u,--unrestricted -s,--case-sensitive -i,--ignore-case -g,--glob --regex -F,--fixed-strings --and= -a,--absolute-path -l,--list-details -p,--full-path -0,--print0 -d,--max-depth= --min-depth= --exact-depth= -E,--exclude= --prune -t,--type= -e,--extension= -S,--size= --changed-within= --changed-before= --newer= --older= -o,--owner= --format= -c,--color= --hyperlink[=] -j,--threads= --max-results= -1 -q,--quiet --show-errors --path-separator= --strip-cwd-prefix[=] --one-file-system -h,--help -V,--version"),
 				opts("--base-directory=R --search-path=R --ignore-file=R"),

@@ -30,20 +30,20 @@ func git() []*Spec {
 	logSafe := opts("-n,--max-count= --skip= --since= --after= --until= --before= --since-as-filter= --author= --committer= --grep-reflog= --grep= --all-match --invert-grep -i,--regexp-ignore-case --basic-regexp -E,--extended-regexp -F,--fixed-strings -P,--perl-regexp --remove-empty --merges --no-merges --min-parents= --max-parents= --no-min-parents --no-max-parents --first-parent --exclude-first-parent-only --not --all --branches[=] --tags[=] --remotes[=] --glob= --exclude= --exclude-hidden= --reflog --alternate-refs --single-worktree --ignore-missing --bisect --cherry-mark --cherry-pick --left-only --right-only --cherry -g,--walk-reflogs --merge --boundary --simplify-by-decoration --show-pulls --full-history --dense --sparse --simplify-merges --ancestry-path[=] --date-order --author-date-order --topo-order --reverse --no-walk[=] --do-walk --pretty[=] --format= --abbrev-commit --no-abbrev-commit --oneline --encoding= --expand-tabs[=] --no-expand-tabs --notes[=] --no-notes --show-notes[=] --standard-notes --no-standard-notes --relative-date --date= --parents --children --left-right --graph --show-linear-break[=] -c --cc --dd -m --diff-merges= --no-diff-merges --combined-all-paths --follow --decorate[=] --no-decorate --decorate-refs= --decorate-refs-exclude= --clear-decorations --source --mailmap --no-mailmap --use-mailmap --no-use-mailmap --full-diff --log-size -L= --count --no-show-signature")
 	logUnsafe := unsafe(runsGPG, "--show-signature")
 	history := func(sub, reason string) *Spec {
-		return &Spec{Command: "git", Prefix: []string{sub}, Syntax: GNU, Numeric: true, Operands: Text, RevPaths: true,
+		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Numeric: true, Operands: Text, RevPaths: true,
 			Options: join(logSafe, diffSafe, diffUnsafe, logUnsafe), Check: gitFormatCheck, Reason: reason}
 	}
 	diff := func(sub, reason string) *Spec {
-		return &Spec{Command: "git", Prefix: []string{sub}, Syntax: GNU, Operands: Text, RevPaths: true,
+		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Operands: Text, RevPaths: true,
 			Options: join(diffSafe, diffUnsafe, opts("--cached --staged --merge-base -0 -1 -2 -3 --base --ours --theirs -r -m -c --cc --root --no-commit-id --stdin --always --pretty[=] --format= -v")), Reason: reason}
 	}
 	g := func(sub, reason, list string, more ...[]Option) *Spec {
 		prefix := strings.Fields(sub)
-		return &Spec{Command: "git", Prefix: prefix, Syntax: GNU, Operands: Text, RevPaths: true,
+		return &Spec{ReadOnly: true, Command: "git", Prefix: prefix, Syntax: GNU, Operands: Text, RevPaths: true,
 			Options: join(append([][]Option{opts(list + " -h")}, more...)...), Check: gitFormatCheck, Reason: reason}
 	}
 	configRead := func(sub []string, reason string) *Spec {
-		return &Spec{Command: "git", Prefix: sub, Syntax: GNU, Operands: Text, Reason: reason, Check: gitConfigCheck,
+		return &Spec{ReadOnly: true, Command: "git", Prefix: sub, Syntax: GNU, Operands: Text, Reason: reason, Check: gitConfigCheck,
 			Options: join(
 				opts("--get --get-all --get-regexp -l,--list --local --worktree -t,--type= --bool --int --bool-or-int --path --expiry-date --no-type -z,--null --name-only --show-names --default= --fixed-value --all --regexp --value= --url="),
 				unsafe("reads configuration beyond the repository (the user's or system's files, or any file)", "--global --system -f,--file= --blob= --show-origin --show-scope --includes"),
@@ -52,7 +52,7 @@ func git() []*Spec {
 	}
 	return []*Spec{
 		{
-			Command: "git", Prefix: words("status"), Syntax: GNU, Operands: Text,
+			ReadOnly: true, Command: "git", Prefix: words("status"), Syntax: GNU, Operands: Text,
 			Reason:  "shows the working tree status",
 			Options: opts("-s,--short -b,--branch --show-stash --porcelain[=] --long -v,--verbose -u,--untracked-files[=] --ignore-submodules[=] --ignored[=] -z --column[=] --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames[=] --no-optional-locks"),
 		},
@@ -72,7 +72,7 @@ func git() []*Spec {
 			unsafe(runsPrograms, "--textconv"),
 			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
 		{
-			Command: "git", Prefix: words("grep"), Syntax: GNU, Numeric: true, First: Text, FirstGiven: []string{"-e", "-f"},
+			ReadOnly: true, Command: "git", Prefix: words("grep"), Syntax: GNU, Numeric: true, First: Text, FirstGiven: []string{"-e", "-f"},
 			Recursive: true, Hidden: true, DefaultTree: ".", Reason: "searches tracked files; no pager program",
 			Options: join(
 				opts("--cached --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a,--text --no-textconv -i,--ignore-case -I --max-depth= -r,--recursive --no-recursive -w,--word-regexp -v,--invert-match -h -H --full-name -E,--extended-regexp -G,--basic-regexp -P,--perl-regexp -F,--fixed-strings -n,--line-number --column -l,--files-with-matches,--name-only -L,--files-without-match -z,--null -o,--only-matching -c,--count --color[=] --no-color --break --heading -p,--show-function -C,--context= -A,--after-context= -B,--before-context= -W,--function-context -m,--max-count= --threads= -e= --and --or --not --all-match -q,--quiet"),
@@ -103,28 +103,28 @@ func git() []*Spec {
 				unsafe("reads a list of paths from a file, which are never checked", "--pathspec-from-file="),
 			),
 		},
-		{Command: "git", Prefix: words("version"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("--build-options"), Reason: "prints the version"},
-		{Command: "git", Prefix: words("--version"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("--build-options"), Reason: "prints the version"},
-		{Command: "git", Prefix: words("help"), Syntax: GNU, Operands: Text, Reason: "prints help text",
+		{ReadOnly: true, Command: "git", Prefix: words("version"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("--build-options"), Reason: "prints the version"},
+		{ReadOnly: true, Command: "git", Prefix: words("--version"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("--build-options"), Reason: "prints the version"},
+		{ReadOnly: true, Command: "git", Prefix: words("help"), Syntax: GNU, Operands: Text, Reason: "prints help text",
 			Options: join(opts("-a,--all -g,--guides -c,--config --user-interfaces --developer-interfaces --no-external-commands --no-aliases --verbose"),
 				unsafe("opens a web browser, man or info program named by configuration", "-w,--web -i,--info -m,--man"))},
-		{Command: "git", Prefix: words("branch"), Syntax: GNU, Operands: Text, Check: gitListCheck,
+		{ReadOnly: true, Command: "git", Prefix: words("branch"), Syntax: GNU, Operands: Text, Check: gitListCheck,
 			Reason: "lists branches; no creation, deletion, rename, copy or upstream change",
 			Options: join(opts("-a,--all -r,--remotes -l,--list -v,-vv,--verbose -q,--quiet --color[=] --no-color --column[=] --no-column --sort= --merged[=] --no-merged[=] --contains[=] --no-contains[=] --points-at= --format= --show-current -i,--ignore-case --abbrev[=] --no-abbrev --omit-empty"),
 				unsafe("changes branches", "-d,--delete -D -m,--move -M -c,--copy -C -f,--force -u,--set-upstream-to= --set-upstream --unset-upstream --edit-description -t,--track[=] --no-track --create-reflog --recurse-submodules"))},
-		{Command: "git", Prefix: words("tag"), Syntax: GNU, Operands: Text, Check: gitListCheck, Numeric: true,
+		{ReadOnly: true, Command: "git", Prefix: words("tag"), Syntax: GNU, Operands: Text, Check: gitListCheck, Numeric: true,
 			Reason: "lists tags",
 			Options: join(opts("-l,--list -n[=] --sort= --contains[=] --no-contains[=] --merged[=] --no-merged[=] --points-at= --format= --color[=] --column[=] --no-column -i,--ignore-case --omit-empty"),
 				unsafe(runsGPG, "-v,--verify"),
 				unsafe("creates, signs or deletes tags", "-d,--delete -a,--annotate -s,--sign -u,--local-user= -f,--force -m,--message= -F,--file= -e,--edit --create-reflog --cleanup= --trailer="))},
 		g("reflog show", "shows the reflog", "", logSafe, diffSafe, diffUnsafe, logUnsafe),
-		{Command: "git", Prefix: words("reflog"), Syntax: GNU, Numeric: true, Operands: Text, Check: gitReflogCheck, RevPaths: true,
+		{ReadOnly: true, Command: "git", Prefix: words("reflog"), Syntax: GNU, Numeric: true, Operands: Text, Check: gitReflogCheck, RevPaths: true,
 			Options: join(logSafe, diffSafe, diffUnsafe, logUnsafe), Reason: "shows the reflog"},
 		g("stash list", "lists stashes", "", logSafe, diffSafe, diffUnsafe, logUnsafe),
 		g("stash show", "shows a stash", "--include-untracked --only-untracked", logSafe, diffSafe, diffUnsafe, logUnsafe),
-		{Command: "git", Prefix: words("remote"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
-		{Command: "git", Prefix: words("remote -v"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
-		{Command: "git", Prefix: words("remote get-url"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: opts("--push --all"), Reason: "prints a remote's URL"},
+		{ReadOnly: true, Command: "git", Prefix: words("remote"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
+		{ReadOnly: true, Command: "git", Prefix: words("remote -v"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
+		{ReadOnly: true, Command: "git", Prefix: words("remote get-url"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: opts("--push --all"), Reason: "prints a remote's URL"},
 		g("worktree list", "lists worktrees", "--porcelain -v,--verbose --expire= -z"),
 		g("submodule status", "shows submodule status", "--cached --recursive -q,--quiet"),
 		configRead(words("config"), "reads the repository's configuration"),
@@ -132,7 +132,7 @@ func git() []*Spec {
 		configRead(words("config list"), "lists the repository's configuration"),
 		g("fsck", "checks the object database", "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --progress --no-progress --name-objects --no-name-objects --references --no-references",
 			unsafe("writes dangling objects into the repository", "--lost-found")),
-		{Command: "git", Prefix: words("var"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: unsafe("lists the whole configuration", "-l"), Reason: "prints a git variable"},
+		{ReadOnly: true, Command: "git", Prefix: words("var"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: unsafe("lists the whole configuration", "-l"), Reason: "prints a git variable"},
 	}
 }
 

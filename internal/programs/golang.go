@@ -23,26 +23,28 @@ func golang() []*Spec {
 	args := []Option{{Names: []string{"-args"}, Ends: true}}
 	vet := opts("-all -asmdecl -assign -atomic -bools -buildtag -cgocall -composites -copylocks -defers -directive -errorsas -framepointer -httpresponse -ifaceassert -loopclosure -lostcancel -nilfunc -printf -printf.funcs= -shift -sigchanyzer -slog -stdmethods -stdversion -stringintconv -structtag -testinggoroutine -tests -timeformat -unmarshal -unreachable -unsafeptr -unusedresult -waitgroup -appends -hostport -c= -V")
 	g := func(sub, reason string, o ...[]Option) *Spec {
-		return &Spec{Command: "go", Prefix: words(sub), Syntax: GoTool, Operands: Text, Options: join(o...), Reason: reason}
+		return &Spec{ReadOnly: true, Command: "go", Prefix: words(sub), Syntax: GoTool, Operands: Text, Options: join(o...), Reason: reason}
 	}
+	// builds write the build cache and, with -o, a binary.
+	writes := func(s *Spec) *Spec { s.ReadOnly = false; return s }
 	return []*Spec{
-		g("test", "builds and runs the project's tests", build, test, args, unsafe("writes the test binary to a file of its choosing", "-o=")),
-		g("build", "builds the project", build, opts("-o=W")),
+		writes(g("test", "builds and runs the project's tests", build, test, args, unsafe("writes the test binary to a file of its choosing", "-o="))),
+		writes(g("build", "builds the project", build, opts("-o=W"))),
 		g("vet", "vets the project", build, vet, unsafe(runs, "-vettool=")),
 		g("list", "lists packages; no network queries", build, opts("-f= -e -export -find -compiled -deps -test"),
 			unsafe(network, "-m -u -versions -retracted -reuse=")),
-		{Command: "go", Prefix: words("version"), Syntax: GoFlag, Options: opts("-m -v -json"), Reason: "prints the version"},
-		{Command: "go", Prefix: words("env"), Syntax: GoFlag, Operands: Text, Options: join(opts("-json -changed"), unsafe("writes the user's go env file", "-w -u")), Reason: "prints the Go environment"},
-		{Command: "go", Prefix: words("doc"), Syntax: GoFlag, Operands: Text, Options: join(opts("-all -c -cmd -short -src -u"), unsafe("starts a web server", "-http=")), Reason: "prints documentation"},
-		{Command: "go", Prefix: words("help"), Syntax: GoFlag, Operands: Text, Reason: "prints help text"},
-		{Command: "go", Prefix: words("mod verify"), Syntax: GoFlag, MaxOperands: NoOperands, Reason: "verifies the module cache"},
-		{Command: "go", Prefix: words("mod edit -json"), Syntax: GoFlag, MaxOperands: 1, Reason: "prints go.mod as JSON"},
-		{Command: "go", Prefix: words("mod edit -print"), Syntax: GoFlag, MaxOperands: 1, Reason: "prints go.mod"},
-		{Command: "go", Prefix: words("tool cover"), Syntax: GoFlag, Reason: "summarises a coverage profile; no browser, no output file",
+		{ReadOnly: true, Command: "go", Prefix: words("version"), Syntax: GoFlag, Options: opts("-m -v -json"), Reason: "prints the version"},
+		{ReadOnly: true, Command: "go", Prefix: words("env"), Syntax: GoFlag, Operands: Text, Options: join(opts("-json -changed"), unsafe("writes the user's go env file", "-w -u")), Reason: "prints the Go environment"},
+		{ReadOnly: true, Command: "go", Prefix: words("doc"), Syntax: GoFlag, Operands: Text, Options: join(opts("-all -c -cmd -short -src -u"), unsafe("starts a web server", "-http=")), Reason: "prints documentation"},
+		{ReadOnly: true, Command: "go", Prefix: words("help"), Syntax: GoFlag, Operands: Text, Reason: "prints help text"},
+		{ReadOnly: true, Command: "go", Prefix: words("mod verify"), Syntax: GoFlag, MaxOperands: NoOperands, Reason: "verifies the module cache"},
+		{ReadOnly: true, Command: "go", Prefix: words("mod edit -json"), Syntax: GoFlag, MaxOperands: 1, Reason: "prints go.mod as JSON"},
+		{ReadOnly: true, Command: "go", Prefix: words("mod edit -print"), Syntax: GoFlag, MaxOperands: 1, Reason: "prints go.mod"},
+		{ReadOnly: true, Command: "go", Prefix: words("tool cover"), Syntax: GoFlag, Reason: "summarises a coverage profile; no browser, no output file",
 			Options: join(opts("-func=R -mode= -var="), unsafe("opens a browser", "-html="), unsafe("writes a file", "-o="))},
-		{Command: "gofmt", Syntax: GoFlag, Reason: "formats Go code to standard output or lists differences",
+		{ReadOnly: true, Command: "gofmt", Syntax: GoFlag, Reason: "formats Go code to standard output or lists differences",
 			Options: join(opts("-l -d -e -s -r= -cpuprofile=W"), unsafe("rewrites files in place", "-w"))},
-		{Command: "goimports", Syntax: GoFlag, Reason: "lists import fixes",
+		{ReadOnly: true, Command: "goimports", Syntax: GoFlag, Reason: "lists import fixes",
 			Options: join(opts("-l -d -e -local= -srcdir= -format-only -v"), unsafe("rewrites files in place", "-w"))},
 	}
 }

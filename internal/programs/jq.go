@@ -5,7 +5,7 @@ package programs
 // environment (env, $ENV hold secrets).
 func jq() []*Spec {
 	return []*Spec{{
-		Command: "jq", Syntax: Exact, First: Text, Reason: "processes JSON, safe only with a provably harmless program",
+		ReadOnly: true, Command: "jq", Syntax: Exact, First: Text, Reason: "processes JSON, safe only with a provably harmless program",
 		Options: join(
 			opts("-n,--null-input -R,--raw-input -s,--slurp -c,--compact-output -r,--raw-output --raw-output0 -j,--join-output -a,--ascii-output -S,--sort-keys -C,--color-output -M,--monochrome-output --tab --indent= --unbuffered --stream --stream-errors --seq -e,--exit-status --arg== --argjson== --args --jsonargs -h,--help -V,--version --build-configuration"),
 			opts("--slurpfile==R --rawfile==R"),

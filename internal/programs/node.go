@@ -10,8 +10,8 @@ package programs
 func node() []*Spec {
 	version := func(cmd string) []*Spec {
 		return []*Spec{
-			{Command: cmd, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
-			{Command: cmd, Prefix: words("-v"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+			{ReadOnly: true, Command: cmd, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+			{ReadOnly: true, Command: cmd, Prefix: words("-v"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 		}
 	}
 	workspaces := opts("-w,--workspace= -ws,--workspaces --include-workspace-root --no-workspaces")
@@ -20,23 +20,23 @@ func node() []*Spec {
 		out = append(out, version(c)...)
 	}
 	return append(out,
-		&Spec{Command: "npm", Prefix: words("ls"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+		&Spec{ReadOnly: true, Command: "npm", Prefix: words("ls"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
 			Options: join(workspaces, opts("-a,--all --depth= --json -l,--long -p,--parseable --omit= --include= --link --package-lock-only --unicode"),
 				unsafe("reads the global package tree", "-g,--global --location="))},
-		&Spec{Command: "npm", Prefix: words("list"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+		&Spec{ReadOnly: true, Command: "npm", Prefix: words("list"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
 			Options: join(workspaces, opts("-a,--all --depth= --json -l,--long -p,--parseable --omit= --include= --link --package-lock-only --unicode"),
 				unsafe("reads the global package tree", "-g,--global --location="))},
-		&Spec{Command: "pnpm", Prefix: words("list"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+		&Spec{ReadOnly: true, Command: "pnpm", Prefix: words("list"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
 			Options: opts("--depth= --json --long --parseable -P,--prod -D,--dev --no-optional -r,--recursive --filter= --only-projects")},
-		&Spec{Command: "pnpm", Prefix: words("ls"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+		&Spec{ReadOnly: true, Command: "pnpm", Prefix: words("ls"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
 			Options: opts("--depth= --json --long --parseable -P,--prod -D,--dev --no-optional -r,--recursive --filter= --only-projects")},
-		&Spec{Command: "pnpm", Prefix: words("why"), Syntax: Exact, Operands: Text, Reason: "explains why a package is installed",
+		&Spec{ReadOnly: true, Command: "pnpm", Prefix: words("why"), Syntax: Exact, Operands: Text, Reason: "explains why a package is installed",
 			Options: opts("--depth= --json --long --parseable -P,--prod -D,--dev -r,--recursive --filter=")},
-		&Spec{Command: "yarn", Prefix: words("why"), Syntax: Exact, Operands: Text, Reason: "explains why a package is installed",
+		&Spec{ReadOnly: true, Command: "yarn", Prefix: words("why"), Syntax: Exact, Operands: Text, Reason: "explains why a package is installed",
 			Options: opts("-R,--recursive --peers --json")},
-		&Spec{Command: "yarn", Prefix: words("list"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
+		&Spec{ReadOnly: true, Command: "yarn", Prefix: words("list"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
 			Options: opts("--depth= --pattern= --json")},
-		&Spec{Command: "tsc", Prefix: words("--noEmit"), Syntax: Exact, Operands: Read, Reason: "type-checks without writing",
+		&Spec{ReadOnly: true, Command: "tsc", Prefix: words("--noEmit"), Syntax: Exact, Operands: Read, Reason: "type-checks without writing",
 			Options: join(opts("--pretty --strict --skipLibCheck --noErrorTruncation --listFiles --listFilesOnly --explainFiles --extendedDiagnostics --diagnostics --traceResolution --noUnusedLocals --noUnusedParameters --noImplicitAny --target= --module= --moduleResolution= --jsx= --lib= --types= --allowJs --checkJs --esModuleInterop --resolveJsonModule --isolatedModules"),
 				opts("-p,--project=R"),
 				unsafe("never ends", "-w,--watch"),

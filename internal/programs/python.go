@@ -9,8 +9,8 @@ func python() []*Spec {
 	var out []*Spec
 	for _, py := range []string{"python", "python3"} {
 		out = append(out,
-			&Spec{Command: py, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
-			&Spec{Command: py, Prefix: words("-V"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+			&Spec{ReadOnly: true, Command: py, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+			&Spec{ReadOnly: true, Command: py, Prefix: words("-V"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 			&Spec{Command: py, Prefix: words("-m pytest"), Syntax: GNU, Options: pytestOptions(), Reason: "runs the project's tests"},
 			&Spec{Command: py, Prefix: words("-m unittest"), Syntax: GNU, Operands: Text, Options: opts("-v,--verbose -q,--quiet --locals --durations= -f,--failfast -c,--catch -b,--buffer -k= -h,--help"), Reason: "runs the project's tests"},
 			&Spec{Command: py, Prefix: words("-m unittest discover"), Syntax: GNU, MaxOperands: 3, Reason: "finds and runs the project's tests",
@@ -20,7 +20,7 @@ func python() []*Spec {
 	pipList := func(sub, reason string, list string) []*Spec {
 		var s []*Spec
 		for _, pip := range []string{"pip", "pip3"} {
-			s = append(s, &Spec{Command: pip, Prefix: words(sub), Syntax: GNU, Operands: Text, Reason: reason,
+			s = append(s, &Spec{ReadOnly: true, Command: pip, Prefix: words(sub), Syntax: GNU, Operands: Text, Reason: reason,
 				Options: join(opts(list+" -v,--verbose -q,--quiet --no-color --disable-pip-version-check --no-python-version-warning -h,--help"),
 					unsafe("queries the package index over the network", "-o,--outdated -u,--uptodate --index-url= -i --extra-index-url= --find-links="),
 					unsafe("reads configuration or packages from elsewhere", "--isolated --python= --path= --cert= --client-cert= --proxy= --trusted-host= --log="))})
@@ -32,7 +32,7 @@ func python() []*Spec {
 	out = append(out, pipList("freeze", "lists installed packages", "--all -l,--local --user --exclude-editable --exclude=")...)
 	out = append(out, pipList("check", "checks installed packages", "")...)
 	for _, pip := range []string{"pip", "pip3"} {
-		out = append(out, &Spec{Command: pip, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"})
+		out = append(out, &Spec{ReadOnly: true, Command: pip, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"})
 	}
 	ruff := join(opts("--select= --extend-select= --ignore= --extend-ignore= --per-file-ignores= --exclude= --extend-exclude= --respect-gitignore --no-respect-gitignore --force-exclude --no-force-exclude --line-length= --target-version= --preview --no-preview --output-format= --statistics --show-files --show-settings --show-fixes --no-show-fixes --diff --exit-zero --exit-non-zero-on-fix -e -q,--quiet -s,--silent -v,--verbose --no-cache -n --isolated --stdin-filename= --fixable= --unfixable= --extend-fixable= -h,--help"),
 		opts("--config=R --cache-dir=W"),
@@ -42,9 +42,9 @@ func python() []*Spec {
 		&Spec{Command: "pytest", Syntax: GNU, Options: pytestOptions(), Reason: "runs the project's tests"},
 		&Spec{Command: "ruff", Prefix: words("check"), Syntax: Exact, Options: ruff, Reason: "lints Python code"},
 		&Spec{Command: "ruff", Prefix: words("format"), Syntax: Exact, Check: checkOnly("--check", false), Options: join(ruff, opts("--check --range=")), Reason: "checks formatting without writing"},
-		&Spec{Command: "ruff", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
-		&Spec{Command: "uv", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
-		&Spec{Command: "uv", Prefix: words("version"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--short --output-format="), Reason: "prints the version"},
+		&Spec{ReadOnly: true, Command: "ruff", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+		&Spec{ReadOnly: true, Command: "uv", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+		&Spec{ReadOnly: true, Command: "uv", Prefix: words("version"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--short --output-format="), Reason: "prints the version"},
 	)
 }
 

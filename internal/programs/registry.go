@@ -57,6 +57,47 @@ func Lookup(command string, prefix []string) *Spec {
 	return registry[key(command, prefix)]
 }
 
+// Form returns the spec of command's most specific form that args (the
+// words after the command) begin with, or nil.
+func Form(command string, args []string) *Spec {
+	for n := min(len(args), maxPrefix); n >= 0; n-- {
+		if s := registry[key(command, args[:n])]; s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
+// maxPrefix is the longest Prefix of any spec.
+var maxPrefix = func() int {
+	n := 0
+	for _, s := range registry {
+		n = max(n, len(s.Prefix))
+	}
+	return n
+}()
+
+// ReadOnlyArgv reports whether args (the words after command) select a
+// ReadOnly form that reads them without a problem and names no file to
+// write.
+func ReadOnlyArgv(command string, args []string) bool {
+	s := Form(command, args)
+	if s == nil || !s.ReadOnly {
+		return false
+	}
+	p := Acquire(s, args[len(s.Prefix):])
+	defer Release(p)
+	if p.Problem != nil {
+		return false
+	}
+	for _, f := range p.Files {
+		if f.Role == Write {
+			return false
+		}
+	}
+	return true
+}
+
 // All returns every spec, ordered by command and prefix. The specs are
 // shared: callers must not change them.
 func All() []*Spec {

@@ -14,11 +14,12 @@ func rust() []*Spec {
 		unsafe("opens a browser", "--open"),
 		unsafe("rewrites the project's sources", "--fix --allow-dirty --allow-staged --allow-no-vcs --broken-code"),
 	)
+	// c builds a cargo form; all but tree and metadata write target/.
 	c := func(sub, reason string, more ...[]Option) *Spec {
-		return &Spec{Command: "cargo", Prefix: words(sub), Syntax: Exact, Operands: Text, Options: join(append([][]Option{common}, more...)...), Reason: reason}
+		return &Spec{ReadOnly: sub == "tree" || sub == "metadata", Command: "cargo", Prefix: words(sub), Syntax: Exact, Operands: Text, Options: join(append([][]Option{common}, more...)...), Reason: reason}
 	}
 	version := func(cmd, word, reason string) *Spec {
-		return &Spec{Command: cmd, Prefix: words(word), Syntax: Exact, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: reason}
+		return &Spec{ReadOnly: true, Command: cmd, Prefix: words(word), Syntax: Exact, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: reason}
 	}
 	return []*Spec{
 		c("test", "builds and runs the project's tests", opts("--no-run --no-fail-fast --doc")),
@@ -29,18 +30,18 @@ func rust() []*Spec {
 		c("doc", "builds documentation into target/", opts("--no-deps --document-private-items")),
 		c("tree", "prints the dependency tree", opts("-e,--edges= -i,--invert= --prune= --depth= --no-dedupe -d,--duplicates --charset= -f,--format= --prefix=")),
 		c("metadata", "prints package metadata", opts("--format-version= --no-deps --filter-platform=")),
-		{Command: "cargo", Prefix: words("fmt"), Syntax: Exact, Operands: Text, Check: checkOnly("--check", true),
+		{ReadOnly: true, Command: "cargo", Prefix: words("fmt"), Syntax: Exact, Operands: Text, Check: checkOnly("--check", true),
 			Options: opts("--check --all -p,--package= --manifest-path=R --message-format= -v,--verbose -q,--quiet -h,--help"), Reason: "checks formatting without writing"},
 		version("cargo", "--version", "prints the version"),
 		version("cargo", "-V", "prints the version"),
 		version("cargo", "version", "prints the version"),
-		{Command: "rustfmt", Syntax: Exact, Check: checkOnly("--check", false), Reason: "checks formatting without writing",
+		{ReadOnly: true, Command: "rustfmt", Syntax: Exact, Check: checkOnly("--check", false), Reason: "checks formatting without writing",
 			Options: join(opts("--check --edition= --color= -l,--files-with-diff -v,--verbose -q,--quiet --style-edition= -h,--help -V,--version"),
 				unsafe("writes files or backups", "--emit= --backup --print-config="),
 				unsafe("reads configuration from another file", "--config-path= --config="))},
 		version("rustc", "--version", "prints the version"),
 		version("rustc", "-V", "prints the version"),
-		{Command: "rustc", Prefix: words("-vV"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+		{ReadOnly: true, Command: "rustc", Prefix: words("-vV"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 	}
 }
 

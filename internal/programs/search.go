@@ -12,7 +12,7 @@ func search() []*Spec {
 	)
 	grep := func(name string) *Spec {
 		return &Spec{
-			Command: name, Syntax: GNU, Numeric: true, Options: grepOpts,
+			ReadOnly: true, Command: name, Syntax: GNU, Numeric: true, Options: grepOpts,
 			First: Text, FirstGiven: []string{"-e", "-f"}, DefaultTree: ".",
 			Reason: "searches files",
 		}
@@ -20,7 +20,7 @@ func search() []*Spec {
 	return []*Spec{
 		grep("grep"), grep("egrep"), grep("fgrep"),
 		{
-			Command: "rg", Syntax: Exact, Recursive: true, DefaultTree: ".",
+			ReadOnly: true, Command: "rg", Syntax: Exact, Recursive: true, DefaultTree: ".",
 			First: Text, FirstGiven: []string{"-e", "-f", "--files", "--type-list"},
 			Reason: "searches files; skips hidden and ignored files unless told",
 			Options: join(

@@ -5,7 +5,7 @@ package programs
 // s///w or s///e flags), which sedScriptHarmless proves or refuses.
 func sed() []*Spec {
 	return []*Spec{{
-		Command: "sed", Syntax: GNU, Reason: "stream editor, safe only with a provably harmless script",
+		ReadOnly: true, Command: "sed", Syntax: GNU, Reason: "stream editor, safe only with a provably harmless script",
 		First: Text, FirstGiven: []string{"-e", "-f"},
 		Options: join(
 			opts("-n,--quiet,--silent --debug -e,--expression= -l,--line-length= --posix -E,-r,--regexp-extended -s,--separate --sandbox -u,--unbuffered -z,--null-data --follow-symlinks --help --version"),

@@ -142,6 +142,11 @@ type Spec struct {
 	// it was in history; the engine checks PATH against the protected
 	// paths.
 	RevPaths bool
+	// ReadOnly: the form changes no file, not even a cache or an index:
+	// it reads and prints. A script's later segments are judged against
+	// the file system as it is only while every earlier one is read-only
+	// (split mode); a form without ReadOnly counts as a writer.
+	ReadOnly bool
 	// Copies: the last operand (or the -t value) is a destination; when it
 	// is an existing directory, each source lands at DIR/BASE, which is
 	// checked as a write too (cp, mv).

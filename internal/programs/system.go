@@ -8,9 +8,11 @@ package programs
 // run without one. Arguments of ps, lsof and lsblk never name a file to
 // write or a program to run: they are text.
 func system() []*Spec {
-	text := func(name, reason string) *Spec { return &Spec{Command: name, TextOnly: true, Reason: reason} }
+	text := func(name, reason string) *Spec {
+		return &Spec{ReadOnly: true, Command: name, TextOnly: true, Reason: reason}
+	}
 	form := func(cmd, prefix, reason, list string, more ...[]Option) *Spec {
-		return &Spec{Command: cmd, Prefix: words(prefix), Syntax: GNU, Operands: Text, Reason: reason,
+		return &Spec{ReadOnly: true, Command: cmd, Prefix: words(prefix), Syntax: GNU, Operands: Text, Reason: reason,
 			Options: join(append([][]Option{opts(list)}, more...)...)}
 	}
 	units := "--no-pager -l,--full -n,--lines= -o,--output= -a,--all -t,--type= --state= -p,--property= --plain --no-legend -q,--quiet -r,--recursive --value --reverse --after --before --with-dependencies --system -h,--help"
@@ -18,7 +20,7 @@ func system() []*Spec {
 		text("ps", "lists processes"),
 		text("lsof", "lists open files"),
 		text("lsblk", "lists block devices"),
-		{Command: "pgrep", Syntax: GNU, First: Text, Operands: Text, MaxOperands: 1, Reason: "finds processes by name",
+		{ReadOnly: true, Command: "pgrep", Syntax: GNU, First: Text, Operands: Text, MaxOperands: 1, Reason: "finds processes by name",
 			Options: join(opts("-l,--list-name -a,--list-full -f,--full -x,--exact -u,--euid= -U,--uid= -G,--group= -g,--pgroup= -P,--parent= -s,--session= -t,--terminal= -n,--newest -o,--oldest -c,--count -d,--delimiter= -v,--inverse -w,--lightweight -i,--ignore-case --ns= --nslist= -r,--runstates= -A,--ignore-ancestors --cgroup= -O,--older= -q,--queue= -h,--help -V,--version"),
 				opts("-F,--pidfile=R"))},
 		form("systemctl", "status", "shows a service's status", units),
@@ -42,7 +44,7 @@ func system() []*Spec {
 		form("brew", "list", "lists installed packages", "--versions --formula,--formulae --cask,--casks -1 -l -r -t --pinned --multiple --full-name -q,--quiet -v,--verbose -d,--debug -h,--help"),
 		form("brew", "--version", "prints the version", ""),
 		form("brew", "--prefix", "prints where packages are installed", "--installed"),
-		{Command: "crontab", Prefix: words("-l"), Syntax: GNU, MaxOperands: NoOperands, Reason: "prints the user's scheduled jobs",
+		{ReadOnly: true, Command: "crontab", Prefix: words("-l"), Syntax: GNU, MaxOperands: NoOperands, Reason: "prints the user's scheduled jobs",
 			Options: unsafe("reads another user's jobs", "-u=")},
 		form("docker", "ps", "lists containers", "-a,--all -f,--filter= --format= -n,--last= -l,--latest --no-trunc -q,--quiet -s,--size"),
 		form("docker", "images", "lists images", "-a,--all --digests -f,--filter= --format= --no-trunc -q,--quiet --tree"),
@@ -51,10 +53,10 @@ func system() []*Spec {
 		form("docker", "inspect", "prints low-level information", "-f,--format= -s,--size --type="),
 		form("docker", "version", "prints the version", "-f,--format="),
 		form("docker", "info", "prints system-wide information", "-f,--format="),
-		{Command: "just", Prefix: words("--list"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--unsorted --list-heading= --list-prefix= -u"), Reason: "lists the project's recipes"},
-		{Command: "just", Prefix: words("--summary"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--unsorted"), Reason: "lists the project's recipes"},
-		{Command: "just", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
-		{Command: "shellcheck", Syntax: GNU, Reason: "checks shell scripts",
+		{ReadOnly: true, Command: "just", Prefix: words("--list"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--unsorted --list-heading= --list-prefix= -u"), Reason: "lists the project's recipes"},
+		{ReadOnly: true, Command: "just", Prefix: words("--summary"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--unsorted"), Reason: "lists the project's recipes"},
+		{ReadOnly: true, Command: "just", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+		{ReadOnly: true, Command: "shellcheck", Syntax: GNU, Reason: "checks shell scripts",
 			Options: join(opts("-a,--check-sourced -C,--color[=] -e,--exclude= --extended-analysis= -f,--format= -i,--include= -o,--enable= -P,--source-path= -s,--shell= -S,--severity= -V,--version -W,--wiki-link-count= --norc --list-optional -h,--help"),
 				opts("--rcfile=R"),
 				unsafe("reads the files the scripts source, which are never checked", "-x,--external-sources"))},
