@@ -131,7 +131,7 @@ func (r *Registry) LoadConfig(path string) (*Config, error) {
 	defer f.Close()
 	c, err := r.ParseConfig(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	return c, nil
 }
@@ -148,19 +148,48 @@ func (r *Registry) ParseConfig(rd io.Reader) (*Config, error) {
 	if len(data) > MaxConfigSize {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrInvalidConfig, MaxConfigSize)
 	}
-	if err := checkShape(data); err != nil {
+	doc, err := checkShape(data)
+	if err != nil {
 		return nil, err
 	}
+	// The shape is checked: decoding cannot meet an unknown or duplicate
+	// key, a null or a wrong type any more.
 	var f ConfigFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("%w: trailing data after the configuration object", ErrInvalidConfig)
+	c, err := r.NewConfig(f)
+	if err != nil {
+		locate(doc, err)
+		return nil, err
 	}
-	return r.NewConfig(f)
+	return c, nil
+}
+
+// inFile names the file in every *ConfigError of err, or prefixes err
+// with it when it holds none.
+func inFile(path string, err error) error {
+	found := false
+	var mark func(error)
+	mark = func(e error) {
+		var ce *ConfigError
+		if errors.As(e, &ce) {
+			ce.File = path
+			found = true
+		}
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range j.Unwrap() {
+				mark(x)
+			}
+		}
+	}
+	mark(err)
+	if !found {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return err
 }
 
 // NewConfig compiles a configuration built in code, under a snapshot of

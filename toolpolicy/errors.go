@@ -1,6 +1,10 @@
 package toolpolicy
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // Sentinel errors. Configuration errors wrap one of them inside a
 // [*ConfigError] that names the entry, so callers can test with errors.Is.
@@ -30,14 +34,38 @@ type ConfigError struct {
 	Path string
 	// Err is what is wrong with it; it wraps one of the sentinel errors.
 	Err error
+	// File names the configuration file, when it was read from one.
+	File string
+	// Line and Column (1-based, in characters) locate the entry in the
+	// document; they are 0 for errors outside a document (such as those
+	// of Registry.NewConfig or Registry.Compile).
+	Line, Column int
+	// Offset is the byte offset of the entry in the document.
+	Offset int64
 }
 
-// Error returns "PATH: ERR".
+// Error returns "FILE:LINE:COLUMN: PATH: ERR", leaving out what is not
+// known.
 func (e *ConfigError) Error() string {
-	if e.Path == "" {
-		return e.Err.Error()
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line == 0 {
+			b.WriteString(": ")
+		}
 	}
-	return e.Path + ": " + e.Err.Error()
+	if e.Line > 0 {
+		if e.File != "" {
+			b.WriteByte(':')
+		}
+		fmt.Fprintf(&b, "%d:%d: ", e.Line, e.Column)
+	}
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
 }
 
 // Unwrap returns the underlying error.

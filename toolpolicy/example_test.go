@@ -50,8 +50,8 @@ func ExampleParseConfig_errors() {
 	_, err = toolpolicy.ParseConfig(strings.NewReader(`{"tools": {"allow": [""]}}`))
 	fmt.Println(err)
 	// Output:
-	// tools.byProvider["openai"].deny[2]: unknown group "group:fz"
-	// tools.allow[0]: blank entry
+	// 1:64: tools.byProvider["openai"].deny[2]: unknown group "group:fz"
+	// 1:22: tools.allow[0]: blank entry
 }
 
 // The provider/model entry replaces the provider entry; either narrows the

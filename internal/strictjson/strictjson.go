@@ -1,0 +1,330 @@
+// Package strictjson checks a JSON document against a small schema while
+// keeping the position of every value, so that configuration errors can
+// name file:line:column and the key path.
+//
+// The standard decoder silently keeps the last of two duplicate keys,
+// accepts null for any pointer, slice or map, and reports type errors
+// without a line. Parse walks the document token by token with
+// json.Decoder.Token and json.Decoder.InputOffset instead: unknown keys,
+// duplicate keys, null, wrong types, trailing data and syntax errors are
+// errors that carry the offending path and its position. Once a document
+// has passed Parse it can be decoded with encoding/json into structs that
+// mirror the schema, and later checks of the values (an unknown enum value,
+// a bad duration) can be located with Doc.Errorf.
+package strictjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ErrBlank is a string that is empty or only white space where the schema
+// asks for a non-blank one.
+var ErrBlank = errors.New("blank value")
+
+// Kind is the JSON type a Node expects.
+type Kind uint8
+
+// The kinds of value a Node can describe.
+const (
+	String Kind = iota + 1 // a string
+	Bool                   // true or false
+	Number                 // a number
+	Object                 // an object with the keys of Node.Fields only
+	Map                    // an object with any keys, each value of Node.Elem
+	Array                  // an array, each element of Node.Elem
+)
+
+// Node describes the value expected at one place of a document.
+type Node struct {
+	Kind Kind
+	// NonBlank, for String, rejects an empty or white-space-only string.
+	NonBlank bool
+	// Fields lists the keys an Object may have.
+	Fields map[string]*Node
+	// Elem describes the values of a Map and the elements of an Array.
+	Elem *Node
+	// Reject, when set on a field, makes its presence an error with this
+	// message (for keys that are reserved but not supported).
+	Reject string
+}
+
+// Error is a located error. Offset is a byte offset into the document;
+// Line and Column are 1-based (columns count characters).
+type Error struct {
+	Path   string
+	Offset int64
+	Line   int
+	Column int
+	Err    error
+}
+
+// Error returns "LINE:COLUMN: PATH: ERR" (without the path when it is
+// empty).
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return fmt.Sprintf("%d:%d: %v", e.Line, e.Column, e.Err)
+	}
+	return fmt.Sprintf("%d:%d: %s: %v", e.Line, e.Column, e.Path, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Doc is a document that passed Parse, with the position of every key and
+// value.
+type Doc struct {
+	data  []byte
+	value map[string]span // path → value
+}
+
+type span struct{ start, end int64 }
+
+// Parse checks data against root. The error, if any, is an *Error.
+func Parse(data []byte, root *Node) (*Doc, error) {
+	d := &Doc{data: data, value: map[string]span{}}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	w := walker{d: d, dec: dec}
+	if err := w.walk(root, ""); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, d.errAt(d.skip(dec.InputOffset(), ""), "", errors.New("trailing data after the configuration object"))
+	}
+	return d, nil
+}
+
+// Raw returns the bytes of the value at path, or nil.
+func (d *Doc) Raw(path string) []byte {
+	s, ok := d.value[path]
+	if !ok {
+		return nil
+	}
+	return d.data[s.start:s.end]
+}
+
+// Has reports whether the document holds a value at path.
+func (d *Doc) Has(path string) bool {
+	_, ok := d.value[path]
+	return ok
+}
+
+// Errorf returns an *Error located at the value at path (or, failing that,
+// at its nearest recorded ancestor). err is wrapped as given.
+func (d *Doc) Errorf(path string, err error) *Error {
+	for p := path; ; {
+		if s, ok := d.value[p]; ok {
+			return d.errAt(s.start, path, err)
+		}
+		parent := parentPath(p)
+		if parent == p {
+			return d.errAt(0, path, err)
+		}
+		p = parent
+	}
+}
+
+// LineColumn converts a byte offset into a 1-based line and column.
+func (d *Doc) LineColumn(off int64) (line, col int) {
+	return LineColumn(d.data, off)
+}
+
+// LineColumn converts a byte offset of data into a 1-based line and column
+// (counting characters).
+func LineColumn(data []byte, off int64) (line, col int) {
+	off = max(0, min(off, int64(len(data))))
+	before := data[:off]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return line, 1 + utf8.RuneCount(before[start:])
+}
+
+func (d *Doc) errAt(off int64, path string, err error) *Error {
+	line, col := d.LineColumn(off)
+	return &Error{Path: path, Offset: off, Line: line, Column: col, Err: err}
+}
+
+// skip moves off past white space and the separators ':' and ','.
+func (d *Doc) skip(off int64, seps string) int64 {
+	for off < int64(len(d.data)) {
+		c := d.data[off]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || strings.IndexByte(seps, c) >= 0 {
+			off++
+			continue
+		}
+		break
+	}
+	return off
+}
+
+// parentPath strips the last element of a path: "a.b[2]" → "a.b",
+// "a.b" → "a", "a" → "".
+func parentPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i >= 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+type walker struct {
+	d   *Doc
+	dec *json.Decoder
+}
+
+// syntax turns a decoder error into a located error.
+func (w *walker) syntax(path string, err error) error {
+	off := w.d.skip(w.dec.InputOffset(), "")
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+		err = fmt.Errorf("invalid JSON: %v", se)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		off = int64(len(w.d.data))
+		err = errors.New("unexpected end of the document")
+	}
+	return w.d.errAt(off, path, err)
+}
+
+func (w *walker) walk(n *Node, path string) error {
+	start := w.d.skip(w.dec.InputOffset(), ":,")
+	tok, err := w.dec.Token()
+	if err != nil {
+		return w.syntax(path, err)
+	}
+	if err := w.value(n, path, tok, start); err != nil {
+		return err
+	}
+	w.d.value[path] = span{start, w.dec.InputOffset()}
+	return nil
+}
+
+func (w *walker) value(n *Node, path string, tok json.Token, start int64) error {
+	bad := func(want string) error {
+		return w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", want, Describe(tok)))
+	}
+	switch n.Kind {
+	case String:
+		s, ok := tok.(string)
+		if !ok {
+			return bad("a string")
+		}
+		if n.NonBlank && strings.TrimSpace(s) == "" {
+			return w.d.errAt(start, path, ErrBlank)
+		}
+	case Bool:
+		if _, ok := tok.(bool); !ok {
+			return bad("true or false")
+		}
+	case Number:
+		if _, ok := tok.(json.Number); !ok {
+			return bad("a number")
+		}
+	case Array:
+		if tok != json.Delim('[') {
+			if n.Elem != nil && n.Elem.Kind == String {
+				return bad("a list of strings")
+			}
+			return bad("a list")
+		}
+		for i := 0; w.dec.More(); i++ {
+			if err := w.walk(n.Elem, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+		if _, err := w.dec.Token(); err != nil {
+			return w.syntax(path, err)
+		}
+	case Object, Map:
+		if tok != json.Delim('{') {
+			return bad("an object")
+		}
+		seen := map[string]bool{}
+		for w.dec.More() {
+			keyAt := w.d.skip(w.dec.InputOffset(), ",")
+			kt, err := w.dec.Token()
+			if err != nil {
+				return w.syntax(path, err)
+			}
+			key := kt.(string) // the decoder only yields strings as keys
+			var child *Node
+			var cp string
+			if n.Kind == Map {
+				child, cp = n.Elem, path+"["+strconv.Quote(key)+"]"
+			} else {
+				cp = key
+				if path != "" {
+					cp = path + "." + key
+				}
+				child = n.Fields[key]
+				if child == nil {
+					return w.d.errAt(keyAt, cp, fmt.Errorf("unknown field %q (known fields: %s)", key, KnownKeys(n)))
+				}
+				if child.Reject != "" {
+					return w.d.errAt(keyAt, cp, errors.New(child.Reject))
+				}
+			}
+			if seen[key] {
+				return w.d.errAt(keyAt, cp, fmt.Errorf("duplicate field %q", key))
+			}
+			seen[key] = true
+			if err := w.walk(child, cp); err != nil {
+				return err
+			}
+		}
+		if _, err := w.dec.Token(); err != nil {
+			return w.syntax(path, err)
+		}
+	default:
+		return w.d.errAt(start, path, fmt.Errorf("schema has no kind at %q", path))
+	}
+	return nil
+}
+
+// KnownKeys lists the keys of an Object node, sorted and comma-separated.
+func KnownKeys(n *Node) string {
+	var keys []string
+	for _, k := range slices.Sorted(maps.Keys(n.Fields)) {
+		if n.Fields[k].Reject == "" {
+			keys = append(keys, k)
+		}
+	}
+	return strings.Join(keys, ", ")
+}
+
+// Describe names the JSON type of a token for an error message.
+func Describe(tok json.Token) string {
+	switch t := tok.(type) {
+	case nil:
+		return "null (omit the key instead)"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case string:
+		return "a string"
+	case json.Delim:
+		if t == '[' {
+			return "a list"
+		}
+		return "an object"
+	}
+	return fmt.Sprintf("%v", tok)
+}
