@@ -4,23 +4,31 @@ import (
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/codeunit"
+	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
 
-// codeUnitReadTools are the tools whose reads the CodeUnit authorizer
-// confines to the code unit. Reads by other tools go to the fallback.
-var codeUnitReadTools = map[string]bool{
-	"read_file":   true,
-	"ls":          true,
-	"diagnostics": true,
-	"run_tests":   true,
+// codeUnitConfinesRead reports whether the CodeUnit authorizer confines
+// the reads of tool to the code unit: tools that read or search files in
+// the vocabulary of package toolpolicy, under any agent's name (Read,
+// read_file, Grep, grep_search, LS, list_directory, ...), and the
+// diagnostics and run_tests tools. Reads by other tools go to the fallback.
+func codeUnitConfinesRead(tool string) bool {
+	switch toolpolicy.KindOf(tool) {
+	case toolpolicy.KindRead, toolpolicy.KindSearch:
+		return true
+	}
+	n, _ := toolpolicy.Normalize(tool)
+	return n == "diagnostics" || n == "run_tests"
 }
 
 // NewCodeUnitAuthorizer returns an authorizer that confines an agent to a
 // code unit and otherwise defers to fallback. It never allows anything that
 // fallback would refuse:
 //
-//   - reads by the tools read_file, ls, diagnostics and run_tests are refused
-//     with ErrOutsideCodeUnit when any path is outside unit;
+//   - reads by tools that read or search files (read_file, Read, ls, Grep,
+//     glob, ... in any agent's vocabulary; see toolpolicy.Vocabulary), and by
+//     diagnostics and run_tests, are refused with ErrOutsideCodeUnit when any
+//     path is outside unit;
 //   - writes by any tool are refused with ErrOutsideCodeUnit when any path is
 //     outside unit;
 //   - shell commands are not confined (their paths cannot be known reliably);
@@ -87,7 +95,7 @@ func (a *codeUnitAuthorizer) authorize(c *call) error {
 		a.logRefusal("codeunit", c, err, byInput, "malformed call")
 		return err
 	}
-	confined := c.op == OpWrite || (c.op == OpRead && codeUnitReadTools[c.tool])
+	confined := c.op == OpWrite || (c.op == OpRead && codeUnitConfinesRead(c.tool))
 	if confined {
 		var outside []string
 		for _, p := range c.paths {

@@ -47,7 +47,10 @@ func TestCodeUnitAuthorizer(t *testing.T) {
 		{"read_file subdir not included", func(a Authorizer) error {
 			return a.IsAuthorizedForRead(false, "", "read_file", sb, sb+"/unit/inner/b.go")
 		}, ErrOutsideCodeUnit, false},
-		{"grep outside unit goes to fallback", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "grep", sb, out) }, nil, false},
+		{"grep outside unit", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "grep", sb, out) }, ErrOutsideCodeUnit, false},
+		{"Claude Code's Read outside unit", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "Read", sb, out) }, ErrOutsideCodeUnit, false},
+		{"Gemini CLI's list_directory outside unit", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "list_directory", sb, out) }, ErrOutsideCodeUnit, false},
+		{"web_fetch outside unit goes to fallback", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "web_fetch", sb, out) }, nil, false},
 		{"write inside", func(a Authorizer) error { return a.IsAuthorizedForWrite(false, "", "edit", sb, in) }, nil, false},
 		{"write outside unit any tool", func(a Authorizer) error { return a.IsAuthorizedForWrite(false, "", "edit", sb, out) }, ErrOutsideCodeUnit, false},
 		{"write mixed", func(a Authorizer) error { return a.IsAuthorizedForWrite(false, "", "edit", sb, in, out) }, ErrOutsideCodeUnit, false},
@@ -90,7 +93,7 @@ func TestCodeUnitAuthorizerNeverAllowsWhatTheFallbackRefuses(t *testing.T) {
 	// Inside the unit, but the fallback refuses: a link inside the unit
 	// leading outside the sandbox.
 	require.NoError(t, os.Symlink("/etc", filepath.Join(sb, "unit", "etc")))
-	assert.ErrorIs(t, a.IsAuthorizedForRead(false, "", "grep", sb, sb+"/unit/etc/passwd"), ErrOutsideSandbox)
+	assert.ErrorIs(t, a.IsAuthorizedForRead(false, "", "web_fetch", sb, sb+"/unit/etc/passwd"), ErrOutsideSandbox)
 }
 
 func TestCodeUnitAuthorizerClose(t *testing.T) {

@@ -3,6 +3,8 @@ package sandboxauth
 import (
 	"log/slog"
 	"time"
+
+	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
 
 // An Option configures an authorizer. Options are appended to the
@@ -18,6 +20,8 @@ type options struct {
 	headless      bool
 	log           *slog.Logger
 	grants        *Grants
+	toolQuery     toolpolicy.Query // Config.NewAuthorizer
+	shellTool     string           // NewToolPolicyAuthorizer
 }
 
 func defaultOptions() options {

@@ -3,9 +3,11 @@ package sandboxauth
 import "github.com/sandboxauth/sandboxauth/toolpolicy"
 
 // ShellToolName is the tool name under which NewToolPolicyAuthorizer judges
-// shell calls, which carry no tool name of their own. It is the canonical
-// name of the command-running tool in package toolpolicy (bash is an alias
-// of it).
+// shell calls, which carry no tool name of their own, unless WithShellTool
+// or WithToolVocabulary names the agent's own shell tool. It is the
+// canonical name of the command-running tool in package toolpolicy, of
+// which every agent's shell tool (Bash, run_shell_command, shell, exec) is
+// an alias.
 const ShellToolName = "exec"
 
 // NewToolPolicyAuthorizer returns an authorizer that refuses calls from tools
@@ -15,9 +17,11 @@ const ShellToolName = "exec"
 //   - a read or write whose toolName policy does not allow is refused with
 //     ErrToolNotPermitted, whatever the paths and even when the model requests
 //     permission; nobody is asked;
-//   - a shell call is judged as a call of the tool ShellToolName ("exec"): if
-//     policy does not allow exec, every shell call is refused with
-//     ErrToolNotPermitted;
+//   - a shell call is judged as a call of the agent's shell tool, named by
+//     WithShellTool or WithToolVocabulary (ShellToolName, "exec", by
+//     default): if policy does not allow it, every shell call is refused
+//     with ErrToolNotPermitted, and the refusal names the tool as the agent
+//     calls it ("Bash", "run_shell_command", ...);
 //   - everything else is decided by fallback, which may ask a person.
 //
 // It never allows what fallback would refuse. Close stops this authorizer
@@ -26,17 +30,28 @@ const ShellToolName = "exec"
 // open. A nil policy or fallback, or an invalid option, yields an authorizer
 // that refuses every call with an error matching ErrInvalidConfig.
 //
-// Of the options, WithDecisionLog applies: the calls this authorizer refuses
+// Of the options, WithShellTool and WithToolVocabulary name the agent's
+// shell tool, and WithDecisionLog applies: the calls this authorizer refuses
 // itself are logged there with policy "toolpolicy" and the deciding layer and
 // rule. Without it, they go to the decision log of fallback when fallback is
 // one of this package's authorizers. Calls handed to fallback are logged by
 // fallback. Other options are ignored.
 func NewToolPolicyAuthorizer(policy *toolpolicy.Policy, fallback Authorizer, opts ...Option) Authorizer {
-	return &toolPolicyAuthorizer{policy: policy, delegator: newDelegator(fallback, opts)}
+	d := newDelegator(fallback, opts)
+	o, err := buildOptions(opts)
+	if d.optErr == nil {
+		d.optErr = err
+	}
+	shell := o.shellTool
+	if shell == "" {
+		shell = ShellToolName
+	}
+	return &toolPolicyAuthorizer{policy: policy, delegator: d, shellTool: shell}
 }
 
 type toolPolicyAuthorizer struct {
-	policy *toolpolicy.Policy
+	policy    *toolpolicy.Policy
+	shellTool string // the agent's name of its shell tool
 	delegator
 }
 
@@ -62,12 +77,12 @@ func (a *toolPolicyAuthorizer) authorize(c *call) error {
 		a.logRefusal("toolpolicy", c, err, byClose, "authorizer closed")
 		return err
 	}
-	if a.optErr != nil {
-		return a.optErr
-	}
 	if err := ended(c); err != nil {
 		a.logRefusal("toolpolicy", c, err, byCancel, "call cancelled")
 		return err
+	}
+	if a.optErr != nil {
+		return a.optErr
 	}
 	if a.policy == nil || a.fallback == nil {
 		return invalid(ErrInvalidConfig, "sandboxauth: the tool policy authorizer was built with a nil policy or fallback; nothing can be authorized")
@@ -78,7 +93,7 @@ func (a *toolPolicyAuthorizer) authorize(c *call) error {
 	}
 	tool := c.tool
 	if c.op == OpShell {
-		tool = ShellToolName
+		tool = a.shellTool
 	}
 	if !a.policy.Allowed(tool) {
 		d := a.policy.Explain(tool)

@@ -9,8 +9,10 @@ import (
 // defaultGroups are the built-in groups. They are copied into every
 // Registry and never modified.
 var defaultGroups = map[string][]string{
-	"group:fs":        {"read", "write", "edit", "apply_patch"},
-	"group:runtime":   {"exec", "process"},
+	// group:fs and group:runtime are the tools of the vocabulary that
+	// touch files and run commands.
+	"group:fs":        namesOfKinds(KindRead, KindWrite, KindEdit, KindSearch),
+	"group:runtime":   namesOfKinds(KindShell),
 	"group:sessions":  {"sessions_list", "sessions_history", "sessions_send", "sessions_spawn"},
 	"group:memory":    {"memory_search", "memory_get"},
 	"group:web":       {"web_search", "web_fetch"},

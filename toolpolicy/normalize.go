@@ -32,15 +32,15 @@ var alphaIndex = func() (t [256]int8) {
 // alphabetSize is len(nameAlphabet).
 const alphabetSize = len(nameAlphabet)
 
-// defaultAliases maps an alias to the canonical name it stands for. It is
-// copied into every Registry and never modified.
-var defaultAliases = map[string]string{
-	"bash":        "exec",
-	"apply-patch": "apply_patch",
-}
+// defaultAliases maps an alias to the canonical name it stands for: the
+// agents' tool names of the vocabulary (see [Vocabulary]) and a few generic
+// spellings. It is copied into every Registry and never modified.
+var defaultAliases = vocabularyAliases()
 
 // DefaultAliases returns a copy of the built-in aliases (alias → canonical
-// name).
+// name): "bash" and every agent's own name of a tool of the [Vocabulary],
+// lower-cased, such as "run_shell_command" → "exec", "read_file" → "read",
+// "replace" → "edit", "notebookedit" → "notebook_edit".
 func DefaultAliases() map[string]string {
 	return cloneStringMap(defaultAliases)
 }

@@ -27,7 +27,7 @@ func TestCompilePattern(t *testing.T) {
 		{in: "a*b*c", kind: patWildcard},
 		{in: "*_read", kind: patWildcard},
 		{in: "fs:*", kind: patWildcard},
-		{in: "group:fs", kind: patGroup, names: []string{"read", "write", "edit", "apply_patch"}},
+		{in: "group:fs", kind: patGroup, names: []string{"read", "write", "edit", "apply_patch", "notebook_edit", "glob", "grep", "ls"}},
 		{in: "Group:Runtime", kind: patGroup, names: []string{"exec", "process"}},
 		{in: "", wantErr: ErrBlankEntry},
 		{in: "  ", wantErr: ErrBlankEntry},

@@ -41,6 +41,7 @@ const (
 	Object                 // an object with the keys of Node.Fields only
 	Map                    // an object with any keys, each value of Node.Elem
 	Array                  // an array, each element of Node.Elem
+	Raw                    // an object checked by someone else: only its syntax is checked here
 )
 
 // Node describes the value expected at one place of a document.
@@ -205,6 +206,29 @@ func (w *walker) syntax(path string, err error) error {
 
 func (w *walker) walk(n *Node, path string) error {
 	start := w.d.skip(w.dec.InputOffset(), ":,")
+	if n.Kind == Raw {
+		var raw json.RawMessage
+		if err := w.dec.Decode(&raw); err != nil {
+			return w.syntax(path, err)
+		}
+		if raw[0] != '{' {
+			var tok json.Token = string(raw)
+			switch raw[0] {
+			case 'n':
+				tok = nil
+			case 't', 'f':
+				tok = true
+			case '[':
+				tok = json.Delim('[')
+			case '"':
+			default:
+				tok = json.Number(raw)
+			}
+			return w.d.errAt(start, path, fmt.Errorf("expected an object, found %s", Describe(tok)))
+		}
+		w.d.value[path] = span{start, w.dec.InputOffset()}
+		return nil
+	}
 	tok, err := w.dec.Token()
 	if err != nil {
 		return w.syntax(path, err)

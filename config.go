@@ -1,0 +1,663 @@
+package sandboxauth
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/sandboxauth/sandboxauth/internal/strictjson"
+	"github.com/sandboxauth/sandboxauth/toolpolicy"
+)
+
+// MaxConfigSize is the largest configuration file LoadConfig reads.
+const MaxConfigSize = 8 << 20
+
+// The values of the "policy" key.
+const (
+	PolicySandbox     = "sandbox"
+	PolicyPermissive  = "permissive"
+	PolicyAutoApprove = "autoapprove"
+)
+
+// Config is a checked configuration file: the policy, edits of the default
+// command lists and protected paths, compound splitting, headless mode,
+// the prompt timeout and the tool policy. It is immutable; every
+// NewAuthorizer call builds fresh command lists from it.
+//
+// The format is one JSON object (config.schema.json describes it):
+//
+//	{
+//	  "policy": "sandbox",
+//	  "commands": {
+//	    "safe":      {"add": [{"command": "make", "args": ["test"]}],
+//	                  "remove": [{"command": "cat"}]},
+//	    "blocked":   {"add": [{"command": "terraform", "reason": "no cloud changes"}]},
+//	    "dangerous": {"add": [{"command": "git", "args": ["push"]}]}
+//	  },
+//	  "splitCompound": true,
+//	  "protectedPaths": {"add": [{"pattern": "secrets/", "read": true, "write": true}],
+//	                     "remove": [".idea/"]},
+//	  "headless": false,
+//	  "promptTimeout": "2m",
+//	  "tools": {"tools": {"profile": "coding", "deny": ["web_fetch"]}}
+//	}
+//
+// Every key is optional; an absent "policy" is "sandbox", the strictest.
+// See LoadConfig for what is checked.
+type Config struct {
+	policy         string
+	safe           listEdits
+	blocked        listEdits
+	dangerous      listEdits
+	splitCompound  bool
+	protected      []ProtectedPath
+	headless       bool
+	promptTimeout  time.Duration
+	hasPromptLimit bool
+	tools          *toolpolicy.Config
+}
+
+// listEdits are the removals from and additions to one default list.
+type listEdits struct {
+	remove []CommandMatcher
+	add    []CommandMatcher
+}
+
+// ConfigError is an error in a configuration file. It names the file (when
+// the configuration was read from one), the line and column (1-based,
+// counting characters) and the key path, such as
+// commands.safe.add[2].flags. It matches ErrInvalidConfig with errors.Is,
+// and the error it carries (for instance toolpolicy.ErrUnknownGroup) too.
+type ConfigError struct {
+	File   string
+	Line   int
+	Column int
+	Path   string
+	Err    error
+}
+
+// Error returns "FILE:LINE:COLUMN: PATH: ERR".
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	fmt.Fprintf(&b, "%d:%d: ", e.Line, e.Column)
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns ErrInvalidConfig and the underlying error.
+func (e *ConfigError) Unwrap() []error { return []error{ErrInvalidConfig, e.Err} }
+
+// LoadConfig reads and checks the configuration file at path (see Config
+// and ParseConfig). Errors name the file, line, column and key.
+func LoadConfig(path string) (*Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, invalid(ErrInvalidConfig, "sandboxauth: configuration: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	if err != nil {
+		return nil, invalid(ErrInvalidConfig, "sandboxauth: configuration %s: %v", path, err)
+	}
+	c, err := ParseConfig(data)
+	if err != nil {
+		return nil, nameFile(path, err)
+	}
+	return c, nil
+}
+
+// nameFile sets File in every *ConfigError of err.
+func nameFile(path string, err error) error {
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		ce.File = path
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		if _, self := err.(*ConfigError); !self {
+			for _, e := range j.Unwrap() {
+				nameFile(path, e)
+			}
+		}
+	}
+	return err
+}
+
+// ParseConfig checks a configuration document. Decoding is strict: an
+// unknown key, a duplicate key, null, a value of the wrong type, trailing
+// data, an unknown policy, a malformed matcher, duration or pattern, a
+// removal that matches no default entry, a safe entry that would overrule
+// a blocked one without "overrideBlocked": true (and a blocked entry that
+// safe entries would overrule), and the reserved key "confine" are errors,
+// each a *ConfigError with its line, column and key path. Nothing is
+// dropped or defaulted silently.
+func ParseConfig(data []byte) (*Config, error) {
+	if len(data) > MaxConfigSize {
+		return nil, &ConfigError{Line: 1, Column: 1, Err: fmt.Errorf("the configuration is larger than %d bytes", MaxConfigSize)}
+	}
+	doc, err := strictjson.Parse(data, configSchema())
+	if err != nil {
+		return nil, fromStrict(err)
+	}
+	var f configFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil { // the shape is checked: this cannot fail
+		return nil, &ConfigError{Line: 1, Column: 1, Err: err}
+	}
+	p := configParser{doc: doc, data: data}
+	return p.build(&f)
+}
+
+// fromStrict converts a strictjson error.
+func fromStrict(err error) error {
+	var se *strictjson.Error
+	if errors.As(err, &se) {
+		return &ConfigError{Line: se.Line, Column: se.Column, Path: se.Path, Err: se.Err}
+	}
+	return &ConfigError{Line: 1, Column: 1, Err: err}
+}
+
+// configFile mirrors the schema for decoding.
+type configFile struct {
+	Schema         string              `json:"$schema"`
+	Policy         *string             `json:"policy"`
+	Commands       *commandsJSON       `json:"commands"`
+	SplitCompound  bool                `json:"splitCompound"`
+	ProtectedPaths *protectedPathsJSON `json:"protectedPaths"`
+	Headless       bool                `json:"headless"`
+	PromptTimeout  *string             `json:"promptTimeout"`
+	Tools          json.RawMessage     `json:"tools"`
+}
+
+type commandsJSON struct {
+	Safe      *editsJSON `json:"safe"`
+	Blocked   *editsJSON `json:"blocked"`
+	Dangerous *editsJSON `json:"dangerous"`
+}
+
+type editsJSON struct {
+	Add    []matcherJSON `json:"add"`
+	Remove []matcherJSON `json:"remove"`
+}
+
+type matcherJSON struct {
+	Command         string   `json:"command"`
+	Args            []string `json:"args"`
+	Flags           []string `json:"flags"`
+	ExceptFlags     []string `json:"exceptFlags"`
+	Reason          string   `json:"reason"`
+	OverrideBlocked bool     `json:"overrideBlocked"`
+}
+
+type protectedPathsJSON struct {
+	Add    []protectedJSON `json:"add"`
+	Remove []string        `json:"remove"`
+}
+
+type protectedJSON struct {
+	Pattern string `json:"pattern"`
+	Read    bool   `json:"read"`
+	Write   bool   `json:"write"`
+}
+
+// configSchema is the shape of a configuration document, built on each
+// use.
+func configSchema() *strictjson.Node {
+	str := func() *strictjson.Node { return &strictjson.Node{Kind: strictjson.String, NonBlank: true} }
+	boolean := &strictjson.Node{Kind: strictjson.Bool}
+	strs := func(nonBlank bool) *strictjson.Node {
+		return &strictjson.Node{Kind: strictjson.Array, Elem: &strictjson.Node{Kind: strictjson.String, NonBlank: nonBlank}}
+	}
+	matcher := func(override bool) *strictjson.Node {
+		n := &strictjson.Node{Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+			"command":     str(),
+			"args":        strs(false),
+			"flags":       strs(true),
+			"exceptFlags": strs(true),
+			"reason":      {Kind: strictjson.String},
+		}}
+		if override {
+			n.Fields["overrideBlocked"] = boolean
+		}
+		return n
+	}
+	edits := func(override bool) *strictjson.Node {
+		return &strictjson.Node{Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+			"add":    {Kind: strictjson.Array, Elem: matcher(override)},
+			"remove": {Kind: strictjson.Array, Elem: matcher(false)},
+		}}
+	}
+	return &strictjson.Node{Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+		"$schema": {Kind: strictjson.String},
+		"policy":  str(),
+		"commands": {Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+			"safe":      edits(true),
+			"blocked":   edits(false),
+			"dangerous": edits(false),
+		}},
+		"splitCompound": boolean,
+		"protectedPaths": {Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+			"add": {Kind: strictjson.Array, Elem: &strictjson.Node{Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+				"pattern": str(), "read": boolean, "write": boolean,
+			}}},
+			"remove": strs(true),
+		}},
+		"headless":      boolean,
+		"promptTimeout": str(),
+		"tools":         {Kind: strictjson.Raw},
+		"confine": {Reject: `"confine" is reserved for process confinement, which this version of sandboxauth does not provide; ` +
+			`remove the key (a configuration that asks for confinement is never run without it)`},
+	}}
+}
+
+// configParser checks the values of a decoded document and locates errors.
+type configParser struct {
+	doc  *strictjson.Doc
+	data []byte
+	errs []error
+}
+
+func (p *configParser) fail(path string, format string, args ...any) {
+	le := p.doc.Errorf(path, nil)
+	p.errs = append(p.errs, &ConfigError{Line: le.Line, Column: le.Column, Path: path, Err: fmt.Errorf(format, args...)})
+}
+
+func (p *configParser) build(f *configFile) (*Config, error) {
+	c := &Config{policy: PolicySandbox, splitCompound: f.SplitCompound, headless: f.Headless}
+	if f.Policy != nil {
+		switch *f.Policy {
+		case PolicySandbox, PolicyPermissive, PolicyAutoApprove:
+			c.policy = *f.Policy
+		default:
+			p.fail("policy", "unknown policy %q (want %q, %q or %q)", *f.Policy, PolicySandbox, PolicyPermissive, PolicyAutoApprove)
+		}
+	}
+	if f.PromptTimeout != nil {
+		d, err := time.ParseDuration(*f.PromptTimeout)
+		switch {
+		case err != nil:
+			p.fail("promptTimeout", "%q is not a duration (write it as Go does: \"90s\", \"2m\", \"1h30m\")", *f.PromptTimeout)
+		case d <= 0:
+			p.fail("promptTimeout", "%q must be positive (leave the key out to wait until the authorizer is closed)", *f.PromptTimeout)
+		default:
+			c.promptTimeout, c.hasPromptLimit = d, true
+		}
+	}
+	if f.Commands != nil {
+		c.safe = p.edits("commands.safe", f.Commands.Safe)
+		c.blocked = p.edits("commands.blocked", f.Commands.Blocked)
+		c.dangerous = p.edits("commands.dangerous", f.Commands.Dangerous)
+		if len(p.errs) == 0 {
+			p.checkLists(c, f.Commands)
+		}
+	}
+	c.protected = p.protectedPaths(f.ProtectedPaths)
+	if c.policy == PolicyAutoApprove {
+		for _, key := range []string{"commands", "splitCompound", "protectedPaths", "headless", "promptTimeout"} {
+			if p.doc.Has(key) {
+				p.fail(key, "has no effect under the policy %q, which allows every call without looking at commands or paths; remove it or choose %q or %q", PolicyAutoApprove, PolicySandbox, PolicyPermissive)
+			}
+		}
+	}
+	if f.Tools != nil {
+		c.tools = p.tools(f.Tools)
+	}
+	if len(p.errs) > 0 {
+		return nil, errors.Join(p.errs...)
+	}
+	return c, nil
+}
+
+// edits checks the add and remove lists of one command list.
+func (p *configParser) edits(path string, e *editsJSON) listEdits {
+	var out listEdits
+	if e == nil {
+		return out
+	}
+	for i, m := range e.Remove {
+		if cm, ok := p.matcher(fmt.Sprintf("%s.remove[%d]", path, i), m); ok {
+			out.remove = append(out.remove, cm)
+		}
+	}
+	for i, m := range e.Add {
+		if cm, ok := p.matcher(fmt.Sprintf("%s.add[%d]", path, i), m); ok {
+			out.add = append(out.add, cm)
+		}
+	}
+	return out
+}
+
+// matcher checks one matcher object.
+func (p *configParser) matcher(path string, m matcherJSON) (CommandMatcher, bool) {
+	if !p.doc.Has(path + ".command") {
+		p.fail(path, `"command" is missing: name the program the entry is about`)
+		return CommandMatcher{}, false
+	}
+	switch {
+	case strings.ContainsFunc(m.Command, unicode.IsSpace):
+		p.fail(path+".command", "%q contains white space: name the program only and put its arguments in \"args\"", m.Command)
+		return CommandMatcher{}, false
+	case strings.Contains(m.Command, "/"):
+		p.fail(path+".command", "%q contains a slash: name the program, not its path (it is compared with the base name of argv[0])", m.Command)
+		return CommandMatcher{}, false
+	case strings.ContainsAny(m.Reason, "\r\n"):
+		p.fail(path+".reason", "must be one line")
+		return CommandMatcher{}, false
+	}
+	return CommandMatcher{Command: m.Command, CommandArgsPrefix: m.Args, Flags: m.Flags, ExceptFlags: m.ExceptFlags, Reason: m.Reason}, true
+}
+
+// checkLists applies the edits to the default lists, which reports removals
+// that select nothing, and then looks for safe entries that overrule
+// blocked ones.
+func (p *configParser) checkLists(c *Config, cj *commandsJSON) {
+	s, removeErrs := c.buildCommands()
+	for _, re := range removeErrs {
+		p.fail(re.path, "%v", re.err)
+	}
+	blocked := s.BlockedCommandMatchers()
+	safe := s.SafeCommandMatchers()
+	if cj.Safe != nil {
+		for i, m := range cj.Safe.Add {
+			if m.OverrideBlocked {
+				continue
+			}
+			sm := c.safe.add[i]
+			for _, bm := range blocked {
+				if overlaps(sm, bm) {
+					p.fail(fmt.Sprintf("commands.safe.add[%d]", i), "the safe entry %q would overrule the blocked entry %q (%s): safe entries win over blocked ones. "+
+						"Add \"overrideBlocked\": true to the entry if that is what you mean, or remove the blocked entry with commands.blocked.remove", sm.String(), bm.String(), reasonOr(bm))
+					break
+				}
+			}
+		}
+	}
+	for i, bm := range c.blocked.add {
+		var shadow []string
+		for _, sm := range safe {
+			if overlaps(sm, bm) {
+				shadow = append(shadow, sm.String())
+			}
+		}
+		if len(shadow) > 0 {
+			p.fail(fmt.Sprintf("commands.blocked.add[%d]", i), "the blocked entry %q is overruled by the safe %s %s (safe entries win over blocked ones); remove %s with commands.safe.remove",
+				bm.String(), plural(len(shadow), "entry", "entries"), strings.Join(quoteAll(shadow), ", "), plural(len(shadow), "it", "them"))
+		}
+	}
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+func reasonOr(m CommandMatcher) string {
+	if m.Reason != "" {
+		return m.Reason
+	}
+	return "blocked"
+}
+
+// overlaps reports whether some argv could match both matchers: the same
+// command (or one a versioned name of the other) and argument prefixes of
+// which one extends the other. Flags are not considered, so the answer
+// errs on the side of a conflict.
+func overlaps(a, b CommandMatcher) bool {
+	na, nb := normalizeCommandName(a.Command), normalizeCommandName(b.Command)
+	if na != nb && versionless(na) != nb && versionless(nb) != na {
+		return false
+	}
+	n := min(len(a.CommandArgsPrefix), len(b.CommandArgsPrefix))
+	return slices.Equal(a.CommandArgsPrefix[:n], b.CommandArgsPrefix[:n])
+}
+
+// removeError is a removal that selected nothing.
+type removeError struct {
+	path string
+	err  error
+}
+
+// buildCommands returns the default lists with the configured edits:
+// removals first (each must select at least one default entry), then
+// additions.
+func (c *Config) buildCommands() (*ShellAllowedCommands, []removeError) {
+	s := NewShellAllowedCommands()
+	var errs []removeError
+	lists := []struct {
+		kind    string
+		edits   listEdits
+		current func() []CommandMatcher
+		remove  func(CommandMatcher) error
+		add     func(CommandMatcher)
+	}{
+		{"safe", c.safe, s.SafeCommandMatchers, s.RemoveSafe, s.AddSafe},
+		{"blocked", c.blocked, s.BlockedCommandMatchers, s.RemoveBlocked, s.AddBlocked},
+		{"dangerous", c.dangerous, s.DangerousCommandMatchers, s.RemoveDangerous, s.AddDangerous},
+	}
+	for _, l := range lists {
+		for i, sel := range l.edits.remove {
+			n := 0
+			for _, m := range l.current() {
+				if selects(sel, m) {
+					if l.remove(m) == nil {
+						n++
+					}
+				}
+			}
+			if n == 0 {
+				errs = append(errs, removeError{fmt.Sprintf("commands.%s.remove[%d]", l.kind, i),
+					fmt.Errorf("%q matches no entry of the default %s list (see `sandboxauth commands`)", sel.String(), l.kind)})
+			}
+		}
+		for _, m := range l.edits.add {
+			l.add(m)
+		}
+	}
+	s.SetSplitCompound(c.splitCompound)
+	return s, errs
+}
+
+// selects reports whether a removal entry selects the list entry m: the
+// same command and, for each of args, flags and exceptFlags that the
+// removal gives, the same value.
+func selects(sel, m CommandMatcher) bool {
+	if normalizeCommandName(sel.Command) != normalizeCommandName(m.Command) {
+		return false
+	}
+	if sel.CommandArgsPrefix != nil && !slices.Equal(sel.CommandArgsPrefix, m.CommandArgsPrefix) {
+		return false
+	}
+	if sel.Flags != nil && !sameSet(sel.Flags, m.Flags) {
+		return false
+	}
+	if sel.ExceptFlags != nil && !sameSet(sel.ExceptFlags, m.ExceptFlags) {
+		return false
+	}
+	return true
+}
+
+// protectedPaths checks the protected path edits and returns the resulting
+// list (nil when nothing is edited: the defaults).
+func (p *configParser) protectedPaths(pj *protectedPathsJSON) []ProtectedPath {
+	if pj == nil {
+		return nil
+	}
+	out := DefaultProtectedPaths()
+	for i, pat := range pj.Remove {
+		path := fmt.Sprintf("protectedPaths.remove[%d]", i)
+		j := slices.IndexFunc(out, func(pp ProtectedPath) bool { return pp.Pattern == pat })
+		if j < 0 {
+			p.fail(path, "%q is not a default protected path (see DefaultProtectedPaths)", pat)
+			continue
+		}
+		out = slices.Delete(out, j, j+1)
+	}
+	for i, a := range pj.Add {
+		path := fmt.Sprintf("protectedPaths.add[%d]", i)
+		pp := ProtectedPath{Pattern: a.Pattern, Read: a.Read, Write: a.Write}
+		if !p.doc.Has(path + ".pattern") {
+			p.fail(path, `"pattern" is missing`)
+			continue
+		}
+		if _, err := compileProtected([]ProtectedPath{pp}); err != nil {
+			var ie *inputError
+			msg := err.Error()
+			if errors.As(err, &ie) {
+				msg = strings.TrimPrefix(strings.Replace(ie.msg, "protected path 0 ", "", 1), "sandboxauth: ")
+			}
+			p.fail(path, "%s", msg)
+			continue
+		}
+		out = append(out, pp)
+	}
+	return out
+}
+
+// tools compiles the tool policy and locates its errors in the whole
+// document.
+func (p *configParser) tools(raw json.RawMessage) *toolpolicy.Config {
+	tc, err := toolpolicy.ParseConfig(bytes.NewReader(raw))
+	if err == nil {
+		return tc
+	}
+	base := p.doc.Errorf("tools", nil).Offset
+	var add func(error)
+	add = func(e error) {
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range j.Unwrap() {
+				add(x)
+			}
+			return
+		}
+		var ce *toolpolicy.ConfigError
+		if !errors.As(e, &ce) {
+			p.fail("tools", "%v", e)
+			return
+		}
+		line, col := strictjson.LineColumn(p.data, base+ce.Offset)
+		path := "tools"
+		if ce.Path != "" {
+			path += "." + ce.Path
+		}
+		p.errs = append(p.errs, &ConfigError{Line: line, Column: col, Path: path, Err: ce.Err})
+	}
+	add(err)
+	return nil
+}
+
+// Policy returns the configured policy: PolicySandbox, PolicyPermissive or
+// PolicyAutoApprove.
+func (c *Config) Policy() string { return c.policy }
+
+// Commands returns new command lists: the defaults with the configured
+// removals and additions, and per-segment analysis as configured.
+func (c *Config) Commands() *ShellAllowedCommands {
+	s, _ := c.buildCommands() // removals were checked when the configuration was parsed
+	return s
+}
+
+// Tools returns the compiled tool policy configuration, or nil when the
+// file has no "tools" key.
+func (c *Config) Tools() *toolpolicy.Config { return c.tools }
+
+// Options returns the options the configuration sets: protected paths,
+// headless mode and the prompt timeout.
+func (c *Config) Options() []Option {
+	var opts []Option
+	if c.protected != nil {
+		opts = append(opts, WithProtectedPaths(slices.Clone(c.protected)...))
+	}
+	if c.headless {
+		opts = append(opts, WithHeadless())
+	}
+	if c.hasPromptLimit {
+		opts = append(opts, WithPromptTimeout(c.promptTimeout))
+	}
+	return opts
+}
+
+// NewAuthorizer builds the configured authorizer. opts come after the
+// configuration's own options (see Options), so they may override them.
+//
+// With a "tools" key, the authorizer is wrapped in NewToolPolicyAuthorizer
+// with the policy resolved for WithToolQuery (the zero Query by default),
+// and calls of tools the policy does not give the agent are refused; Close
+// then closes both.
+//
+// The "autoapprove" policy takes no options other than those about tools
+// (WithToolQuery, WithShellTool) and asks nobody: its channel is closed
+// from the start.
+func (c *Config) NewAuthorizer(opts ...Option) (Authorizer, <-chan UserRequest, error) {
+	all := append(c.Options(), opts...)
+	o, err := buildOptions(all)
+	if err != nil {
+		return nil, nil, err
+	}
+	var inner Authorizer
+	var ch <-chan UserRequest
+	switch c.policy {
+	case PolicyAutoApprove:
+		inner = NewAutoApproveAuthorizer()
+		closed := make(chan UserRequest)
+		close(closed)
+		ch = closed
+	case PolicyPermissive:
+		inner, ch, err = NewPermissiveSandboxAuthorizer(c.Commands(), all...)
+	default:
+		inner, ch, err = NewSandboxAuthorizer(c.Commands(), all...)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.tools == nil {
+		return inner, ch, nil
+	}
+	policy, err := c.tools.Resolve(o.toolQuery)
+	if err != nil {
+		inner.Close()
+		return nil, nil, invalid(ErrInvalidConfig, "sandboxauth: tools: %v", err)
+	}
+	return &ownedFallback{Authorizer: NewToolPolicyAuthorizer(policy, inner, all...), fallback: inner}, ch, nil
+}
+
+// ownedFallback is a wrapper that owns its fallback: Close closes both.
+type ownedFallback struct {
+	Authorizer
+	fallback Authorizer
+}
+
+func (a *ownedFallback) Close() {
+	a.Authorizer.Close()
+	a.fallback.Close()
+}
+
+// WithToolQuery selects the layers of the configuration's tool policy that
+// apply (the agent id, the model provider and model, the subagent depth).
+// It is read by Config.NewAuthorizer; the constructors ignore it.
+func WithToolQuery(q toolpolicy.Query) Option {
+	return func(o *options) error {
+		if q.SubagentDepth < 0 {
+			return invalid(ErrInvalidConfig, "sandboxauth: WithToolQuery: negative SubagentDepth %d", q.SubagentDepth)
+		}
+		o.toolQuery = q
+		return nil
+	}
+}
