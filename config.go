@@ -299,10 +299,11 @@ func (p *configParser) build(f *configFile) (*Config, error) {
 		}
 	}
 	if f.Commands != nil {
+		before := len(p.errs)
 		c.safe = p.edits("commands.safe", f.Commands.Safe)
 		c.blocked = p.edits("commands.blocked", f.Commands.Blocked)
 		c.dangerous = p.edits("commands.dangerous", f.Commands.Dangerous)
-		if len(p.errs) == 0 {
+		if len(p.errs) == before { // every matcher is well-formed
 			p.checkLists(c, f.Commands)
 		}
 	}
@@ -391,12 +392,18 @@ func (p *configParser) checkLists(c *Config, cj *commandsJSON) {
 		var shadow []string
 		for _, sm := range safe {
 			if overlaps(sm, bm) {
-				shadow = append(shadow, sm.String())
+				shadow = append(shadow, strings.Join(append([]string{sm.Command}, sm.CommandArgsPrefix...), " "))
 			}
 		}
 		if len(shadow) > 0 {
-			p.fail(fmt.Sprintf("commands.blocked.add[%d]", i), "the blocked entry %q is overruled by the safe %s %s (safe entries win over blocked ones); remove %s with commands.safe.remove",
-				bm.String(), plural(len(shadow), "entry", "entries"), strings.Join(quoteAll(shadow), ", "), plural(len(shadow), "it", "them"))
+			more := ""
+			if len(shadow) > 5 {
+				more = fmt.Sprintf(" and %d more", len(shadow)-5)
+				shadow = shadow[:5]
+			}
+			p.fail(fmt.Sprintf("commands.blocked.add[%d]", i), "the blocked entry %q is overruled by safe entries (%s%s): safe entries win over blocked ones. "+
+				"Remove them with commands.safe.remove ({\"command\": %q} removes every safe %s entry)",
+				bm.String(), strings.Join(quoteAll(shadow), ", "), more, bm.Command, bm.Command)
 		}
 	}
 }
