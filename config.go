@@ -107,12 +107,12 @@ func (e *ConfigError) Unwrap() []error { return []error{ErrInvalidConfig, e.Err}
 func LoadConfig(path string) (*Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, invalid(ErrInvalidConfig, "sandboxauth: configuration: %v", err)
+		return nil, fmt.Errorf("sandboxauth: %w (%w)", err, ErrInvalidConfig)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
 	if err != nil {
-		return nil, invalid(ErrInvalidConfig, "sandboxauth: configuration %s: %v", path, err)
+		return nil, fmt.Errorf("sandboxauth: reading %s: %w (%w)", path, err, ErrInvalidConfig)
 	}
 	c, err := ParseConfig(data)
 	if err != nil {

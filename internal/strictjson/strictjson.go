@@ -98,8 +98,9 @@ func Parse(data []byte, root *Node) (*Doc, error) {
 	if err := w.walk(root, ""); err != nil {
 		return nil, err
 	}
+	end := d.skip(dec.InputOffset(), "")
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, d.errAt(d.skip(dec.InputOffset(), ""), "", errors.New("trailing data after the configuration object"))
+		return nil, d.errAt(end, "", errors.New("trailing data after the configuration object"))
 	}
 	return d, nil
 }
