@@ -46,10 +46,14 @@ const (
 //	                     "remove": [".idea/"]},
 //	  "headless": false,
 //	  "promptTimeout": "2m",
-//	  "tools": {"tools": {"profile": "coding", "deny": ["web_fetch"]}}
+//	  "tools": {"profile": "coding", "deny": ["web_fetch"]},
+//	  "agents": [{"id": "reviewer", "tools": {"deny": ["exec"]}}]
 //	}
 //
 // Every key is optional; an absent "policy" is "sandbox", the strictest.
+// "tools" and "agents" are a tool policy exactly as package toolpolicy
+// reads it (toolpolicy.ConfigFile), so a tool policy file is a valid
+// configuration by itself.
 // See LoadConfig for what is checked.
 type Config struct {
 	policy         string
@@ -182,6 +186,7 @@ type configFile struct {
 	Headless       bool                `json:"headless"`
 	PromptTimeout  *string             `json:"promptTimeout"`
 	Tools          json.RawMessage     `json:"tools"`
+	Agents         json.RawMessage     `json:"agents"`
 }
 
 type commandsJSON struct {
@@ -260,6 +265,7 @@ func configSchema() *strictjson.Node {
 		"headless":      boolean,
 		"promptTimeout": str(),
 		"tools":         {Kind: strictjson.Raw},
+		"agents":        {Kind: strictjson.RawList},
 		"confine": {Reject: `"confine" is reserved for process confinement, which this version of sandboxauth does not provide; ` +
 			`remove the key (a configuration that asks for confinement is never run without it)`},
 	}}
@@ -315,8 +321,8 @@ func (p *configParser) build(f *configFile) (*Config, error) {
 			}
 		}
 	}
-	if f.Tools != nil {
-		c.tools = p.tools(f.Tools)
+	if f.Tools != nil || f.Agents != nil {
+		c.tools = p.tools()
 	}
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
@@ -538,14 +544,33 @@ func (p *configParser) protectedPaths(pj *protectedPathsJSON) []ProtectedPath {
 	return out
 }
 
-// tools compiles the tool policy and locates its errors in the whole
-// document.
-func (p *configParser) tools(raw json.RawMessage) *toolpolicy.Config {
-	tc, err := toolpolicy.ParseConfig(bytes.NewReader(raw))
+// tools compiles the tool policy ("tools" and "agents", a configuration
+// of package toolpolicy) with toolpolicy's own parser, and locates its
+// errors in the whole document.
+func (p *configParser) tools() *toolpolicy.Config {
+	// The tool policy document is rebuilt from the two values; segments
+	// map its offsets back to the file's.
+	type segment struct{ at, orig, n int64 }
+	var doc bytes.Buffer
+	var segs []segment
+	doc.WriteByte('{')
+	for _, key := range []string{"tools", "agents"} {
+		raw := p.doc.Raw(key)
+		if raw == nil {
+			continue
+		}
+		if len(segs) > 0 {
+			doc.WriteByte(',')
+		}
+		fmt.Fprintf(&doc, "%q:", key)
+		segs = append(segs, segment{int64(doc.Len()), p.doc.Errorf(key, nil).Offset, int64(len(raw))})
+		doc.Write(raw)
+	}
+	doc.WriteByte('}')
+	tc, err := toolpolicy.ParseConfig(&doc)
 	if err == nil {
 		return tc
 	}
-	base := p.doc.Errorf("tools", nil).Offset
 	var add func(error)
 	add = func(e error) {
 		if j, ok := e.(interface{ Unwrap() []error }); ok {
@@ -559,12 +584,14 @@ func (p *configParser) tools(raw json.RawMessage) *toolpolicy.Config {
 			p.fail("tools", "%v", e)
 			return
 		}
-		line, col := strictjson.LineColumn(p.data, base+ce.Offset)
-		path := "tools"
-		if ce.Path != "" {
-			path += "." + ce.Path
+		off := segs[0].orig
+		for _, s := range segs {
+			if ce.Offset >= s.at && ce.Offset <= s.at+s.n {
+				off = s.orig + ce.Offset - s.at
+			}
 		}
-		p.errs = append(p.errs, &ConfigError{Line: line, Column: col, Path: path, Err: ce.Err})
+		line, col := strictjson.LineColumn(p.data, off)
+		p.errs = append(p.errs, &ConfigError{Line: line, Column: col, Path: ce.Path, Err: ce.Err})
 	}
 	add(err)
 	return nil
@@ -582,7 +609,7 @@ func (c *Config) Commands() *ShellAllowedCommands {
 }
 
 // Tools returns the compiled tool policy configuration, or nil when the
-// file has no "tools" key.
+// file has neither "tools" nor "agents".
 func (c *Config) Tools() *toolpolicy.Config { return c.tools }
 
 // Options returns the options the configuration sets: protected paths,
@@ -604,7 +631,7 @@ func (c *Config) Options() []Option {
 // NewAuthorizer builds the configured authorizer. opts come after the
 // configuration's own options (see Options), so they may override them.
 //
-// With a "tools" key, the authorizer is wrapped in NewToolPolicyAuthorizer
+// With a tool policy ("tools" or "agents"), the authorizer is wrapped in NewToolPolicyAuthorizer
 // with the policy resolved for WithToolQuery (the zero Query by default),
 // and calls of tools the policy does not give the agent are refused; Close
 // then closes both.

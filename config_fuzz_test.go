@@ -20,7 +20,7 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(`{"commands":{"safe":{"add":[{"command":"curl"}]}}}`))
-	f.Add([]byte(`{"tools":{"tools":{"allow":["group:fz"]}},"policy":"x"}`))
+	f.Add([]byte(`{"tools":{"allow":["group:fz"]},"agents":[{"id":"a"},{"id":"a"}],"policy":"x"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseConfig(data)
 		if err != nil {

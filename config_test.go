@@ -50,9 +50,11 @@ func TestLoadConfigErrorsNameFileLineColumnAndKey(t *testing.T) {
 		{"protected path with ..", `{"protectedPaths": {"add": [{"pattern": "a/../b", "read": true}]}}`, `1:29: protectedPaths.add[0]: ("a/../b"): empty, "." or ".." elements are not allowed`, nil},
 		{"confine is reserved", "{\n \"confine\": {\"network\": false}}", `2:2: confine: "confine" is reserved`, nil},
 		{"autoapprove with commands", `{"policy": "autoapprove", "commands": {}}`, `1:39: commands: has no effect under the policy "autoapprove"`, nil},
-		{"tools: unknown group", "{\"tools\": {\n  \"tools\": {\"allow\": [\"read\",\n    \"group:fz\"]}}}", `3:5: tools.tools.allow[1]: unknown group "group:fz"`, toolpolicy.ErrUnknownGroup},
-		{"tools: unknown key", "{\"tools\": {\"agents\": [{\"id\": \"a\", \"tols\": {}}]}}", `1:35: tools.agents[0].tols: invalid tool policy configuration: unknown field "tols"`, toolpolicy.ErrInvalidConfig},
-		{"tools: duplicate key", "{\"tools\": {\"tools\": {}, \"tools\": {}}}", `1:25: tools.tools: invalid tool policy configuration: duplicate field "tools"`, nil},
+		{"tools: unknown group", "{\"policy\": \"sandbox\",\n  \"tools\": {\"allow\": [\"read\",\n    \"group:fz\"]}}", `3:5: tools.allow[1]: unknown group "group:fz"`, toolpolicy.ErrUnknownGroup},
+		{"agents: unknown key", "{\"tools\": {}, \"agents\": [{\"id\": \"a\", \"tols\": {}}]}", `1:38: agents[0].tols: invalid tool policy configuration: unknown field "tols"`, toolpolicy.ErrInvalidConfig},
+		{"agents: duplicate id", "{\"agents\": [{\"id\": \"a\"},\n  {\"id\": \"a\"}]}", `2:10: agents[1].id: invalid tool policy configuration: agent id "a" appears twice`, nil},
+		{"tools: duplicate key", "{\"tools\": {\"deny\": [], \"deny\": []}}", `1:24: tools.deny: invalid tool policy configuration: duplicate field "deny"`, nil},
+		{"tools: not an object", "{\"tools\": [\"read\"]}", `1:11: tools: expected an object, found a list`, nil},
 		{"syntax error", "{\"headless\": true,,}", `1:19: invalid JSON`, nil},
 		{"truncated", "{\"commands\": {", `1:15: commands: unexpected end of the document`, nil},
 		{"trailing data", "{} {}", `1:4: trailing data after the configuration object`, nil},
@@ -209,10 +211,10 @@ func TestConfigTakesEffect(t *testing.T) {
 // agent's vocabulary are options.
 func TestConfigToolPolicy(t *testing.T) {
 	f := newFixture(t)
-	body := `{"tools": {
+	body := `{
 		"tools": {"profile": "coding"},
 		"agents": [{"id": "reviewer", "tools": {"deny": ["Bash", "Write"]}}]
-	}}`
+	}`
 	a, _ := loaded(t, body, WithToolQuery(toolpolicy.Query{AgentID: "reviewer"}), WithToolVocabulary(toolpolicy.AgentClaudeCode))
 	err := a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"ls"})
 	require.ErrorIs(t, err, ErrToolNotPermitted)

@@ -42,6 +42,7 @@ const (
 	Map                    // an object with any keys, each value of Node.Elem
 	Array                  // an array, each element of Node.Elem
 	Raw                    // an object checked by someone else: only its syntax is checked here
+	RawList                // a list checked by someone else: only its syntax is checked here
 )
 
 // Node describes the value expected at one place of a document.
@@ -207,25 +208,29 @@ func (w *walker) syntax(path string, err error) error {
 
 func (w *walker) walk(n *Node, path string) error {
 	start := w.d.skip(w.dec.InputOffset(), ":,")
-	if n.Kind == Raw {
+	if n.Kind == Raw || n.Kind == RawList {
 		var raw json.RawMessage
 		if err := w.dec.Decode(&raw); err != nil {
 			return w.syntax(path, err)
 		}
-		if raw[0] != '{' {
+		want, what := byte('{'), "an object"
+		if n.Kind == RawList {
+			want, what = '[', "a list"
+		}
+		if raw[0] != want {
 			var tok json.Token = string(raw)
 			switch raw[0] {
 			case 'n':
 				tok = nil
 			case 't', 'f':
 				tok = true
-			case '[':
-				tok = json.Delim('[')
+			case '[', '{':
+				tok = json.Delim(raw[0])
 			case '"':
 			default:
 				tok = json.Number(raw)
 			}
-			return w.d.errAt(start, path, fmt.Errorf("expected an object, found %s", Describe(tok)))
+			return w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", what, Describe(tok)))
 		}
 		w.d.value[path] = span{start, w.dec.InputOffset()}
 		return nil

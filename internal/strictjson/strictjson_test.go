@@ -18,6 +18,7 @@ func testSchema() *Node {
 		"items": {Kind: Array, Elem: &Node{Kind: Object, Fields: map[string]*Node{"id": str}}},
 		"byKey": {Kind: Map, Elem: &Node{Kind: Bool}},
 		"raw":   {Kind: Raw},
+		"raws":  {Kind: RawList},
 		"gone":  {Reject: "gone is reserved"},
 	}}
 }
@@ -30,7 +31,7 @@ func TestParseErrors(t *testing.T) {
 		msg        string
 		isBlankErr bool
 	}{
-		{"unknown key", "{\n  \"nam\": 1}", "nam", 2, 3, `unknown field "nam" (known fields: byKey, items, list, n, name, on, raw)`, false},
+		{"unknown key", "{\n  \"nam\": 1}", "nam", 2, 3, `unknown field "nam" (known fields: byKey, items, list, n, name, on, raw, raws)`, false},
 		{"duplicate key", `{"on": true, "on": false}`, "on", 1, 14, `duplicate field "on"`, false},
 		{"duplicate map key", `{"byKey": {"a": true, "a": true}}`, `byKey["a"]`, 1, 23, `duplicate field "a"`, false},
 		{"null", `{"name": null}`, "name", 1, 10, "expected a string, found null (omit the key instead)", false},
@@ -41,6 +42,7 @@ func TestParseErrors(t *testing.T) {
 		{"bool", `{"on": "yes"}`, "on", 1, 8, "expected true or false, found a string", false},
 		{"number", `{"n": true}`, "n", 1, 7, "expected a number, found a boolean", false},
 		{"raw not object", `{"raw": [1]}`, "raw", 1, 9, "expected an object, found a list", false},
+		{"raw list not list", `{"raws": {}}`, "raws", 1, 10, "expected a list, found an object", false},
 		{"raw null", `{"raw": null}`, "raw", 1, 9, "expected an object, found null", false},
 		{"rejected", `{"gone": 1}`, "gone", 1, 2, "gone is reserved", false},
 		{"trailing", `{} x`, "", 1, 4, "", false},
