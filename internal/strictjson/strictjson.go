@@ -35,14 +35,14 @@ type Kind uint8
 
 // The kinds of value a Node can describe.
 const (
-	String Kind = iota + 1 // a string
-	Bool                   // true or false
-	Number                 // a number
-	Object                 // an object with the keys of Node.Fields only
-	Map                    // an object with any keys, each value of Node.Elem
-	Array                  // an array, each element of Node.Elem
-	Raw                    // an object checked by someone else: only its syntax is checked here
-	RawList                // a list checked by someone else: only its syntax is checked here
+	String  Kind = iota + 1 // a string
+	Bool                    // true or false
+	Number                  // a number
+	Object                  // an object with the keys of Node.Fields only
+	Map                     // an object with any keys, each value of Node.Elem
+	Array                   // an array, each element of Node.Elem
+	Raw                     // an object checked by someone else: only its syntax is checked here
+	RawList                 // a list checked by someone else: only its syntax is checked here
 )
 
 // Node describes the value expected at one place of a document.
