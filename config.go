@@ -631,32 +631,46 @@ func (c *Config) Options() []Option {
 // NewAuthorizer builds the configured authorizer. opts come after the
 // configuration's own options (see Options), so they may override them.
 //
-// With a tool policy ("tools" or "agents"), the authorizer is wrapped in NewToolPolicyAuthorizer
-// with the policy resolved for WithToolQuery (the zero Query by default),
-// and calls of tools the policy does not give the agent are refused; Close
-// then closes both.
+// With a tool policy ("tools" or "agents"), the authorizer is wrapped in
+// NewToolPolicyAuthorizer with the policy resolved for WithToolQuery (the
+// zero Query by default) and the shell tool named by WithShellTool or
+// WithToolVocabulary, so calls of tools the policy does not give the agent
+// are refused; Close then closes both.
 //
-// The "autoapprove" policy takes no options other than those about tools
-// (WithToolQuery, WithShellTool) and asks nobody: its channel is closed
-// from the start.
+// The "autoapprove" policy asks nobody: its channel is closed from the
+// start, and of opts only those about tools (WithToolQuery, WithShellTool,
+// WithToolVocabulary) matter.
 func (c *Config) NewAuthorizer(opts ...Option) (Authorizer, <-chan UserRequest, error) {
+	return c.NewPolicyAuthorizer(c.policy, nil, opts...)
+}
+
+// NewPolicyAuthorizer is NewAuthorizer with another policy (PolicySandbox,
+// PolicyPermissive or PolicyAutoApprove) and, unless commands is nil,
+// other command lists than Commands(): for a host or a tool that compares
+// policies or adjusts the lists in code.
+func (c *Config) NewPolicyAuthorizer(policy string, commands *ShellAllowedCommands, opts ...Option) (Authorizer, <-chan UserRequest, error) {
 	all := append(c.Options(), opts...)
 	o, err := buildOptions(all)
 	if err != nil {
 		return nil, nil, err
 	}
+	if commands == nil {
+		commands = c.Commands()
+	}
 	var inner Authorizer
 	var ch <-chan UserRequest
-	switch c.policy {
+	switch policy {
 	case PolicyAutoApprove:
 		inner = NewAutoApproveAuthorizer()
 		closed := make(chan UserRequest)
 		close(closed)
 		ch = closed
 	case PolicyPermissive:
-		inner, ch, err = NewPermissiveSandboxAuthorizer(c.Commands(), all...)
+		inner, ch, err = NewPermissiveSandboxAuthorizer(commands, all...)
+	case PolicySandbox:
+		inner, ch, err = NewSandboxAuthorizer(commands, all...)
 	default:
-		inner, ch, err = NewSandboxAuthorizer(c.Commands(), all...)
+		return nil, nil, invalid(ErrInvalidConfig, "sandboxauth: unknown policy %q (want %q, %q or %q)", policy, PolicySandbox, PolicyPermissive, PolicyAutoApprove)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -664,12 +678,12 @@ func (c *Config) NewAuthorizer(opts ...Option) (Authorizer, <-chan UserRequest, 
 	if c.tools == nil {
 		return inner, ch, nil
 	}
-	policy, err := c.tools.Resolve(o.toolQuery)
+	tp, err := c.tools.Resolve(o.toolQuery)
 	if err != nil {
 		inner.Close()
 		return nil, nil, invalid(ErrInvalidConfig, "sandboxauth: tools: %v", err)
 	}
-	return &ownedFallback{Authorizer: NewToolPolicyAuthorizer(policy, inner, all...), fallback: inner}, ch, nil
+	return &ownedFallback{Authorizer: NewToolPolicyAuthorizer(tp, inner, all...), fallback: inner}, ch, nil
 }
 
 // ownedFallback is a wrapper that owns its fallback: Close closes both.

@@ -15,7 +15,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-const checkSynopsis = "[--sandbox DIR] [--cwd DIR] [--commands FILE] [--split-compound] [--policy P] [--json] [--] [ARGV... | -]"
+const checkSynopsis = "[--config FILE] [--sandbox DIR] [--cwd DIR] [--split-compound] [--policy P] [--json] [--] [ARGV... | -]"
 
 const checkDescription = `Classify a shell command the way the library's ShellAllowedCommands does
 (safe, blocked, dangerous, inscrutable or none), name the matcher or rule that
@@ -33,11 +33,16 @@ pipe, a redirection, a $variable, a glob, ...) is checked as bash -c LINE, so
 that the classifier sees the script. Blank lines and # comments are skipped.
 Each line gives one line of output (one JSON object per line with --json).
 
-Exit status (for the policy chosen by --policy, sandbox by default):
+The command lists, protected paths, headless mode and tool policy come from
+the --config file (the defaults without one); a tool policy refusing the
+shell tool refuses every command.
+
+Exit status (for the policy chosen by --policy, else by the configuration,
+else sandbox):
   0  every command is allowed
   1  some command would make the policy ask a person, none is refused
   2  some command is refused (blocked, outside the sandbox, ...)
-  3  usage or input error (bad flags, bad --commands file, a command that
+  3  usage or input error (bad flags, a bad --config file, a command that
      cannot be checked, such as "--" with nothing after it)
 
 `
@@ -47,7 +52,7 @@ var checkExamples = []string{
 	"sandboxauth check -- bash -c 'timeout 5 curl https://example.com'",
 	"sandboxauth check --split-compound -- sh -c 'go vet ./... && go test ./...'",
 	"sandboxauth check --sandbox ~/src/app --cwd sub -- ../../bin/tool",
-	"sandboxauth check --commands commands.json --json -- make test",
+	"sandboxauth check --config policy.json --json -- make test",
 	"printf 'ls -la\\nrm -rf build\\ncat *.go | wc -l\\n' | sandboxauth check",
 }
 
@@ -60,17 +65,17 @@ type checkOptions struct {
 }
 
 func runCheck(e *env, args []string) int {
-	fs := newFlagSet(e, "check", checkSynopsis, checkDescription+commandsSchema, checkExamples)
+	fs := newFlagSet(e, "check", checkSynopsis, checkDescription+configHelp, checkExamples)
+	configPath := configFlag(fs)
 	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR` (default: the current directory)")
 	cwd := fs.String("cwd", "", "the working directory `DIR` of the command; relative to the sandbox (default: the sandbox)")
-	commandsPath := fs.String("commands", "", "a JSON `FILE` of extra safe, dangerous and blocked matchers (schema above)")
 	split := fs.Bool("split-compound", false, "classify each command of a pipeline or list instead of calling it inscrutable")
 	asJSON := fs.Bool("json", false, "print JSON (one object per command) instead of text")
-	policy := fs.String("policy", "sandbox", "the `POLICY` whose decision sets the exit status: sandbox, permissive or autoapprove")
+	policy := fs.String("policy", "", "the `POLICY` whose decision sets the exit status: sandbox, permissive or autoapprove (default: the configuration's, else sandbox)")
 	if code, done := parseFlags(e, fs, args); done {
 		return code
 	}
-	if !slices.Contains(policyNames, *policy) {
+	if *policy != "" && !slices.Contains(policyNames, *policy) {
 		return usageError(e, fs, "--policy %q: want sandbox, permissive or autoapprove", *policy)
 	}
 	argv := fs.Args()
@@ -79,8 +84,11 @@ func runCheck(e *env, args []string) int {
 		return usageError(e, fs, `nothing after "--": give the command to check, or no arguments to read commands from standard input`)
 	}
 
-	opts := checkOptions{json: *asJSON, policy: *policy}
-	var err error
+	cfg, err := loadConfig(*configPath)
+	if err != nil {
+		return configError(e, fs, err)
+	}
+	opts := checkOptions{json: *asJSON, policy: policyFor(*policy, cfg)}
 	if opts.sandbox, err = sandboxDir(*sandbox); err != nil {
 		return inputError(e, fs, "%v", err)
 	}
@@ -93,12 +101,8 @@ func runCheck(e *env, args []string) int {
 		opts.cwd = filepath.Clean(opts.cwd)
 	}
 
-	commands, err := buildCommands(*commandsPath, *split)
-	if err != nil {
-		return inputError(e, fs, "%v", err)
-	}
-
-	obs, err := newObserver(commands)
+	commands := commandsFor(cfg, *split)
+	obs, err := newObserver(cfg, commands)
 	if err != nil {
 		return inputError(e, fs, "%v", err)
 	}

@@ -169,16 +169,16 @@ func TestCheckSplitCompound(t *testing.T) {
 	assert.Contains(t, r.stdout, "segments:\n  1. safe")
 }
 
-// TestCheckCommandsFile checks --commands: extra safe, dangerous and
+// TestCheckConfigCommands checks --config: extra safe, dangerous and
 // blocked matchers, named with their reason.
-func TestCheckCommandsFile(t *testing.T) {
+func TestCheckConfigCommands(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "commands.json"), []byte(`{
-  "safe": [{"command": "make", "args": ["test"], "reason": "our test target only runs go test"}],
-  "dangerous": [{"command": "frobnicate", "reason": "it rewrites the database"}],
-  "blocked": [{"command": "terraform", "reason": "no infrastructure changes from agents"}]
-}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "policy.json"), []byte(`{"commands": {
+  "safe": {"add": [{"command": "make", "args": ["test"], "reason": "our test target only runs go test"}]},
+  "dangerous": {"add": [{"command": "frobnicate", "reason": "it rewrites the database"}]},
+  "blocked": {"add": [{"command": "terraform", "reason": "no infrastructure changes from agents"}]}
+}}`), 0o644))
 
 	tests := []struct {
 		argv   []string
@@ -193,7 +193,7 @@ func TestCheckCommandsFile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.argv[0], func(t *testing.T) {
 			t.Parallel()
-			out, r := checkJSON(t, dir, append([]string{"--commands", "commands.json", "--"}, tt.argv...)...)
+			out, r := checkJSON(t, dir, append([]string{"--config", "policy.json", "--"}, tt.argv...)...)
 			assert.Equal(t, tt.code, r.code, "stderr: %s", r.stderr)
 			assert.Equal(t, tt.class, out.Class.Class)
 			assert.Contains(t, out.Class.Reason+" "+out.Class.Rule, tt.reason)
@@ -281,12 +281,13 @@ func TestCheckBadInput(t *testing.T) {
 	write := func(name, content string) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
 	}
-	write("malformed.json", "{\"safe\": [\n  {\"command\": \"make\"\n]}\n")
-	write("unknown.json", `{"safe": [{"command": "make", "argv": ["test"]}]}`)
-	write("empty.json", `{"safe": [{"command": "ls"}, {"command": "ls", "args": ["-l"]}, {"command": ""}]}`)
-	write("blankflag.json", `{"dangerous": [{"command": "git", "flags": [""]}]}`)
-	write("trailing.json", `{"safe": []}{}`)
+	write("malformed.json", "{\"commands\": {\"safe\": {\"add\": [\n  {\"command\": \"make\"\n]}}}\n")
+	write("unknown.json", `{"commands": {"safe": {"add": [{"command": "make", "argv": ["test"]}]}}}`)
+	write("empty.json", `{"commands": {"safe": {"add": [{"command": "ls"}, {"command": "ls", "args": ["-l"]}, {"command": ""}]}}}`)
+	write("blankflag.json", `{"commands": {"dangerous": {"add": [{"command": "git", "flags": [""]}]}}}`)
+	write("trailing.json", `{"commands": {}}{}`)
 	write("notafile", "")
+	write("oldformat.json", `{"safe": [{"command": "make"}]}`)
 
 	tests := []struct {
 		name string
@@ -300,12 +301,13 @@ func TestCheckBadInput(t *testing.T) {
 		{"bad policy", []string{"check", "--policy", "lenient", "--", "ls"}, `--policy "lenient"`},
 		{"missing sandbox", []string{"check", "--sandbox", "no-such-dir", "--", "ls"}, "no such file or directory"},
 		{"sandbox is a file", []string{"check", "--sandbox", "notafile", "--", "ls"}, "is not a directory"},
-		{"missing commands file", []string{"check", "--commands", "nope.json", "--", "ls"}, "nope.json: no such file or directory"},
-		{"malformed JSON", []string{"check", "--commands", "malformed.json", "--", "ls"}, "malformed.json: safe[0]: line 3, column 1: invalid character ']'"},
-		{"unknown JSON field", []string{"check", "--commands", "unknown.json", "--", "ls"}, `unknown.json: safe[0]: unknown field "argv"`},
-		{"empty command in file", []string{"check", "--commands", "empty.json", "--", "ls"}, `empty.json: safe[2]: "command" is empty`},
-		{"blank flag in file", []string{"check", "--commands", "blankflag.json", "--", "ls"}, `blankflag.json: dangerous[0].flags[0]: blank entry`},
-		{"trailing data in file", []string{"check", "--commands", "trailing.json", "--", "ls"}, `trailing.json: line 1, column 14: unexpected data after the JSON object`},
+		{"missing config file", []string{"check", "--config", "nope.json", "--", "ls"}, "nope.json: no such file or directory"},
+		{"malformed JSON", []string{"check", "--config", "malformed.json", "--", "ls"}, "malformed.json:3:1: commands.safe.add[0]: invalid JSON: invalid character ']'"},
+		{"unknown JSON field", []string{"check", "--config", "unknown.json", "--", "ls"}, `unknown.json:1:52: commands.safe.add[0].argv: unknown field "argv"`},
+		{"empty command in file", []string{"check", "--config", "empty.json", "--", "ls"}, `empty.json:1:98: commands.safe.add[2].command: blank value`},
+		{"blank flag in file", []string{"check", "--config", "blankflag.json", "--", "ls"}, `blankflag.json:1:66: commands.dangerous.add[0].flags[0]: blank value`},
+		{"trailing data in file", []string{"check", "--config", "trailing.json", "--", "ls"}, `trailing.json:1:17: trailing data after the configuration object`},
+		{"old command-list format", []string{"check", "--config", "oldformat.json", "--", "ls"}, `oldformat.json:1:2: safe: unknown field "safe"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/sandboxauth/sandboxauth"
 )
 
-const demoSynopsis = "[--sandbox DIR] [--policy sandbox|permissive|autoapprove] [--commands FILE] [--split-compound]"
+const demoSynopsis = "[--config FILE] [--sandbox DIR] [--policy sandbox|permissive|autoapprove] [--split-compound]"
 
 const demoDescription = `An interactive session in which you play an LLM agent and the person it asks.
 Type what the agent's tools would do; the chosen policy decides, and when it
@@ -41,7 +41,9 @@ model would read>" or "error: <what is wrong with the call>".
 The session reads standard input line by line, so it works in a terminal and
 with piped input, where y/n answers are read from the same stream as the
 commands (in order). The sandbox directory must exist; it defaults to the
-current directory. Exit status: 0 when the session ends, 3 on a usage error.
+current directory. The policy (unless --policy is given), command lists,
+protected paths, prompt timeout and tool policy come from the --config file.
+Exit status: 0 when the session ends, 3 on a usage error.
 
 `
 
@@ -70,7 +72,7 @@ type demo struct {
 	sandbox  string
 	policy   string
 	authz    sandboxauth.Authorizer
-	requests <-chan sandboxauth.UserRequest // nil for autoapprove
+	requests <-chan sandboxauth.UserRequest // closed for autoapprove
 	echo     bool                           // input is not a terminal: echo what is read
 	lines    <-chan string                  // every line of standard input, from one reader goroutine
 	tasks    chan task
@@ -80,10 +82,10 @@ type demo struct {
 }
 
 func runDemo(e *env, args []string) int {
-	fs := newFlagSet(e, "demo", demoSynopsis, demoDescription, demoExamples)
+	fs := newFlagSet(e, "demo", demoSynopsis, demoDescription+configHelp, demoExamples)
+	configPath := configFlag(fs)
 	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR`; it must exist (default: the current directory)")
-	policy := fs.String("policy", "sandbox", "the `POLICY`: sandbox, permissive or autoapprove")
-	commandsPath := fs.String("commands", "", "a JSON `FILE` of extra safe, dangerous and blocked matchers (see check --help)")
+	policy := fs.String("policy", "", "the `POLICY`: sandbox, permissive or autoapprove (default: the configuration's, else sandbox)")
 	split := fs.Bool("split-compound", false, "classify each command of a pipeline or list instead of calling it inscrutable")
 	if code, done := parseFlags(e, fs, args); done {
 		return code
@@ -91,27 +93,20 @@ func runDemo(e *env, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(e, fs, "unexpected argument %q: demo reads its commands from standard input", fs.Arg(0))
 	}
-	if !slices.Contains(policyNames, *policy) {
+	if *policy != "" && !slices.Contains(policyNames, *policy) {
 		return usageError(e, fs, "--policy %q: want sandbox, permissive or autoapprove", *policy)
 	}
 	dir, err := sandboxDir(*sandbox)
 	if err != nil {
 		return inputError(e, fs, "%v", err)
 	}
-	commands, err := buildCommands(*commandsPath, *split)
+	cfg, err := loadConfig(*configPath)
 	if err != nil {
-		return inputError(e, fs, "%v", err)
+		return configError(e, fs, err)
 	}
-
-	d := &demo{e: e, sandbox: dir, policy: *policy, echo: !isTerminal(e.stdin), grants: sandboxauth.NewGrants()}
-	switch *policy {
-	case "sandbox":
-		d.authz, d.requests, err = sandboxauth.NewSandboxAuthorizer(commands, sandboxauth.WithGrants(d.grants))
-	case "permissive":
-		d.authz, d.requests, err = sandboxauth.NewPermissiveSandboxAuthorizer(commands, sandboxauth.WithGrants(d.grants))
-	default:
-		d.authz = sandboxauth.NewAutoApproveAuthorizer()
-	}
+	pol := policyFor(*policy, cfg)
+	d := &demo{e: e, sandbox: dir, policy: pol, echo: !isTerminal(e.stdin), grants: sandboxauth.NewGrants()}
+	d.authz, d.requests, err = cfg.NewPolicyAuthorizer(pol, commandsFor(cfg, *split), sandboxauth.WithGrants(d.grants))
 	if err != nil {
 		return inputError(e, fs, "%v", err)
 	}

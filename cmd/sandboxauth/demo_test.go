@@ -186,7 +186,7 @@ func TestDemoPolicies(t *testing.T) {
 func TestDemoBadInput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"blocked": [{"command": ""}]}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"commands": {"blocked": {"add": [{"command": ""}]}}}`), 0o644))
 	tests := []struct {
 		name string
 		args []string
@@ -196,7 +196,7 @@ func TestDemoBadInput(t *testing.T) {
 		{"bad policy", []string{"demo", "--policy", "yolo"}, `--policy "yolo"`},
 		{"argument", []string{"demo", "read"}, `unexpected argument "read"`},
 		{"missing sandbox", []string{"demo", "--sandbox", filepath.Join(dir, "nope")}, "no such file or directory"},
-		{"bad commands file", []string{"demo", "--commands", "bad.json"}, `bad.json: blocked[0]: "command" is empty`},
+		{"bad config file", []string{"demo", "--config", "bad.json"}, `bad.json:1:47: commands.blocked.add[0].command: blank value`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,21 +12,23 @@ import (
 
 const toolsSynopsis = "--config FILE [--agent ID] [--provider P] [--model M] [--subagent N] [--json] [TOOL...]"
 
-const toolsDescription = `Resolve the tool policy of a toolpolicy JSON configuration for one agent
+const toolsDescription = `Resolve the tool policy of a configuration file ("tools" and "agents") for one agent
 session (agent id, model provider and model, subagent depth) and print, for
 each TOOL (or for the whole catalogue of known tool names when none is given),
 whether it is allowed or denied, and the layer and the rule that decided.
 
-Tool names are normalized as the library does (trimmed, lower-cased, aliases
-such as bash -> exec applied). The catalogue is every tool named by the
+Tool names are normalized as the library does (trimmed, lower-cased, the
+aliases of the vocabulary applied: Bash, run_shell_command and shell are exec,
+Read and read_file are read, and so on). The catalogue is every tool named by the
 default groups, profiles, subagent deny list and related-tool table, plus
 every exact tool name written in the configuration.
 
 Exit status:
   0  every named TOOL is allowed (or no TOOL was named: the catalogue is listed)
   2  some named TOOL is denied
-  3  usage error, or the configuration cannot be read or is invalid (each
-     error names the entry at fault, such as tools.deny[2])
+  3  usage error, or the configuration cannot be read, is invalid (each
+     error names FILE:LINE:COLUMN and the entry at fault, such as
+     tools.deny[2]) or has no tool policy
 
 `
 
@@ -60,8 +62,8 @@ type toolJSON struct {
 }
 
 func runTools(e *env, args []string) int {
-	fs := newFlagSet(e, "tools", toolsSynopsis, toolsDescription, toolsExamples)
-	configPath := fs.String("config", "", "the toolpolicy JSON configuration `FILE` (required)")
+	fs := newFlagSet(e, "tools", toolsSynopsis, toolsDescription+configHelp, toolsExamples)
+	configPath := fs.String("config", "", "the sandboxauth configuration `FILE` holding the tool policy (required)")
 	agent := fs.String("agent", "", "the agent `ID` (selects agents[].tools)")
 	provider := fs.String("provider", "", "the model `PROVIDER` (selects tools.byProvider)")
 	model := fs.String("model", "", "the `MODEL` (selects tools.byProvider[\"PROVIDER/MODEL\"]; needs --provider)")
@@ -79,9 +81,13 @@ func runTools(e *env, args []string) int {
 		return usageError(e, fs, "--model needs --provider")
 	}
 
-	cfg, err := toolpolicy.LoadConfig(*configPath)
+	full, err := loadConfig(*configPath)
 	if err != nil {
-		return configError(e, fs, *configPath, err)
+		return configError(e, fs, err)
+	}
+	cfg := full.Tools()
+	if cfg == nil {
+		return inputError(e, fs, `%s has no tool policy: add "tools" (and "agents") to it`, *configPath)
 	}
 	if *agent != "" && !cfg.HasAgent(*agent) {
 		known := "it lists none"
@@ -93,7 +99,7 @@ func runTools(e *env, args []string) int {
 	q := toolpolicy.Query{AgentID: *agent, Provider: *provider, Model: *model, SubagentDepth: *subagent}
 	pol, err := cfg.Resolve(q)
 	if err != nil {
-		return configError(e, fs, *configPath, err)
+		return inputError(e, fs, "%s: %v", *configPath, err)
 	}
 	notes(e, fs, cfg, q)
 
@@ -123,21 +129,6 @@ func runTools(e *env, args []string) int {
 	}
 	printTools(e, out)
 	return code
-}
-
-// configError prints a configuration error, one entry at fault per line,
-// each prefixed with the file's name, and returns exitUsage.
-func configError(e *env, fs *flag.FlagSet, path string, err error) int {
-	for _, line := range strings.Split(err.Error(), "\n") {
-		if line == "" {
-			continue
-		}
-		if !strings.HasPrefix(line, path+": ") {
-			line = path + ": " + line
-		}
-		fmt.Fprintf(e.stderr, "%s: %s\n", fs.Name(), line)
-	}
-	return exitUsage
 }
 
 // notes tells, on standard error, what the configuration's lint finds and

@@ -215,6 +215,7 @@ func TestToolsBadInput(t *testing.T) {
 		"null.json":      `{"tools": {"allow": null}}`,
 		"twice.json":     `{"agents": [{"id": "a"}, {"id": "a"}]}`,
 		"several.json":   `{"tools": {"allow": ["a**b"], "deny": ["group:fz"]}}`,
+		"notools.json":   `{"policy": "sandbox"}`,
 	}
 	for name, content := range files {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
@@ -231,16 +232,17 @@ func TestToolsBadInput(t *testing.T) {
 		{"negative subagent", []string{"tools", "--config", cfg, "--subagent", "-1"}, []string{"cannot be negative"}},
 		{"model without provider", []string{"tools", "--config", cfg, "--model", "gpt-5"}, []string{"--model needs --provider"}},
 		{"missing file", []string{"tools", "--config", "nope.json"}, []string{"nope.json: no such file or directory"}},
-		{"malformed JSON", []string{"tools", "--config", "malformed.json"}, []string{"malformed.json: "}},
-		{"unknown field", []string{"tools", "--config", "unknown.json"}, []string{`unknown.json: `, `unknown field "agentz"`}},
-		{"unknown group", []string{"tools", "--config", "group.json"}, []string{`group.json: tools.byProvider["openai"].deny[1]: unknown group "group:fz"`}},
-		{"blank entry", []string{"tools", "--config", "blank.json"}, []string{`blank.json: tools.allow[1]: blank entry`}},
-		{"unknown profile", []string{"tools", "--config", "profile.json"}, []string{`profile.json: agents[0].tools.profile: unknown profile "nope"`}},
-		{"null list", []string{"tools", "--config", "null.json"}, []string{`null.json: `, "null"}},
-		{"duplicate agent", []string{"tools", "--config", "twice.json"}, []string{`twice.json: agents[1].id: `}},
+		{"no tool policy", []string{"tools", "--config", "notools.json"}, []string{`notools.json has no tool policy`}},
+		{"malformed JSON", []string{"tools", "--config", "malformed.json"}, []string{"malformed.json:1:27: tools: invalid JSON"}},
+		{"unknown field", []string{"tools", "--config", "unknown.json"}, []string{`unknown.json:1:34: agentz: unknown field "agentz"`}},
+		{"unknown group", []string{"tools", "--config", "group.json"}, []string{`group.json:1:74: tools.byProvider["openai"].deny[1]: unknown group "group:fz"`}},
+		{"blank entry", []string{"tools", "--config", "blank.json"}, []string{`blank.json:1:30: tools.allow[1]: blank entry`}},
+		{"unknown profile", []string{"tools", "--config", "profile.json"}, []string{`profile.json:1:46: agents[0].tools.profile: unknown profile "nope"`}},
+		{"null list", []string{"tools", "--config", "null.json"}, []string{`null.json:1:21: tools.allow: `, "null"}},
+		{"duplicate agent", []string{"tools", "--config", "twice.json"}, []string{`twice.json:1:33: agents[1].id: `}},
 		{"several errors, each named", []string{"tools", "--config", "several.json"}, []string{
-			"sandboxauth tools: several.json: tools.allow[0]: malformed pattern",
-			"sandboxauth tools: several.json: tools.deny[0]: unknown group",
+			"sandboxauth tools: several.json:1:22: tools.allow[0]: malformed pattern",
+			"sandboxauth tools: several.json:1:40: tools.deny[0]: unknown group",
 		}},
 	}
 	for _, tt := range tests {

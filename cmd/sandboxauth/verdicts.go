@@ -41,24 +41,21 @@ type observer struct {
 type observed struct {
 	name     string
 	authz    sandboxauth.Authorizer
-	requests <-chan sandboxauth.UserRequest // nil for autoapprove
+	requests <-chan sandboxauth.UserRequest // closed for autoapprove
 }
 
-// newObserver builds the three authorizers over commands.
-func newObserver(commands *sandboxauth.ShellAllowedCommands) (*observer, error) {
+// newObserver builds the three authorizers of cfg over commands: the
+// configuration's options and tool policy apply to each.
+func newObserver(cfg *sandboxauth.Config, commands *sandboxauth.ShellAllowedCommands) (*observer, error) {
 	o := &observer{}
-	sb, sbReq, err := sandboxauth.NewSandboxAuthorizer(commands)
-	if err != nil {
-		return nil, err
+	for _, name := range policyNames {
+		a, ch, err := cfg.NewPolicyAuthorizer(name, commands)
+		if err != nil {
+			o.close()
+			return nil, err
+		}
+		o.policies = append(o.policies, observed{name, a, ch})
 	}
-	o.policies = append(o.policies, observed{"sandbox", sb, sbReq})
-	pm, pmReq, err := sandboxauth.NewPermissiveSandboxAuthorizer(commands)
-	if err != nil {
-		sb.Close()
-		return nil, err
-	}
-	o.policies = append(o.policies, observed{"permissive", pm, pmReq})
-	o.policies = append(o.policies, observed{"autoapprove", sandboxauth.NewAutoApproveAuthorizer(), nil})
 	return o, nil
 }
 
