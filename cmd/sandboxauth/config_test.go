@@ -1,0 +1,99 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestConfigAcceptance drives the built binary with configuration files:
+// the behaviours the library's TestConfigTakesEffect checks through
+// LoadConfig, seen by a user of the command line.
+func TestConfigAcceptance(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, content string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	write("main.go", "package main\n")
+	write(".env", "K=v\n")
+	write("secrets/key.txt", "k\n")
+	write("nocat.json", `{"commands": {"safe": {"remove": [{"command": "cat"}]}}}`)
+	write("safecurl.json", "{\n  \"commands\": {\n    \"safe\": {\n      \"add\": [\n        {\"command\": \"make\"},\n        {\"command\": \"curl\"}\n      ]\n    }\n  }\n}\n")
+	write("typo.json", "{\n  \"policy\": \"sandbox\",\n    \"headles\": true\n}\n")
+	write("protected.json", `{"protectedPaths": {"add": [{"pattern": "secrets/", "read": true}], "remove": [".env"]}}`)
+	write("headless.json", `{"headless": true}`)
+	write("nobash.json", `{"tools": {"profile": "coding", "deny": ["Bash"]}, "agents": [{"id": "reviewer", "tools": {"deny": ["Read"]}}]}`)
+
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a substring, when not empty
+		stderr string // a substring, when not empty
+	}{
+		{"cat runs by default", []string{"check", "--", "cat", "main.go"}, exitOK, "sandbox      allow", ""},
+		{"removing the default safe cat makes it ask", []string{"check", "--config", "nocat.json", "--", "cat", "main.go"}, exitAsk, "", ""},
+		{"safe curl is rejected with its line", []string{"check", "--config", "safecurl.json", "--", "ls"}, exitUsage, "",
+			`sandboxauth check: safecurl.json:6:9: commands.safe.add[1]: the safe entry "curl" would overrule the blocked entry "curl"`},
+		{"unknown key is rejected with line and column", []string{"check", "--config", "typo.json", "--", "ls"}, exitUsage, "",
+			`sandboxauth check: typo.json:3:5: headles: unknown field "headles"`},
+		{"the demo rejects it alike", []string{"demo", "--config", "typo.json"}, exitUsage, "", `sandboxauth demo: typo.json:3:5: headles: unknown field "headles"`},
+		{"and tools", []string{"tools", "--config", "typo.json"}, exitUsage, "", `sandboxauth tools: typo.json:3:5: headles: unknown field "headles"`},
+		{"secrets are readable by default", []string{"check", "--", "cat", "secrets/key.txt"}, exitOK, "", ""},
+		{"an added protected path asks", []string{"check", "--config", "protected.json", "--", "cat", "secrets/key.txt"}, exitAsk, "", ""},
+		{".env asks by default", []string{"check", "--", "cat", ".env"}, exitAsk, "", ""},
+		{"a removed protected path runs", []string{"check", "--config", "protected.json", "--", "cat", ".env"}, exitOK, "", ""},
+		{"a dangerous command asks", []string{"check", "--", "rm", "-rf", "build"}, exitAsk, "", ""},
+		{"headless refuses what would ask", []string{"check", "--config", "headless.json", "--", "rm", "-rf", "build"}, exitDeny, "runs without one", ""},
+		{"headless still runs what is safe", []string{"check", "--config", "headless.json", "--", "cat", "main.go"}, exitOK, "", ""},
+		{"a tool policy denying Bash refuses shell calls", []string{"check", "--config", "nobash.json", "--", "ls"}, exitDeny, "not available", ""},
+		{"tools reads the same file", []string{"tools", "--config", "nobash.json", "exec", "run_shell_command"}, exitDeny, "", ""},
+		{"an agent's own names", []string{"tools", "--config", "nobash.json", "--agent", "reviewer", "read_file"}, exitDeny, "", ""},
+		{"a tool the policy gives", []string{"tools", "--config", "nobash.json", "Read"}, exitOK, "", ""},
+		{"demo under headless", []string{"demo", "--config", "headless.json"}, exitOK, "needs a person's approval", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			stdin := ""
+			if tt.args[0] == "demo" {
+				stdin = "run rm -rf build\nquit\n"
+			}
+			r := runIn(t, dir, stdin, tt.args...)
+			assert.Equal(t, tt.code, r.code, "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+			if tt.stdout != "" {
+				assert.Contains(t, r.stdout, tt.stdout)
+			}
+			if tt.stderr != "" {
+				assert.Contains(t, r.stderr, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestConfigExamplesInEverySubcommand loads each example configuration of
+// the module in every subcommand that takes --config.
+func TestConfigExamplesInEverySubcommand(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join(testdataDir(t), "..", "..", "..", "testdata", "config", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			r := runIn(t, t.TempDir(), "", "check", "--config", f, "--", "ls")
+			assert.NotEqual(t, exitUsage, r.code, r.stderr)
+			r = runIn(t, t.TempDir(), "quit\n", "demo", "--config", f)
+			assert.Equal(t, exitOK, r.code, r.stderr)
+			r = runIn(t, t.TempDir(), "", "tools", "--config", f)
+			if r.code != exitOK {
+				assert.Contains(t, r.stderr, "has no tool policy")
+			}
+		})
+	}
+}
