@@ -5,11 +5,40 @@
 //
 // Every tool name and every pattern goes through one normalizer: surrounding
 // white space is trimmed, ASCII letters are lower-cased, and aliases are
-// resolved (by default "bash" → "exec" and "apply-patch" → "apply_patch";
-// a [Registry] can add more). A canonical tool name is 1 to 128 bytes of
-// a-z, 0-9, '_', '-', '.' and ':', and does not start with "group:". Any
-// other name (empty, non-ASCII, containing a space, a '*', …) is never
-// allowed; [Policy.Explain] reports it as [RuleInvalidName].
+// resolved (by default the agents' names of the vocabulary below, "bash" →
+// "exec" and "apply-patch" → "apply_patch"; a [Registry] can add more). A
+// canonical tool name is 1 to 128 bytes of a-z, 0-9, '_', '-', '.' and ':',
+// and does not start with "group:". Any other name (empty, non-ASCII,
+// containing a space, a '*', …) is never allowed; [Policy.Explain] reports
+// it as [RuleInvalidName].
+//
+// # Vocabulary
+//
+// One table ([Vocabulary]) names the tools agents have in common, gives each
+// a [Kind] (read, write, edit, shell, search, other) and lists what each
+// agent calls it:
+//
+//	canonical      kind    Claude Code       Gemini CLI                          Codex        OpenClaw
+//	read           read    Read              read_file, read_many_files                       read
+//	write          write   Write             write_file                                       write
+//	edit           edit    Edit, MultiEdit   replace                                          edit
+//	apply_patch    edit                                                          apply_patch  apply_patch
+//	notebook_edit  edit    NotebookEdit
+//	glob           search  Glob              glob
+//	grep           search  Grep              grep_search, search_file_content
+//	ls             search  LS                list_directory
+//	exec           shell   Bash              run_shell_command                   shell        exec
+//	process        shell                                                                      process
+//	web_fetch      other   WebFetch          web_fetch                                        web_fetch
+//	web_search     other   WebSearch         google_web_search                                web_search
+//
+// Every agent's name is an alias of the canonical name, so a policy written
+// in one agent's names applies to every agent: a deny of "Bash" refuses
+// "run_shell_command", "shell" and "exec". group:fs holds the tools of kind
+// read, write, edit and search, group:runtime those of kind shell.
+// [AgentToolName] gives an agent's name of a tool (Claude Code's shell tool
+// is "Bash"), which the sandboxauth authorizers use to name the shell tool
+// as the agent calls it; [KindOf] gives the kind of any name.
 //
 // # Patterns
 //
@@ -111,7 +140,7 @@
 //
 // # Default groups
 //
-//	group:fs         read, write, edit, apply_patch
+//	group:fs         read, write, edit, apply_patch, notebook_edit, glob, grep, ls
 //	group:runtime    exec, process
 //	group:sessions   sessions_list, sessions_history, sessions_send, sessions_spawn
 //	group:memory     memory_search, memory_get
