@@ -258,3 +258,31 @@ func TestConfigCommandsAreFresh(t *testing.T) {
 	assert.Equal(t, PolicySandbox, c.Policy())
 	assert.Nil(t, c.Tools())
 }
+
+func TestConfigNewPolicyAuthorizer(t *testing.T) {
+	f := newFixture(t)
+	c, err := ParseConfig([]byte(`{"policy": "sandbox"}`))
+	require.NoError(t, err)
+	_, _, err = c.NewPolicyAuthorizer("lenient", nil)
+	require.ErrorIs(t, err, ErrInvalidConfig)
+	// Other lists than the configuration's.
+	a, _, err := c.NewPolicyAuthorizer(PolicySandbox, testCommands(), WithHeadless())
+	require.NoError(t, err)
+	defer a.Close()
+	assert.ErrorIs(t, a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"cat", "main.go"}), ErrNoUser, "cat is not on the test lists")
+	p, _, err := c.NewPolicyAuthorizer(PolicyPermissive, nil)
+	require.NoError(t, err)
+	defer p.Close()
+	assert.NoError(t, p.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"./build.sh"}))
+}
+
+func BenchmarkParseConfig(b *testing.B) {
+	data, err := os.ReadFile("testdata/config/full.json")
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseConfig(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
