@@ -525,7 +525,7 @@ func (p *configParser) protectedPaths(pj *protectedPathsJSON) []ProtectedPath {
 	}
 	for i, a := range pj.Add {
 		path := fmt.Sprintf("protectedPaths.add[%d]", i)
-		pp := ProtectedPath{Pattern: a.Pattern, Read: a.Read, Write: a.Write}
+		pp := ProtectedPath(a)
 		if !p.doc.Has(path + ".pattern") {
 			p.fail(path, `"pattern" is missing`)
 			continue

@@ -18,10 +18,22 @@
 //   - [NewCodeUnitAuthorizer]: a wrapper that confines reads and writes to a
 //     [codeunit.CodeUnit] and defers everything else to another authorizer.
 //   - [NewToolPolicyAuthorizer]: a wrapper that refuses the tools a
-//     [toolpolicy.Policy] does not give the agent.
+//     [toolpolicy.Policy] does not give the agent, under the agent's own tool
+//     names ([WithToolVocabulary], [WithShellTool]).
 //
 // Nil commands given to the Sandbox and Permissive constructors mean the
 // default lists ([NewShellAllowedCommands]).
+//
+// # Configuration
+//
+// [LoadConfig] reads one JSON file (the policy, edits of the default command
+// lists and protected paths, compound splitting, headless mode, the prompt
+// timeout and the tool policy) and [Config.NewAuthorizer] builds the
+// authorizer it describes. Decoding is strict: an unknown or duplicate key,
+// a wrong type or a bad value is a [ConfigError] naming the file, line,
+// column and key, and a safe entry may not overrule a blocked one unless it
+// says "overrideBlocked". The sandboxauth command reads the same file with
+// --config.
 //
 // # Paths
 //
