@@ -286,3 +286,38 @@ func BenchmarkParseConfig(b *testing.B) {
 		}
 	}
 }
+
+// A removal selects the entries of its command that have what it gives.
+func TestConfigRemoveSelects(t *testing.T) {
+	tests := []struct {
+		doc      string
+		unsafe   [][]string // no longer safe
+		stillSaf [][]string
+	}{
+		{`{"commands": {"safe": {"remove": [{"command": "git", "args": ["status"]}]}}}`,
+			[][]string{{"git", "status"}}, [][]string{{"git", "log"}, {"git", "diff"}}},
+		{`{"commands": {"safe": {"remove": [{"command": "git"}]}}}`,
+			[][]string{{"git", "status"}, {"git", "log"}}, [][]string{{"ls"}}},
+		{`{"commands": {"safe": {"remove": [{"command": "GIT", "args": ["log"], "exceptFlags": ["--output", "--ext-diff", "--textconv", "--no-index", "--exec", "--upload-pack", "--receive-pack", "--open-files-in-pager", "-O", "--show-signature"]}]}}}`,
+			[][]string{{"git", "log"}}, [][]string{{"git", "diff"}}},
+	}
+	for _, tt := range tests {
+		c, err := ParseConfig([]byte(tt.doc))
+		require.NoError(t, err, tt.doc)
+		s := c.Commands()
+		for _, argv := range tt.unsafe {
+			res, err := s.Check(argv)
+			require.NoError(t, err)
+			assert.NotEqual(t, CommandCheckResultSafe, res, "%v after %s", argv, tt.doc)
+		}
+		for _, argv := range tt.stillSaf {
+			res, err := s.Check(argv)
+			require.NoError(t, err)
+			assert.Equal(t, CommandCheckResultSafe, res, "%v after %s", argv, tt.doc)
+		}
+	}
+	_, err := ParseConfig([]byte(`{"commands": {"safe": {"remove": [{"command": "git", "args": ["log"], "exceptFlags": ["--output"]}]}}}`))
+	assert.ErrorContains(t, err, "matches no entry of the default safe list", "the except flags must be the entry's, as a set")
+	_, err = ParseConfig([]byte(`{"commands": {"dangerous": {"remove": [{"command": "rm", "flags": ["-x"]}]}}}`))
+	assert.ErrorContains(t, err, "commands.dangerous.remove[0]")
+}
