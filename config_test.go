@@ -1,9 +1,11 @@
 package sandboxauth
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -287,6 +289,22 @@ func BenchmarkParseConfig(b *testing.B) {
 	}
 }
 
+// gitLogExcept is the JSON list of the except flags of the default safe
+// `git log` entry, reversed (they are compared as a set).
+func gitLogExcept(t *testing.T) string {
+	for _, m := range NewShellAllowedCommands().SafeCommandMatchers() {
+		if m.Command == "git" && slices.Equal(m.CommandArgsPrefix, []string{"log"}) {
+			ex := slices.Clone(m.ExceptFlags)
+			slices.Reverse(ex)
+			b, err := json.Marshal(ex)
+			require.NoError(t, err)
+			return string(b)
+		}
+	}
+	t.Fatal("no default safe git log entry")
+	return ""
+}
+
 // A removal selects the entries of its command that have what it gives.
 func TestConfigRemoveSelects(t *testing.T) {
 	tests := []struct {
@@ -298,7 +316,7 @@ func TestConfigRemoveSelects(t *testing.T) {
 			[][]string{{"git", "status"}}, [][]string{{"git", "log"}, {"git", "diff"}}},
 		{`{"commands": {"safe": {"remove": [{"command": "git"}]}}}`,
 			[][]string{{"git", "status"}, {"git", "log"}}, [][]string{{"ls"}}},
-		{`{"commands": {"safe": {"remove": [{"command": "GIT", "args": ["log"], "exceptFlags": ["--output", "--ext-diff", "--textconv", "--no-index", "--exec", "--upload-pack", "--receive-pack", "--open-files-in-pager", "-O", "--show-signature"]}]}}}`,
+		{`{"commands": {"safe": {"remove": [{"command": "GIT", "args": ["log"], "exceptFlags": ` + gitLogExcept(t) + `}]}}}`,
 			[][]string{{"git", "log"}}, [][]string{{"git", "diff"}}},
 	}
 	for _, tt := range tests {
