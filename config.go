@@ -402,6 +402,8 @@ func (p *configParser) checkLists(c *Config, cj *commandsJSON) {
 			}
 		}
 		if len(shadow) > 0 {
+			slices.Sort(shadow)
+			shadow = slices.Compact(shadow)
 			more := ""
 			if len(shadow) > 5 {
 				more = fmt.Sprintf(" and %d more", len(shadow)-5)

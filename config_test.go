@@ -45,7 +45,7 @@ func TestLoadConfigErrorsNameFileLineColumnAndKey(t *testing.T) {
 		{"safe curl shadows blocked", "{\n  \"commands\": {\n    \"safe\": {\n      \"add\": [\n        {\"command\": \"make\"},\n        {\"command\": \"curl\"}\n      ]\n    }\n  }\n}",
 			`6:9: commands.safe.add[1]: the safe entry "curl" would overrule the blocked entry "curl"`, nil},
 		{"safe CURL shadows blocked", `{"commands": {"safe": {"add": [{"command": "CURL", "args": ["-s"]}]}}}`, `1:32: commands.safe.add[0]: the safe entry "CURL -s" would overrule the blocked entry "curl"`, nil},
-		{"blocked git overruled by safe git", `{"commands": {"blocked": {"add": [{"command": "git"}]}}}`, `1:35: commands.blocked.add[0]: the blocked entry "git" is overruled by safe entries ("git status"`, nil},
+		{"blocked git overruled by safe git", `{"commands": {"blocked": {"add": [{"command": "git"}]}}}`, `1:35: commands.blocked.add[0]: the blocked entry "git" is overruled by safe entries ("git --version", "git add", "git annotate"`, nil},
 		{"remove matching nothing", `{"commands": {"safe": {"remove": [{"command": "cat", "args": ["x"]}]}}}`, `1:35: commands.safe.remove[0]: "cat x" matches no entry of the default safe list`, nil},
 		{"remove unknown protected path", `{"protectedPaths": {"remove": [".envrc"]}}`, `1:32: protectedPaths.remove[0]: ".envrc" is not a default protected path`, nil},
 		{"protected path protecting nothing", `{"protectedPaths": {"add": [{"pattern": "x"}]}}`, `1:29: protectedPaths.add[0]: ("x") protects neither reads nor writes`, nil},
