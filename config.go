@@ -66,6 +66,7 @@ type Config struct {
 	promptTimeout  time.Duration
 	hasPromptLimit bool
 	tools          *toolpolicy.Config
+	widenings      []ConfigError // the entries that allow more than the defaults
 }
 
 // listEdits are the removals from and additions to one default list.
@@ -121,6 +122,9 @@ func LoadConfig(path string) (*Config, error) {
 	c, err := ParseConfig(data)
 	if err != nil {
 		return nil, nameFile(path, err)
+	}
+	for i := range c.widenings {
+		c.widenings[i].File = path
 	}
 	return c, nil
 }
@@ -327,7 +331,64 @@ func (p *configParser) build(f *configFile) (*Config, error) {
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
 	}
+	p.recordWidenings(c, f)
 	return c, nil
+}
+
+// recordWidenings notes every entry that allows more than the defaults.
+func (p *configParser) recordWidenings(c *Config, f *configFile) {
+	add := func(path, what string) {
+		le := p.doc.Errorf(path, nil)
+		c.widenings = append(c.widenings, ConfigError{Line: le.Line, Column: le.Column, Path: path, Err: errors.New(what)})
+	}
+	if c.policy != PolicySandbox {
+		add("policy", fmt.Sprintf("the policy %q allows more than %q", c.policy, PolicySandbox))
+	}
+	if f.Commands != nil {
+		if f.Commands.Safe != nil {
+			for i := range f.Commands.Safe.Add {
+				add(fmt.Sprintf("commands.safe.add[%d]", i), "adds a safe command")
+			}
+		}
+		for _, l := range []struct {
+			name string
+			e    *editsJSON
+		}{{"blocked", f.Commands.Blocked}, {"dangerous", f.Commands.Dangerous}} {
+			if l.e != nil {
+				for i := range l.e.Remove {
+					add(fmt.Sprintf("commands.%s.remove[%d]", l.name, i), "removes a "+l.name+" command")
+				}
+			}
+		}
+	}
+	if c.splitCompound {
+		add("splitCompound", "judges compound commands segment by segment")
+	}
+	if f.ProtectedPaths != nil {
+		for i := range f.ProtectedPaths.Remove {
+			add(fmt.Sprintf("protectedPaths.remove[%d]", i), "removes a protected path")
+		}
+	}
+	for _, key := range []string{"tools", "agents"} {
+		if p.doc.Has(key) {
+			add(key, "sets a tool policy")
+		}
+	}
+}
+
+// Widenings returns the entries of the configuration that allow more than
+// the defaults: a policy other than sandbox, safe additions, removals from
+// the blocked and dangerous lists and from the protected paths, per-segment
+// analysis, and a tool policy. A host that loads a file it does not trust
+// (one shipped in a repository, say) can refuse it when there are any.
+// Each is a *ConfigError naming the entry.
+func (c *Config) Widenings() []error {
+	out := make([]error, len(c.widenings))
+	for i := range c.widenings {
+		e := c.widenings[i]
+		out[i] = &e
+	}
+	return out
 }
 
 // edits checks the add and remove lists of one command list.

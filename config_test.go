@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -338,4 +339,22 @@ func TestConfigRemoveSelects(t *testing.T) {
 	assert.ErrorContains(t, err, "matches no entry of the default safe list", "the except flags must be the entry's, as a set")
 	_, err = ParseConfig([]byte(`{"commands": {"dangerous": {"remove": [{"command": "rm", "flags": ["-x"]}]}}}`))
 	assert.ErrorContains(t, err, "commands.dangerous.remove[0]")
+}
+
+func TestConfigWidenings(t *testing.T) {
+	c, err := LoadConfig(writeConfig(t, `{"headless": true, "promptTimeout": "1m", "commands": {"blocked": {"add": [{"command": "x"}]}, "safe": {"remove": [{"command": "cat"}]}}, "protectedPaths": {"add": [{"pattern": "a", "read": true}]}}`))
+	require.NoError(t, err)
+	assert.Empty(t, c.Widenings(), "narrowing only")
+
+	path := writeConfig(t, "{\"policy\": \"permissive\",\n \"commands\": {\"safe\": {\"add\": [{\"command\": \"make\"}]}, \"blocked\": {\"remove\": [{\"command\": \"curl\"}]}},\n \"splitCompound\": true, \"protectedPaths\": {\"remove\": [\".env\"]}, \"agents\": []}")
+	c, err = LoadConfig(path)
+	require.NoError(t, err)
+	var got []string
+	for _, w := range c.Widenings() {
+		var ce *ConfigError
+		require.ErrorAs(t, w, &ce)
+		assert.Equal(t, path, ce.File)
+		got = append(got, fmt.Sprintf("%d:%d: %s", ce.Line, ce.Column, ce.Path))
+	}
+	assert.Equal(t, []string{"1:12: policy", "2:32: commands.safe.add[0]", "2:78: commands.blocked.remove[0]", "3:19: splitCompound", "3:55: protectedPaths.remove[0]", "3:75: agents"}, got)
 }

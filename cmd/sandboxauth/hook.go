@@ -40,10 +40,12 @@ deny on standard output). A usage error (an unknown --for) exits 2.
 
 The policy comes from --config FILE, or else the project's .sandboxauth.json,
 or else the user's sandboxauth/config.json in the user configuration
-directory (a command-list file, as for check --commands); with none, the
-default lists. The project's own file may add blocked and dangerous
-commands only, since a repository can ship one. The policy is the Sandbox
-policy with the project directory as sandbox.
+directory (the configuration file every subcommand reads; see Configuration
+below); with none, the defaults. The project's own file may only narrow
+the defaults (add blocked and dangerous commands and protected paths,
+remove safe commands, go headless), since a repository can ship one. The
+policy is the file's (Sandbox by default) with the project directory as
+sandbox.
 
 "sandboxauth hook install --help" shows how to register the hook with an
 agent.
@@ -54,7 +56,7 @@ func runHook(e *env, args []string) int {
 	if len(args) > 0 && args[0] == "install" {
 		return runHookInstall(e, args[1:])
 	}
-	fs := newFlagSet(e, "hook", "--for AGENT [--config FILE] < EVENT", hookDescription, []string{
+	fs := newFlagSet(e, "hook", "--for AGENT [--config FILE] < EVENT", hookDescription+configHelp, []string{
 		"sandboxauth hook install --for codex --project --dry-run",
 		`echo '{"hook_event_name":"PreToolUse","cwd":"'$PWD'","tool_name":"Bash","tool_input":{"command":"git status"}}' | sandboxauth hook --for claude-code`,
 	})

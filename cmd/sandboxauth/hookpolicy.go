@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/sandboxauth/sandboxauth"
 	"github.com/sandboxauth/sandboxauth/internal/hookproto"
@@ -50,49 +51,56 @@ var harmlessTools = []string{
 // loadHookPolicy returns the policy for an event whose project directory is
 // req.ProjectDir. configPath is the --config flag.
 //
-// Today the configuration file is a command-list file (the format of
-// check --commands) whose additions are applied to the default lists (the
-// project's own file may add blocked and dangerous commands only: a
-// repository can ship one, and must not be able to widen the policy), and
-// the policy is the Sandbox policy with the project directory as sandbox,
-// compound commands classified segment by segment, and the hook playing
-// the person: a question the authorizer raises is handed to the agent's
-// own prompt, never to a terminal.
-//
-// When the one-policy-file loader lands in the library, this function is
-// the single place to switch: replace the findHookConfig / loadCommandsFile
-// / NewSandboxAuthorizer / default tool policy steps with
-// sandboxauth.LoadConfig(path) and (*Config).NewAuthorizer, keeping the
-// returned authorizer, its request channel and the configured tool policy
-// (toolsAsk false when the file sets one), and keeping the rule that a
-// file found in the project cannot widen what the defaults allow.
+// The configuration file is the library's (sandboxauth.LoadConfig). The
+// project's own file may only narrow the defaults (a repository can ship
+// one, and must not be able to widen the policy): any entry that
+// Config.Widenings reports makes it an error. The policy is the
+// configuration's (Sandbox by default) with the project directory as
+// sandbox and compound commands classified segment by segment, and the
+// hook plays the person: a question the authorizer raises is handed to the
+// agent's own prompt, never to a terminal. A tool policy in the file
+// decides the other tools (and refuses those it does not give); without
+// one, a few harmless tools run and every other tool is asked about.
 func loadHookPolicy(configPath string, req *hookproto.Request) (*hookPolicy, error) {
 	path, fromProject, err := findHookConfig(configPath, req.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
-	commands := sandboxauth.NewShellAllowedCommands()
-	if path != "" {
-		f, err := loadCommandsFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if fromProject && len(f.Safe) > 0 {
-			return nil, fmt.Errorf("%s: safe[0]: the project's own policy file may only add blocked and dangerous commands, since a repository can ship one; put safe entries in the user's %s or pass --config", path, userConfigPath)
-		}
-		f.apply(commands)
-	}
-	commands.SetSplitCompound(true)
-	authz, requests, err := sandboxauth.NewSandboxAuthorizer(commands)
+	cfg, err := loadConfig(path)
 	if err != nil {
 		return nil, err
 	}
-	tools, err := toolpolicy.Compile(toolpolicy.Layer{Name: "hook default", Allow: harmlessTools})
+	if fromProject {
+		if ws := cfg.Widenings(); len(ws) > 0 {
+			var errs []error
+			for _, w := range ws {
+				errs = append(errs, fmt.Errorf("%w: the project's own policy file may only narrow the defaults, since a repository can ship one; put this in the user's %s or pass --config", w, userConfigPath))
+			}
+			return nil, errors.Join(errs...)
+		}
+	}
+	commands := cfg.Commands()
+	commands.SetSplitCompound(true)
+	var opts []sandboxauth.Option
+	if agent := toolpolicy.Agent(req.Agent); slices.Contains(toolpolicy.Agents(), agent) {
+		opts = append(opts, sandboxauth.WithToolVocabulary(agent))
+	}
+	authz, requests, err := cfg.NewPolicyAuthorizer(cfg.Policy(), commands, opts...)
+	if err != nil {
+		return nil, err
+	}
+	p := &hookPolicy{authz: authz, requests: requests, sandbox: req.ProjectDir, source: path}
+	if tc := cfg.Tools(); tc != nil {
+		p.tools, err = tc.Resolve(toolpolicy.Query{})
+	} else {
+		p.tools, err = toolpolicy.Compile(toolpolicy.Layer{Name: "hook default", Allow: harmlessTools})
+		p.toolsAsk = true
+	}
 	if err != nil {
 		authz.Close()
 		return nil, err
 	}
-	return &hookPolicy{authz: authz, requests: requests, sandbox: req.ProjectDir, source: path, tools: tools, toolsAsk: true}, nil
+	return p, nil
 }
 
 // findHookConfig returns the configuration file to use: configPath when

@@ -39,7 +39,7 @@ func claudeDecision(t *testing.T, dir string, env []string, event string, args .
 	return v.Out.Decision, v.Out.Reason, r
 }
 
-const rmBuildSafe = `{"safe": [{"command": "rm", "args": ["-rf", "build"], "reason": "our clean step"}]}`
+const rmBuildSafe = `{"commands": {"safe": {"add": [{"command": "rm", "args": ["-rf", "build"], "reason": "our clean step"}]}}}`
 
 func TestHookConfigFiles(t *testing.T) {
 	rm := func(p string) string { return claudeEvent(p, "Bash", map[string]any{"command": "rm -rf build"}) }
@@ -58,7 +58,7 @@ func TestHookConfigFiles(t *testing.T) {
 	})
 	t.Run("project file narrows", func(t *testing.T) {
 		project, home := hookProject(t)
-		require.NoError(t, os.WriteFile(filepath.Join(project, ".sandboxauth.json"), []byte(`{"blocked": [{"command": "terraform", "reason": "no infrastructure changes here"}]}`), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(project, ".sandboxauth.json"), []byte(`{"commands": {"blocked": {"add": [{"command": "terraform", "reason": "no infrastructure changes here"}]}}}`), 0o644))
 		d, reason, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "terraform apply"}))
 		assert.Equal(t, "deny", d)
 		assert.Contains(t, reason, "no infrastructure changes here")
@@ -66,11 +66,12 @@ func TestHookConfigFiles(t *testing.T) {
 	t.Run("project file cannot widen", func(t *testing.T) {
 		project, home := hookProject(t)
 		path := filepath.Join(project, ".sandboxauth.json")
-		require.NoError(t, os.WriteFile(path, []byte(`{"safe": [{"command": "curl"}]}`), 0o644))
+		require.NoError(t, os.WriteFile(path, []byte("{\"commands\": {\"safe\": {\"add\": [\n  {\"command\": \"curl\", \"overrideBlocked\": true}]}},\n \"policy\": \"permissive\"}"), 0o644))
 		d, reason, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "ls"}))
 		assert.Equal(t, "deny", d, "a repository's own policy file must not let curl run")
-		assert.Contains(t, reason, path+": safe[0]")
-		assert.Contains(t, reason, "may only add blocked and dangerous commands")
+		assert.Contains(t, reason, path+":2:3: commands.safe.add[0]: adds a safe command")
+		assert.Contains(t, reason, path+`:3:12: policy: the policy "permissive" allows more than "sandbox"`)
+		assert.Contains(t, reason, "may only narrow the defaults")
 	})
 	t.Run("user file", func(t *testing.T) {
 		project, home := hookProject(t)
@@ -92,12 +93,31 @@ func TestHookConfigFiles(t *testing.T) {
 	t.Run("a broken file refuses every call, naming the file and the key", func(t *testing.T) {
 		project, home := hookProject(t)
 		path := filepath.Join(project, ".sandboxauth.json")
-		require.NoError(t, os.WriteFile(path, []byte("{\n  \"safe\": [{\"command\": \"ls\", \"colour\": 1}]\n}"), 0o644))
+		require.NoError(t, os.WriteFile(path, []byte("{\n  \"commands\": {\"blocked\": {\"add\": [{\"command\": \"ls\", \"colour\": 1}]}}\n}"), 0o644))
 		d, reason, r := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "ls"}))
 		assert.Equal(t, "deny", d)
-		assert.Contains(t, reason, path+": safe[0]")
-		assert.Contains(t, reason, "colour")
+		assert.Contains(t, reason, path+":2:54: commands.blocked.add[0].colour: unknown field")
 		assert.Contains(t, r.stderr, "configuration could not be loaded")
+	})
+	t.Run("a tool policy decides under the agent's names", func(t *testing.T) {
+		project, home := hookProject(t)
+		cfg := filepath.Join(home, "policy.json")
+		require.NoError(t, os.WriteFile(cfg, []byte(`{"tools": {"profile": "coding", "deny": ["run_shell_command"]}}`), 0o644))
+		d, reason, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "ls"}), "--config", cfg)
+		assert.Equal(t, "deny", d, "Gemini CLI's name of the shell tool is Claude Code's Bash")
+		assert.Contains(t, reason, `the tool "Bash" is not available`)
+		d, _, _ = claudeDecision(t, project, hookEnv(home), claudeEvent(project, "WebFetch", map[string]any{"url": "https://example.com"}), "--config", cfg)
+		assert.Equal(t, "deny", d, "a tool the policy does not give is refused, not asked about")
+		d, _, _ = claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Read", map[string]any{"file_path": filepath.Join(project, "main.go")}), "--config", cfg)
+		assert.Equal(t, "allow", d)
+	})
+	t.Run("a project file cannot set a tool policy", func(t *testing.T) {
+		project, home := hookProject(t)
+		path := filepath.Join(project, ".sandboxauth.json")
+		require.NoError(t, os.WriteFile(path, []byte(`{"tools": {"profile": "full"}}`), 0o644))
+		d, reason, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "WebFetch", map[string]any{"url": "https://example.com"}))
+		assert.Equal(t, "deny", d)
+		assert.Contains(t, reason, path+":1:11: tools: sets a tool policy")
 	})
 	t.Run("a missing --config refuses", func(t *testing.T) {
 		project, home := hookProject(t)
