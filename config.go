@@ -746,17 +746,21 @@ func (c *Config) NewPolicyAuthorizer(policy string, commands *ShellAllowedComman
 		inner.Close()
 		return nil, nil, invalid(ErrInvalidConfig, "sandboxauth: tools: %v", err)
 	}
-	return &ownedFallback{Authorizer: NewToolPolicyAuthorizer(tp, inner, all...), fallback: inner}, ch, nil
+	gate := NewToolPolicyAuthorizer(tp, inner, all...).(*toolPolicyAuthorizer)
+	return &ownedFallback{toolPolicyAuthorizer: gate, fallback: inner}, ch, nil
 }
 
-// ownedFallback is a wrapper that owns its fallback: Close closes both.
+// ownedFallback is a tool-policy wrapper that owns its fallback: Close
+// closes both. Everything else (the Context methods, tool call IDs) is the
+// wrapper's.
 type ownedFallback struct {
-	Authorizer
+	*toolPolicyAuthorizer
 	fallback Authorizer
 }
 
+// Close closes the wrapper, then the authorizer it owns.
 func (a *ownedFallback) Close() {
-	a.Authorizer.Close()
+	a.toolPolicyAuthorizer.Close()
 	a.fallback.Close()
 }
 

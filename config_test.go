@@ -1,6 +1,7 @@
 package sandboxauth
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -357,4 +358,25 @@ func TestConfigWidenings(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d:%d: %s", ce.Line, ce.Column, ce.Path))
 	}
 	assert.Equal(t, []string{"1:12: policy", "2:32: commands.safe.add[0]", "2:78: commands.blocked.remove[0]", "3:19: splitCompound", "3:55: protectedPaths.remove[0]", "3:75: agents"}, got)
+}
+
+// The authorizer of a configuration with a tool policy is a
+// ContextAuthorizer too: cancelling a call releases its question.
+func TestConfigAuthorizerWithToolsTakesContexts(t *testing.T) {
+	f := newFixture(t)
+	c, err := ParseConfig([]byte(`{"tools": {"profile": "coding"}}`))
+	require.NoError(t, err)
+	a, ch, err := c.NewAuthorizer()
+	require.NoError(t, err)
+	defer a.Close()
+	ca, ok := a.(ContextAuthorizer)
+	require.True(t, ok)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ca.IsShellAuthorizedContext(ctx, false, "", f.sandbox, f.sandbox, []string{"rm", "-rf", "sub"}) }()
+	req := <-ch // the question is pending
+	cancel()
+	err = <-done
+	assert.ErrorIs(t, err, ErrCallCanceled)
+	<-req.Done
 }

@@ -163,5 +163,6 @@ var (
 	_ ContextAuthorizer = (*autoApproveAuthorizer)(nil)
 	_ ContextAuthorizer = (*codeUnitAuthorizer)(nil)
 	_ ContextAuthorizer = (*toolPolicyAuthorizer)(nil)
+	_ ContextAuthorizer = (*ownedFallback)(nil)
 	_ ContextAuthorizer = toolCallView{}
 )
