@@ -373,7 +373,9 @@ func TestConfigAuthorizerWithToolsTakesContexts(t *testing.T) {
 	require.True(t, ok)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- ca.IsShellAuthorizedContext(ctx, false, "", f.sandbox, f.sandbox, []string{"rm", "-rf", "sub"}) }()
+	go func() {
+		done <- ca.IsShellAuthorizedContext(ctx, false, "", f.sandbox, f.sandbox, []string{"rm", "-rf", "sub"})
+	}()
 	req := <-ch // the question is pending
 	cancel()
 	err = <-done
