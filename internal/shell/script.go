@@ -397,6 +397,11 @@ func (b *builder) call(c *syntax.CallExpr) (Command, error) {
 			}
 			cmd.Globs[i] = true
 			cmd.Patterns[i] = pattern(w)
+			if unescape(cmd.Patterns[i]) != s {
+				// A trailing backslash, say: the word and the pattern
+				// the shell matches would differ.
+				return cmd, inscrutable("glob word %q whose pattern does not read back as the word", s)
+			}
 		}
 		cmd.Args = append(cmd.Args, s)
 	}
