@@ -58,7 +58,7 @@ func hookProject(t testing.TB) (project, home string) {
 // hookEnv is the environment the agent gives the hook: no terminal, a
 // home without configuration, none of the agents' project variables.
 func hookEnv(home string, extra ...string) []string {
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "GORACE=" + raceOptions}
 	return append(env, extra...)
 }
 
@@ -146,6 +146,7 @@ func runFixture(t *testing.T, fx hookFixture, args []string) result {
 func TestHookFixtures(t *testing.T) {
 	for _, fx := range loadHookFixtures(t) {
 		t.Run(fx.agent+"/"+fx.name, func(t *testing.T) {
+			t.Parallel() // each fixture has its own project and home
 			runFixture(t, fx, []string{"hook", "--for", fx.agent})
 		})
 	}

@@ -37,10 +37,17 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	// A race-built binary sleeps a second at exit, waiting for reports
+	// (GORACE atexit_sleep_ms); the tests wait for the process instead.
+	os.Setenv("GORACE", raceOptions)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// raceOptions are the race detector's settings for the binaries the tests
+// run: no sleep at exit, and a race ends the process with a report.
+const raceOptions = "atexit_sleep_ms=0 halt_on_error=1"
 
 // result is what one run of the binary did.
 type result struct {
