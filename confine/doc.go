@@ -41,8 +41,8 @@
 //     read-only to the command, for root too.
 //   - Reads: with Readable non-nil, reading files, listing directories and
 //     executing programs succeed only beneath Sandbox, Writable, Readable,
-//     the program itself and SystemReadable (/usr, /bin, /lib, /etc, /dev,
-//     /proc, /sys, ...).
+//     the program itself and the system directories (/usr, /bin, /sbin,
+//     /lib, /lib32, /lib64, /libx32, /etc, /dev, /proc, /sys).
 //   - Network (Network false): TCP connect and bind to any port are denied.
 //     Because Landlock's TCP rules do not cover Multipath TCP sockets, a
 //     per-thread seccomp filter also makes creating them fail (as if the

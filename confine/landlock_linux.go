@@ -97,7 +97,7 @@ func ruleset(abi int, cmd *exec.Cmd, p *Policy) (fd int, err error) {
 	if p.Readable != nil {
 		read := []string{}
 		read = append(read, p.Readable...)
-		read = append(read, SystemReadable()...)
+		read = append(read, systemReadable()...)
 		if cmd.Path != "" && cmd.Path[0] == '/' {
 			read = append(read, cmd.Path)
 		}

@@ -28,10 +28,10 @@ type Policy struct {
 	Writable []string
 
 	// Readable restricts reads when non-nil: the command may then read and
-	// execute only beneath Sandbox, Writable, Readable, the program it runs
-	// and the system directories a program needs to start (see
-	// SystemReadable). nil leaves reads unrestricted. Entries that do not
-	// exist are skipped.
+	// execute only beneath Sandbox, Writable, Readable, the program it
+	// runs and the system directories a program needs to start (/usr,
+	// /bin, /sbin, /lib*, /etc, /dev, /proc, /sys). nil leaves reads
+	// unrestricted. Entries that do not exist are skipped.
 	Readable []string
 
 	// Network allows TCP connect and bind. When false, the command can
@@ -39,11 +39,11 @@ type Policy struct {
 	Network bool
 }
 
-// SystemReadable returns the directories a Policy with Readable set lets
+// systemReadable returns the directories a Policy with Readable set lets
 // every command read and execute: the system's programs, libraries,
 // configuration, devices and the proc and sys file systems. It is a fresh
 // copy.
-func SystemReadable() []string {
+func systemReadable() []string {
 	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/dev", "/proc", "/sys"}
 }
 
