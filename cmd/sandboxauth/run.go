@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -14,7 +15,7 @@ import (
 	"github.com/sandboxauth/sandboxauth/confine"
 )
 
-const runSynopsis = "[--sandbox DIR] [--net] [--commands FILE] -- COMMAND [ARGUMENTS...]"
+const runSynopsis = "[--config FILE] [--sandbox DIR] [--net] -- COMMAND [ARGUMENTS...]"
 
 const runDescription = `Decide a shell command under the Sandbox policy with kernel confinement, then
 run it confined: it can write only beneath the sandbox directory (and the
@@ -52,10 +53,10 @@ const (
 )
 
 func runRun(e *env, args []string) int {
-	fs := newFlagSet(e, "run", runSynopsis, runDescription, runExamples)
+	fs := newFlagSet(e, "run", runSynopsis, runDescription+configHelp, runExamples)
+	configPath := configFlag(fs)
 	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR` the command may write beneath (default: the current directory)")
 	network := fs.Bool("net", false, "allow TCP connections and listening")
-	commandsPath := fs.String("commands", "", "a JSON `FILE` of extra safe, dangerous and blocked matchers (see check --help)")
 	if code, done := parseFlags(e, fs, args); done {
 		if code == exitUsage {
 			return exitRunUsage
@@ -77,9 +78,9 @@ func runRun(e *env, args []string) int {
 		inputError(e, fs, "%v", err)
 		return exitRunUsage
 	}
-	commands, err := buildCommands(*commandsPath, true)
+	cfg, err := loadConfig(*configPath)
 	if err != nil {
-		inputError(e, fs, "%v", err)
+		configError(e, fs, err)
 		return exitRunUsage
 	}
 
@@ -90,7 +91,7 @@ func runRun(e *env, args []string) int {
 	if !terminal {
 		opts = append(opts, sandboxauth.WithHeadless())
 	}
-	authz, requests, err := sandboxauth.NewSandboxAuthorizer(commands, opts...)
+	authz, requests, err := cfg.NewPolicyAuthorizer(sandboxauth.PolicySandbox, commandsFor(cfg, true), opts...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "sandboxauth run: refused to run %s: %v\n", quoteArgv(argv), err)
 		return exitRunRefused
@@ -153,6 +154,12 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cwd
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	cleanup, err := privateTemp(cmd, &p)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "sandboxauth run: %v\n", err)
+		return exitRunRefused
+	}
+	defer cleanup()
 	if err := confine.Start(cmd, p); err != nil {
 		if errors.Is(err, confine.ErrUnavailable) {
 			fmt.Fprintf(e.stderr, "sandboxauth run: refused to run %s unconfined: %v\n", quoteArgv(argv), err)
@@ -175,7 +182,7 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 			}
 		}
 	}()
-	err := cmd.Wait()
+	err = cmd.Wait()
 	signal.Stop(sigs)
 	close(done)
 	var ee *exec.ExitError
@@ -190,4 +197,25 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 	}
 	fmt.Fprintf(e.stderr, "sandboxauth run: %v\n", err)
 	return exitRunNotFound
+}
+
+// privateTemp gives cmd a temporary directory of its own: it replaces the
+// shared one in p's writable places (where the command could otherwise
+// plant files for other programs) and is named by TMPDIR in cmd's
+// environment. cleanup removes it.
+func privateTemp(cmd *exec.Cmd, p *confine.Policy) (cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "sandboxauth-run-")
+	if err != nil {
+		return nil, err
+	}
+	shared := filepath.Clean(os.TempDir())
+	w := make([]string, 0, len(p.Writable))
+	for _, d := range p.Writable {
+		if d != shared {
+			w = append(w, d)
+		}
+	}
+	p.Writable = append(w, dir)
+	cmd.Env = append(cmd.Environ(), "TMPDIR="+dir)
+	return func() { _ = os.RemoveAll(dir) }, nil
 }
