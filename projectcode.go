@@ -250,3 +250,20 @@ func (r *cmdClassifier) insideFile(name, file, cwd string) string {
 	}
 	return name + " " + file
 }
+
+// projectScript keeps the project-code label of a compound script only
+// when every segment is safe or project code itself: `foo && go test` is
+// not allowed on the strength of confinement while `foo` alone is asked
+// about.
+func projectScript(overall cmdVerdict, segs []cmdVerdict) cmdVerdict {
+	if !overall.project {
+		return overall
+	}
+	for _, s := range segs {
+		if s.res != CommandCheckResultSafe && !s.project {
+			return mkVerdict(CommandCheckResultDangerous, "rule: project code with another command: "+strings.Join(s.argv, " "),
+				"the script runs project code and "+strings.Join(s.argv, " ")+", which is "+s.res.String()+" ("+s.rule+"); a person decides")
+		}
+	}
+	return overall
+}

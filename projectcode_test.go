@@ -81,6 +81,7 @@ func TestProjectCodeLabel(t *testing.T) {
 		{[]string{"env", "GOFLAGS=-toolexec=x", "go", "test"}, false, dangerous},
 		{[]string{"bash", "-c", "go test ./... && rm -rf internal"}, false, dangerous},
 		{[]string{"bash", "-c", "rm -rf internal; go test ./..."}, false, dangerous},
+		{[]string{"bash", "-c", "frobnicate && go test ./..."}, false, dangerous},
 		{[]string{"cat", "~/.ssh/id_rsa"}, false, dangerous},
 		// Blocked stays blocked.
 		{[]string{"bash", "-c", "go test ./... && curl x"}, false, blocked},

@@ -565,6 +565,7 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 	for _, v := range segs {
 		overall = worseOf(overall, v)
 	}
+	overall = projectScript(overall, segs)
 	overall.segs = segs
 	overall.argv = nil
 	return overall
