@@ -30,7 +30,7 @@ const projectCodeReason = "runs code defined by files in the project (tests, bui
 // code; a nil set means every invocation does.
 var projectSubcommands = map[string]map[string]bool{
 	"go":       set("test", "run", "generate", "build", "vet"),
-	"cargo":    set("build", "b", "check", "c", "clippy", "test", "t", "run", "r", "bench"),
+	"cargo":    set("build", "b", "check", "c", "clippy", "test", "t", "run", "r", "bench", "doc", "d"),
 	"npm":      set("test", "t", "tst", "run", "run-script", "rum", "urn", "start", "stop", "restart", "exec", "x"),
 	"deno":     set("task", "test", "run", "bench"),
 	"dotnet":   set("test", "build", "run"),
@@ -56,6 +56,7 @@ var projectSubcommands = map[string]map[string]bool{
 	"mocha":    nil,
 	"eslint":   nil,
 	"prettier": nil,
+	"mypy":     nil,
 	"tsx":      nil,
 	"ts-node":  nil,
 }
@@ -76,6 +77,10 @@ var packageManagement = map[string]map[string]bool{
 	"bun": set("add", "a", "install", "i", "remove", "rm", "update", "upgrade", "publish", "link", "unlink",
 		"pm", "init", "create", "c", "outdated", "patch", "patch-commit", "help", "audit", "info", "why"),
 }
+
+// versionOrHelp are the lone arguments that make a program print its
+// version or usage without reading the project.
+var versionOrHelp = set("--version", "--help")
 
 func set(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -152,6 +157,9 @@ func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) 
 	first := ""
 	if len(args) > 1 {
 		first = args[1]
+	}
+	if len(args) == 2 && versionOrHelp[first] {
+		return "" // make --version, just --help: nothing of the project runs
 	}
 	if subs, ok := projectSubcommands[name]; ok {
 		if subs == nil {

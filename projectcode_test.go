@@ -43,6 +43,8 @@ func TestProjectCodeLabel(t *testing.T) {
 		{[]string{"node", "scripts/build.js"}, true, dangerous},
 		{[]string{"node", "--require", "./x.js", "scripts/build.js"}, true, dangerous},
 		{[]string{"make", "-j4"}, true, dangerous},
+		{[]string{"make", "help"}, true, dangerous},
+		{[]string{"pytest", "-v"}, true, dangerous},
 		{[]string{"just", "test"}, true, dangerous},
 		{[]string{"./build.sh"}, true, dangerous},
 		{[]string{"sh", "build.sh"}, true, dangerous},
@@ -69,7 +71,8 @@ func TestProjectCodeLabel(t *testing.T) {
 		{[]string{"node", "--eval=1"}, false, dangerous},
 		{[]string{"python3", "missing.py"}, false, none},
 		{[]string{"gofmt", "-l", "."}, false, safe},
-		{[]string{"cargo", "fmt"}, false, none},
+		{[]string{"just", "--version"}, false, safe},
+		{[]string{"cargo", "fmt", "--check"}, false, safe},
 		// Project code that is dangerous for another reason too keeps that
 		// reason: confinement will not allow it.
 		{[]string{"go", "test", "-exec", "x", "./..."}, false, dangerous},
