@@ -55,6 +55,11 @@ func systemReadable() []string {
 // locations follow the usual environment variables (GOCACHE, GOMODCACHE,
 // GOPATH, XDG_CACHE_HOME, npm_config_cache, PIP_CACHE_DIR, CARGO_HOME, ...)
 // of the calling process, falling back to each tool's default.
+//
+// The temporary directory is shared with every other program of the user:
+// a command may leave files there for them. To keep it to itself, replace
+// os.TempDir() in Writable with a directory of its own and name that
+// directory in TMPDIR in cmd.Env (the sandboxauth command does so).
 func DefaultPolicy(sandbox string) Policy {
 	home, _ := os.UserHomeDir()
 	cache, err := os.UserCacheDir()
