@@ -3,6 +3,8 @@ package sandboxauth
 import (
 	"os"
 	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 )
 
 // Project code.
@@ -18,7 +20,10 @@ import (
 // The label is applied only where the command's lists decided alone: a
 // project-code command that is dangerous for another reason too (a path
 // outside the sandbox, an environment variable, an option that is not
-// allow-listed) keeps that reason, and a blocked one stays blocked.
+// allow-listed) keeps that reason, and a blocked one stays blocked. A
+// command the caller's own safe matcher (AddSafe, a session grant) declares
+// safe stays safe: the user vouched for it. Matchers given to
+// WithProjectCode label their commands whatever the lists say.
 
 // projectRule is the rule prefix of a project-code verdict.
 const projectRule = "rule: project code: "
@@ -92,16 +97,25 @@ func set(words ...string) map[string]bool {
 
 // projectCode labels v as project code when the lists decided it alone
 // (v is still listed, the lists' own verdict) and the command runs project
-// code. Blocked and inscrutable commands are never labelled.
-func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, listed cmdVerdict) cmdVerdict {
+// code. Blocked and inscrutable commands are never labelled, nor is a
+// command that a safe matcher of the caller's own (one no program spec
+// backs: AddSafe, a session grant) declared safe: the user has vouched for
+// it.
+func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, listed cmdVerdict, noSpec bool) cmdVerdict {
 	if v.res != listed.res || v.rule != listed.rule || v.res == CommandCheckResultBlocked || v.res == CommandCheckResultInscrutable {
 		return v
 	}
-	what := r.projectCodeRule(name, args, cwd)
+	what := r.userProjectRule(name, args)
+	if what == "" {
+		if v.res == CommandCheckResultSafe && noSpec {
+			return v
+		}
+		what = r.projectCodeRule(name, args, cwd)
+	}
 	if what == "" {
 		return v
 	}
-	if v.res != CommandCheckResultSafe && r.guardedOut(name, args) {
+	if v.res != CommandCheckResultSafe && (r.guardedOut(name, args) || r.dangerousFlag(name, args) || specRejects(name, args)) {
 		// go test -exec x, pytest -p x: a safe entry for this very
 		// command excludes one of its options. Confinement does not make
 		// the excluded option harmless, so a person decides.
@@ -109,6 +123,31 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 			"runs project code with an option that its safe entry excludes (it may run other programs or read outside the sandbox); a person decides")
 	}
 	return projectVerdict(what)
+}
+
+// specRejects reports whether the program spec of this command form (npm
+// test, go test, ...) exists and does not accept its options: options are
+// allow-listed for project code too (npm test --script-shell x).
+func specRejects(name string, args []string) bool {
+	for n := min(2, len(args)-1); n >= 0; n-- {
+		if sp := programs.Lookup(name, args[1:1+n]); sp != nil {
+			return !specUnderstood(sp, args)
+		}
+	}
+	return false
+}
+
+// dangerousFlag reports whether a dangerous matcher with flags matched
+// (npm test --script-shell x): the command is dangerous for an option, not
+// for running project code. Interpreters are the exception: their inline
+// code flags (python -c, node -e) are read by interpreterFile.
+func (r *cmdClassifier) dangerousFlag(name string, args []string) bool {
+	switch versionless(name) {
+	case "python", "pypy", "node", "nodejs":
+		return false
+	}
+	cm := r.s.dangerous.lookup(name, args[1:])
+	return cm != nil && len(cm.m.Flags) > 0
 }
 
 // guardedOut reports whether a safe entry for this command (same name and
@@ -138,10 +177,9 @@ func (r *cmdClassifier) scriptFile(shellName, file, cwd string, v cmdVerdict) cm
 	return projectVerdict(shellName + " " + file)
 }
 
-// projectCodeRule returns what runs project code in args (argv with
-// argv[0] as written; name is its normalised base name), e.g. "go test",
-// or "" when it does not.
-func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) string {
+// userProjectRule returns the caller's project-code matcher (WithProjectCode)
+// that matches args, rendered, or "".
+func (r *cmdClassifier) userProjectRule(name string, args []string) string {
 	for i := range r.projectMatchers {
 		m := &r.projectMatchers[i]
 		want := normalizeCommandName(m.Command)
@@ -149,6 +187,13 @@ func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) 
 			return m.String()
 		}
 	}
+	return ""
+}
+
+// projectCodeRule returns what runs project code in args (argv with
+// argv[0] as written; name is its normalised base name), e.g. "go test",
+// or "" when it does not.
+func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) string {
 	if arg0 := args[0]; strings.IndexByte(arg0, '/') >= 0 && r.sandbox != "" {
 		if r.pathArg(arg0, cwd, false).res == CommandCheckResultSafe {
 			return "program in the project " + arg0

@@ -77,6 +77,7 @@ func TestProjectCodeLabel(t *testing.T) {
 		// reason: confinement will not allow it.
 		{[]string{"go", "test", "-exec", "x", "./..."}, false, dangerous},
 		{[]string{"pytest", "-p", "evil"}, false, dangerous},
+		{[]string{"npm", "test", "--script-shell", "./payload.sh"}, false, dangerous},
 		{[]string{"python3", filepath.Join(outside, "x.py")}, false, dangerous},
 		{[]string{"../build.sh"}, false, dangerous},
 		{[]string{"sh", filepath.Join(outside, "x.sh")}, false, dangerous},

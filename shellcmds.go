@@ -394,7 +394,8 @@ type Classification struct {
 	// ProjectCode reports that the command runs code defined by files in
 	// the project (go test, npm run, make, ./build.sh, ...) and that this
 	// alone made it dangerous: with WithConfinement the Sandbox and
-	// Permissive policies allow it. See WithProjectCode.
+	// Permissive policies allow it. A command that a safe matcher of the
+	// caller's own (AddSafe) matches keeps its class. See WithProjectCode.
 	ProjectCode bool
 }
 

@@ -258,7 +258,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 			v = worseOf(v, r.goVCSStamping(args[1:], cwd))
 		}
 	}
-	v = r.projectCode(name, args, cwd, v, listed)
+	v = r.projectCode(name, args, cwd, v, listed, sp == nil)
 	v = worseOf(v, r.operands(name, args, cwd, sp == nil))
 	if floor.res != CommandCheckResultSafe {
 		v = worseOf(v, floor)
