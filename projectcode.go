@@ -115,7 +115,7 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 	if what == "" {
 		return v
 	}
-	if v.res != CommandCheckResultSafe && (r.guardedOut(name, args) || r.dangerousFlag(name, args) || specRejects(name, args)) {
+	if v.res != CommandCheckResultSafe && (r.guardedOut(name, args) || r.dangerousFlag(name, args) || specRejects(name, args) || npmConfigFlag(name, args)) {
 		// go test -exec x, pytest -p x: a safe entry for this very
 		// command excludes one of its options. Confinement does not make
 		// the excluded option harmless, so a person decides.
@@ -132,6 +132,36 @@ func specRejects(name string, args []string) bool {
 	for n := min(2, len(args)-1); n >= 0; n-- {
 		if sp := programs.Lookup(name, args[1:1+n]); sp != nil {
 			return !specUnderstood(sp, args)
+		}
+	}
+	return false
+}
+
+// npmHarmless are the options of npm's script commands that change no
+// configuration; npm reads every other option as a configuration setting
+// (--script-shell, --node-options, --userconfig, --prefix, ...).
+var npmHarmless = set("--if-present", "-s", "--silent", "-q", "--quiet", "-w", "--workspace", "-ws", "--workspaces",
+	"--include-workspace-root", "--no-workspaces", "--ignore-scripts")
+
+// npmConfigFlag reports an npm script command (npm test, npm run x) given
+// an option before "--" that npm would read as configuration.
+func npmConfigFlag(name string, args []string) bool {
+	if name != "npm" {
+		return false
+	}
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, "-") {
+			key, _, _ := strings.Cut(a, "=")
+			if !npmHarmless[key] {
+				return true
+			}
+			if (key == "-w" || key == "--workspace") && !strings.Contains(a, "=") {
+				i++ // its value
+			}
 		}
 	}
 	return false
