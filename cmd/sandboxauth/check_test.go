@@ -186,7 +186,7 @@ func TestCheckConfigCommands(t *testing.T) {
 		reason string
 		code   int
 	}{
-		{[]string{"docs-lint", "check"}, "safe", "our docs linter only reads", exitOK},
+		{[]string{"make", "test"}, "safe", "our test target only runs go test", exitOK},
 		{[]string{"frobnicate", "--all"}, "dangerous", "it rewrites the database", exitAsk},
 		{[]string{"timeout", "60", "terraform", "apply"}, "blocked", "no infrastructure changes from agents", exitDeny},
 	}
@@ -199,8 +199,8 @@ func TestCheckConfigCommands(t *testing.T) {
 			assert.Contains(t, out.Class.Reason+" "+out.Class.Rule, tt.reason)
 		})
 	}
-	// Without the file, docs-lint check is not safe.
-	out, _ := checkJSON(t, dir, "--", "docs-lint", "check")
+	// Without the file, make test is not safe.
+	out, _ := checkJSON(t, dir, "--", "make", "test")
 	assert.NotEqual(t, "safe", out.Class.Class)
 }
 
