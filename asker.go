@@ -45,6 +45,7 @@ type facts struct {
 	cwd        string         // shell: the working directory
 	cwdOutside bool           // shell: the working directory is outside the sandbox
 	class      Classification // shell: the command's class
+	confined   bool           // shell: the caller confines commands in this sandbox (WithConfinement)
 }
 
 // Who decided a call, for the decision log.
@@ -143,6 +144,9 @@ func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (b
 }
 
 func allowRule(c *call, f *facts) string {
+	if c.op == OpShell && confinedProjectCode(f) {
+		return "confined: " + f.class.Rule
+	}
 	if c.op == OpShell {
 		return f.class.Rule
 	}
@@ -180,7 +184,8 @@ func (a *asker) shellFacts(c *call, f *facts) error {
 	if err := validateArgv(c.argv); err != nil {
 		return err
 	}
-	f.class = a.commands.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, a.opts.protected, c.argv).public()
+	f.class = a.commands.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, a.opts.protected, c.argv, a.opts.projectCode...).public()
+	f.confined = a.opts.confinedFor(c.sandboxDir)
 	return nil
 }
 
@@ -307,8 +312,8 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 				continue
 			}
 			with := a.commands.withSafe(CommandMatcher{Command: g.Command[0], CommandArgsPrefix: g.Command[1:], Reason: "session grant"})
-			cl := with.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, a.opts.protected, c.argv)
-			if cl.res == CommandCheckResultSafe {
+			cl := with.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, a.opts.protected, c.argv, a.opts.projectCode...)
+			if cl.res == CommandCheckResultSafe || cl.project {
 				return g, true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
 
@@ -22,6 +23,8 @@ type options struct {
 	grants        *Grants
 	toolQuery     toolpolicy.Query // Config.NewAuthorizer
 	shellTool     string           // NewToolPolicyAuthorizer
+	confinement   *confine.Policy  // WithConfinement
+	projectCode   []CommandMatcher // WithProjectCode
 }
 
 func defaultOptions() options {

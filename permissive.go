@@ -57,6 +57,8 @@ func permissivePolicy(c *call, f *facts) verdict {
 			return refuse(blockedError(c, f))
 		case f.cwdOutside:
 			return ask("the working directory is outside the sandbox")
+		case f.class.ProjectCode:
+			return projectCodeVerdict(c, f)
 		case f.class.Result == CommandCheckResultDangerous, f.class.Result == CommandCheckResultInscrutable:
 			return ask(classWhy(f))
 		}

@@ -64,6 +64,9 @@ func sandboxPolicy(c *call, f *facts) verdict {
 		case CommandCheckResultBlocked:
 			return refuse(blockedError(c, f))
 		}
+		if f.class.ProjectCode {
+			return projectCodeVerdict(c, f)
+		}
 		return ask(classWhy(f))
 	}
 	if len(f.place.outside) > 0 {

@@ -391,6 +391,12 @@ type Classification struct {
 	// Segments holds one classification per command of a compound script
 	// analysed segment by segment; nil otherwise.
 	Segments []Classification
+	// ProjectCode reports that the command runs code defined by files in
+	// the project (go test, npm run, make, ./build.sh, ...) and that this
+	// alone made it dangerous: with WithConfinement the Sandbox and
+	// Permissive policies allow it. A command that a safe matcher of the
+	// caller's own (AddSafe) matches keeps its class. See WithProjectCode.
+	ProjectCode bool
 }
 
 // Check classifies argv with no sandbox known: any absolute, ~ or ..
@@ -414,8 +420,9 @@ func (s *ShellAllowedCommands) classify(site CommandSite, argv []string) cmdVerd
 
 // classifyProtected is classify with the protected paths of an authorizer:
 // with a sandbox known, a path argument or redirection that reads or writes
-// one of them makes the command dangerous.
-func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []protectedRule, argv []string) (v cmdVerdict) {
+// one of them makes the command dangerous. project adds the authorizer's
+// own project-code commands (WithProjectCode).
+func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []protectedRule, argv []string, project ...CommandMatcher) (v cmdVerdict) {
 	cwd := ""
 	if site.SandboxDir != "" {
 		cwd = site.Cwd
@@ -431,7 +438,7 @@ func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []p
 				fmt.Sprintf("the classifier failed on this command (%v)", p))
 		}
 	}()
-	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir}
+	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir, projectMatchers: project}
 	if site.SandboxDir != "" {
 		r.protected = protected
 		r.searchPath = s.searchPaths.get(filepath.Clean(site.SandboxDir))

@@ -25,6 +25,9 @@ type cmdVerdict struct {
 	reason string
 	argv   []string
 	segs   []cmdVerdict
+	// project: runs project code, and nothing else made it dangerous (see
+	// projectcode.go).
+	project bool
 }
 
 // classRank orders classes from best to worst: safe < none < dangerous <
@@ -45,16 +48,18 @@ func classRank(r CommandCheckResult) int {
 	return 3
 }
 
-// worseOf returns a unless b is strictly worse.
+// worseOf returns a unless b is strictly worse, or as bad for a reason
+// other than project code (which confinement answers) when a is project
+// code.
 func worseOf(a, b cmdVerdict) cmdVerdict {
-	if classRank(b.res) > classRank(a.res) {
+	if classRank(b.res) > classRank(a.res) || a.project && !b.project && b.res == a.res {
 		return b
 	}
 	return a
 }
 
 func (v cmdVerdict) public() Classification {
-	c := Classification{Result: v.res, Rule: v.rule, Reason: v.reason, Argv: slices.Clone(v.argv)}
+	c := Classification{Result: v.res, Rule: v.rule, Reason: v.reason, Argv: slices.Clone(v.argv), ProjectCode: v.project}
 	for _, s := range v.segs {
 		c.Segments = append(c.Segments, s.public())
 	}
@@ -81,6 +86,10 @@ type cmdClassifier struct {
 	// searchPath is the PATH scanned against the sandbox (nil with no
 	// sandbox known): see searchpath.go.
 	searchPath *searchPath
+
+	// projectMatchers are the caller's own commands that run project code
+	// (WithProjectCode), besides the built-in ones.
+	projectMatchers []CommandMatcher
 
 	// The sandbox resolved once per classification, on first use, so that
 	// each path argument resolves only its own components.
@@ -230,6 +239,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 
 	// The lists, safe > blocked > dangerous.
 	v, sp := r.match(name, args, safeOK)
+	listed := v
 	if kind == kindRemoteCopy && v.res != CommandCheckResultSafe {
 		for _, a := range args[1:] {
 			if remoteOperand(a) {
@@ -248,6 +258,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 			v = worseOf(v, r.goVCSStamping(args[1:], cwd))
 		}
 	}
+	v = r.projectCode(name, args, cwd, v, listed, sp == nil)
 	v = worseOf(v, r.operands(name, args, cwd, sp == nil))
 	if floor.res != CommandCheckResultSafe {
 		v = worseOf(v, floor)
@@ -431,8 +442,8 @@ func (r *cmdClassifier) shellInvocation(ds []shell.Dialect, argv []string, cwd s
 	case sc.problem != "":
 		return mkVerdict(CommandCheckResultInscrutable, "rule: shell invocation", sc.problem)
 	case !sc.hasC:
-		v := mkVerdict(CommandCheckResultNone, "rule: shell runs a script file",
-			"the script "+sc.file+" is not analysed")
+		v := r.scriptFile(commandBase(argv[0]), sc.file, cwd, mkVerdict(CommandCheckResultNone, "rule: shell runs a script file",
+			"the script "+sc.file+" is not analysed"))
 		return worseOf(v, r.pathArg(sc.file, cwd, false))
 	}
 	if depth+1 > maxDepth {
@@ -554,6 +565,7 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 	for _, v := range segs {
 		overall = worseOf(overall, v)
 	}
+	overall = projectScript(overall, segs)
 	overall.segs = segs
 	overall.argv = nil
 	return overall

@@ -22,6 +22,9 @@ type corpusEntry struct {
 	// (it reads or writes one of the default protected paths); the
 	// classifier alone, which knows no protected paths, may find it safe.
 	Policy bool `json:"policy"`
+	// Project marks an everyday command that runs project code: allowed
+	// only under confinement.
+	Project bool `json:"project"`
 }
 
 func loadCorpus(t *testing.T, name string) []corpusEntry {
@@ -53,7 +56,9 @@ func newSandbox(t testing.TB) string {
 	}
 	// .git holds what makes git take it as a repository: HEAD, objects, refs.
 	require.NoError(t, os.WriteFile(filepath.Join(sb, ".git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
-	for _, f := range []string{"go.mod", "go.sum", "main.go", "README.md", "CHANGELOG.md", ".gitignore", "a.txt", "b.txt", "package.json", "internal/config/config.go"} {
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "scripts"), 0o755))
+	for _, f := range []string{"go.mod", "go.sum", "main.go", "README.md", "CHANGELOG.md", ".gitignore", "a.txt", "b.txt", "package.json", "internal/config/config.go",
+		"manage.py", "scripts/build.js", "scripts/test.sh", "build.sh"} {
 		require.NoError(t, os.WriteFile(filepath.Join(sb, f), []byte("x\n"), 0o644))
 	}
 	require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(sb, "passwd-link")))
@@ -103,8 +108,11 @@ func TestAdversarialCorpus(t *testing.T) {
 	t.Logf("adversarial: %d/%d not safe", notSafe, len(entries))
 }
 
-// TestBenignCorpus: the Sandbox policy auto-allows at least 95% of the
-// everyday commands (compound ones with per-segment analysis on).
+// TestBenignCorpus: every everyday command is safe or, where the corpus
+// says it runs project code, labelled project code (and nothing else). With
+// confinement (project code allowed) at least 95% run without asking;
+// without it, at least 95% of the rest do. Compound ones are analysed with
+// per-segment analysis on.
 func TestBenignCorpus(t *testing.T) {
 	entries := loadCorpus(t, "benign.jsonl")
 	require.GreaterOrEqual(t, len(entries), 120)
@@ -112,7 +120,7 @@ func TestBenignCorpus(t *testing.T) {
 	plain := NewShellAllowedCommands()
 	split := NewShellAllowedCommands()
 	split.SetSplitCompound(true)
-	safe := 0
+	safe, project, others := 0, 0, 0
 	for _, e := range entries {
 		s := plain
 		if e.Compound {
@@ -124,15 +132,25 @@ func TestBenignCorpus(t *testing.T) {
 		}
 		c, err := s.Classify(CommandSite{SandboxDir: sb}, e.Argv)
 		require.NoError(t, err, "%q", e.Argv)
-		if c.Result == CommandCheckResultSafe {
+		require.Equal(t, e.Project, c.ProjectCode, "%q: project code label (%v: %s)", e.Argv, c.Result, c.Rule)
+		switch {
+		case e.Project:
+			require.Equal(t, CommandCheckResultDangerous, c.Result, "%q", e.Argv)
+			project++
+		case c.Result == CommandCheckResultSafe:
 			safe++
-		} else {
+			others++
+		default:
+			others++
 			t.Logf("not auto-allowed: %q -> %v (%s: %s)", e.Argv, c.Result, c.Rule, c.Reason)
 		}
 	}
-	rate := 100 * float64(safe) / float64(len(entries))
-	t.Logf("benign: %d/%d auto-allowed (%.1f%%)", safe, len(entries), rate)
-	require.GreaterOrEqual(t, rate, 95.0)
+	confined := 100 * float64(safe+project) / float64(len(entries))
+	unconfined := 100 * float64(safe) / float64(others)
+	t.Logf("benign: %d/%d auto-allowed with confinement (%.1f%%); without, %d/%d of those that do not run project code (%.1f%%)",
+		safe+project, len(entries), confined, safe, others, unconfined)
+	require.GreaterOrEqual(t, confined, 95.0)
+	require.GreaterOrEqual(t, unconfined, 95.0)
 }
 
 // TestGuardsHold fails if a safe entry of the default lists loses a guard:
@@ -206,16 +224,24 @@ func TestGuardsHold(t *testing.T) {
 		c, err := s.Classify(CommandSite{SandboxDir: sb}, argv)
 		require.NoError(t, err)
 		require.NotEqual(t, CommandCheckResultSafe, c.Result, "Classify(%q) safe by %s", argv, c.Rule)
+		// Nor does confinement allow it: project code with an excluded
+		// option is not labelled as project code alone.
+		require.False(t, c.ProjectCode, "Classify(%q) is project code alone (%s)", argv, c.Rule)
 		// The guarded command without its dangerous part is still safe, so
 		// the test really exercises the guard.
 	}
 	for _, argv := range [][]string{
 		{"find", ".", "-name", "*.go"}, {"git", "log", "--oneline"}, {"git", "branch", "-a"}, {"rg", "-n", "x"},
 		{"sed", "-n", "1p", "a.txt"}, {"sort", "a.txt"}, {"go", "test", "./..."}, {"awk", "{print $1}", "a.txt"},
-		{"tee", "out.log"}, {"gofmt", "-l", "."},
+		{"tee", "out.log"}, {"gofmt", "-l", "."}, {"cargo", "test"},
 	} {
 		c, err := s.Classify(CommandSite{SandboxDir: sb}, argv)
 		require.NoError(t, err)
+		if argv[0] == "go" || argv[0] == "cargo" {
+			// Project code: allowed only under confinement.
+			require.True(t, c.ProjectCode, "Classify(%q): %s %s", argv, c.Rule, c.Reason)
+			continue
+		}
 		require.Equal(t, CommandCheckResultSafe, c.Result, "Classify(%q): %s %s", argv, c.Rule, c.Reason)
 	}
 }

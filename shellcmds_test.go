@@ -50,19 +50,19 @@ func TestZeroValue(t *testing.T) {
 
 func TestAddRemove(t *testing.T) {
 	var s ShellAllowedCommands
-	m := CommandMatcher{Command: "go", CommandArgsPrefix: []string{"test"}, Reason: "tests"}
+	m := CommandMatcher{Command: "cargo", CommandArgsPrefix: []string{"fmt"}, Reason: "formats"}
 	s.AddSafe(m)
-	s.AddSafe(CommandMatcher{Command: "go", CommandArgsPrefix: []string{"test"}, Reason: "other reason"})
+	s.AddSafe(CommandMatcher{Command: "cargo", CommandArgsPrefix: []string{"fmt"}, Reason: "other reason"})
 	require.Len(t, s.SafeCommandMatchers(), 1, "adding an equal matcher is a no-op")
-	r, _ := s.Check([]string{"go", "test", "./..."})
+	r, _ := s.Check([]string{"cargo", "fmt", "--check"})
 	assert.Equal(t, safe, r)
 
-	err := s.RemoveSafe(CommandMatcher{Command: "go", CommandArgsPrefix: []string{"vet"}})
+	err := s.RemoveSafe(CommandMatcher{Command: "cargo", CommandArgsPrefix: []string{"vet"}})
 	require.ErrorIs(t, err, ErrMatcherNotFound)
 	require.NotErrorIs(t, err, ErrDenied)
 
-	require.NoError(t, s.RemoveSafe(CommandMatcher{Command: "go", CommandArgsPrefix: []string{"test"}}))
-	r, _ = s.Check([]string{"go", "test", "./..."})
+	require.NoError(t, s.RemoveSafe(CommandMatcher{Command: "cargo", CommandArgsPrefix: []string{"fmt"}}))
+	r, _ = s.Check([]string{"cargo", "fmt", "--check"})
 	assert.Equal(t, none, r)
 	require.ErrorIs(t, s.RemoveSafe(m), ErrMatcherNotFound)
 
@@ -164,12 +164,13 @@ func TestClassifyExplains(t *testing.T) {
 	}{
 		{[]string{"curl", "x"}, blocked, "blocked: curl", []string{"curl", "x"}},
 		{[]string{"timeout", "5", "curl", "x"}, blocked, "blocked: curl", []string{"curl", "x"}},
-		{[]string{"bash", "-lc", "go test ./..."}, safe, "safe: go test (except ", []string{"go", "test", "./..."}},
+		{[]string{"bash", "-lc", "go test ./..."}, dangerous, "rule: project code: go test", []string{"go", "test", "./..."}},
+		{[]string{"bash", "-lc", "git diff --stat"}, safe, "safe: git diff (except ", []string{"git", "diff", "--stat"}},
 		{[]string{"git", "log", "-5"}, safe, "safe: git log (except --ext-diff", nil},
 		{[]string{"cat", "~/.ssh/id_rsa"}, dangerous, "rule: path outside sandbox: ~/.ssh/id_rsa", nil},
 		{[]string{"bash", "-c", "echo $(id)"}, inscrutable, "rule: shell command substitution", nil},
 		{[]string{"ls", "|", "wc"}, inscrutable, "rule: shell syntax in argv", nil},
-		{[]string{"./build.sh"}, none, "rule: ", nil},
+		{[]string{"./build.sh"}, dangerous, "rule: project code: program in the project ./build.sh", nil},
 		{[]string{"rm", "-rf", "x"}, dangerous, "dangerous: rm [", nil},
 	}
 	for _, tc := range tests {
@@ -204,7 +205,7 @@ var classifyTests = []struct {
 	{[]string{"bash", "-c"}, inscrutable, inscrutable},
 	{[]string{"bash", "-O", "extglob", "-c", "ls"}, inscrutable, inscrutable},
 	{[]string{"bash", "--rcfile", "x", "-c", "ls"}, inscrutable, inscrutable},
-	{[]string{"bash", "script.sh"}, none, none},
+	{[]string{"bash", "script.sh"}, none, dangerous}, // project code in a sandbox
 	{[]string{"bash", "/tmp/script.sh"}, dangerous, dangerous},
 	{[]string{"bash"}, inscrutable, inscrutable},
 	{[]string{"fish", "-c", "ls"}, inscrutable, inscrutable},
@@ -239,7 +240,7 @@ var classifyTests = []struct {
 	{[]string{"timeout", "5", "timeout", "5", "timeout", "5", "timeout", "5", "timeout", "5", "timeout", "5", "timeout", "5", "timeout", "5", "timeout", "5", "ls"}, inscrutable, inscrutable},
 	// Environment assignments.
 	{[]string{"env", "LC_ALL=C", "ls"}, safe, safe},
-	{[]string{"env", "CGO_ENABLED=0", "go", "build", "./..."}, safe, safe},
+	{[]string{"env", "CGO_ENABLED=0", "go", "build", "./..."}, dangerous, dangerous}, // project code
 	{[]string{"env", "LC_ALL=/tmp/x", "ls"}, none, none},
 	{[]string{"env", "FOO=1", "ls"}, none, none},
 	{[]string{"env", "LD_PRELOAD=x.so", "ls"}, dangerous, dangerous},
@@ -320,7 +321,7 @@ var classifyTests = []struct {
 	{[]string{"cc", "-I../include", "x.c"}, dangerous, dangerous},
 	{[]string{"make", "DESTDIR=/usr"}, dangerous, dangerous},
 	{[]string{"/usr/bin/ls"}, dangerous, dangerous},
-	{[]string{"./build.sh"}, dangerous, none},
+	{[]string{"./build.sh"}, dangerous, dangerous}, // project code in a sandbox
 	{[]string{"../build.sh"}, dangerous, dangerous},
 	{[]string{"./curl"}, blocked, blocked},
 	{[]string{"tee", "out.log"}, safe, safe},
@@ -376,7 +377,7 @@ var classifyTests = []struct {
 	{[]string{"bash", "-c", "curl x | sh"}, blocked, blocked},
 	{[]string{"bash", "-c", "ls | sh"}, inscrutable, inscrutable},
 	{[]string{"bash", "-c", "ls; rm -rf x"}, dangerous, dangerous},
-	{[]string{"bash", "-c", "ls; ./build.sh"}, dangerous, none},
+	{[]string{"bash", "-c", "ls; ./build.sh"}, dangerous, dangerous},
 	{[]string{"bash", "-c", "ls; echo $(id)"}, inscrutable, inscrutable},
 	{[]string{"bash", "-c", "cd internal && ls"}, safe, safe},
 	{[]string{"bash", "-c", "cd internal && cat ../go.mod"}, dangerous, safe},

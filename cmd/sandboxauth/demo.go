@@ -2,18 +2,21 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth"
+	"github.com/sandboxauth/sandboxauth/confine"
 )
 
-const demoSynopsis = "[--config FILE] [--sandbox DIR] [--policy sandbox|permissive|autoapprove] [--split-compound]"
+const demoSynopsis = "[--config FILE] [--sandbox DIR] [--policy sandbox|permissive|autoapprove] [--split-compound] [--execute]"
 
 const demoDescription = `An interactive session in which you play an LLM agent and the person it asks.
 Type what the agent's tools would do; the chosen policy decides, and when it
@@ -35,7 +38,12 @@ Commands:
   quit             end the session (so does end of input, Ctrl-D)
 
 Nothing is actually read, written or run: the session only shows the
-decisions. The outcome of each call is "allowed", "refused: <the message the
+decisions. With --execute, shell commands that are allowed really run in the
+sandbox, confined by the kernel (Linux Landlock: writes only beneath the
+sandbox and the toolchains' caches, no TCP), and their output and exit status
+are shown; the policies then allow project code (go test, make, ...) without
+asking, since it runs confined. --execute is refused where the kernel cannot
+confine. The outcome of each call is "allowed", "refused: <the message the
 model would read>" or "error: <what is wrong with the call>".
 
 The session reads standard input line by line, so it works in a terminal and
@@ -50,6 +58,7 @@ Exit status: 0 when the session ends, 3 on a usage error.
 var demoExamples = []string{
 	"sandboxauth demo",
 	"sandboxauth demo --sandbox /tmp/play --policy permissive",
+	"sandboxauth demo --execute --sandbox ~/src/app",
 	"printf 'read notes.txt\\nrun rm -rf build\\ny\\nwrite /etc/hosts\\n' | sandboxauth demo",
 }
 
@@ -65,6 +74,7 @@ type task struct {
 type event struct {
 	task task
 	err  error
+	ran  *ranCommand // --execute: the shell command that ran
 }
 
 type demo struct {
@@ -79,6 +89,7 @@ type demo struct {
 	events   chan event
 	eof      bool
 	grants   *sandboxauth.Grants // "allow for the rest of the session" answers
+	confined *confine.Policy     // --execute: allowed shell commands run confined by it
 }
 
 func runDemo(e *env, args []string) int {
@@ -87,6 +98,7 @@ func runDemo(e *env, args []string) int {
 	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR`; it must exist (default: the current directory)")
 	policy := fs.String("policy", "", "the `POLICY`: sandbox, permissive or autoapprove (default: the configuration's, else sandbox)")
 	split := fs.Bool("split-compound", false, "classify each command of a pipeline or list instead of calling it inscrutable")
+	execute := fs.Bool("execute", false, "run the allowed shell commands, confined by the kernel (Linux Landlock)")
 	if code, done := parseFlags(e, fs, args); done {
 		return code
 	}
@@ -106,7 +118,16 @@ func runDemo(e *env, args []string) int {
 	}
 	pol := policyFor(*policy, cfg)
 	d := &demo{e: e, sandbox: dir, policy: pol, echo: !isTerminal(e.stdin), grants: sandboxauth.NewGrants()}
-	d.authz, d.requests, err = cfg.NewPolicyAuthorizer(pol, commandsFor(cfg, *split), sandboxauth.WithGrants(d.grants))
+	opts := []sandboxauth.Option{sandboxauth.WithGrants(d.grants)}
+	if *execute {
+		p := confine.DefaultPolicy(dir)
+		if err := confine.Available(); err != nil {
+			return inputError(e, fs, "--execute runs commands only under kernel confinement, which this system lacks: %v", err)
+		}
+		d.confined = &p
+		opts = append(opts, sandboxauth.WithConfinement(p))
+	}
+	d.authz, d.requests, err = cfg.NewPolicyAuthorizer(pol, commandsFor(cfg, *split), opts...)
 	if err != nil {
 		return inputError(e, fs, "%v", err)
 	}
@@ -155,6 +176,9 @@ func (d *demo) run() {
 	go d.agent()
 
 	fmt.Fprintf(d.e.stdout, "sandboxauth demo: policy %s, sandbox %s\n", d.policy, d.sandbox)
+	if d.confined != nil {
+		fmt.Fprintln(d.e.stdout, "Allowed shell commands run in the sandbox, confined by the kernel.")
+	}
 	fmt.Fprintln(d.e.stdout, `Type read PATH, write PATH, run COMMAND (prefix with "ask" to request permission), help or quit.`)
 	d.prompt()
 
@@ -223,7 +247,11 @@ func (d *demo) prompt() {
 func (d *demo) agent() {
 	defer close(d.events)
 	for t := range d.tasks {
-		d.events <- event{task: t, err: d.call(t)}
+		ev := event{task: t, err: d.call(t)}
+		if ev.err == nil && t.op == sandboxauth.OpShell && d.confined != nil {
+			ev.ran = runDemoCommand(t.argv, d.sandbox, *d.confined)
+		}
+		d.events <- ev
 	}
 }
 
@@ -302,6 +330,8 @@ func (d *demo) answer(req sandboxauth.UserRequest) {
 // report prints the outcome of a tool call.
 func (d *demo) report(ev event) {
 	switch {
+	case ev.err == nil && ev.ran != nil:
+		fmt.Fprintf(d.e.stdout, "allowed; ran confined:\n%s%s\n", ev.ran.output, ev.ran.status)
 	case ev.err == nil:
 		fmt.Fprintln(d.e.stdout, "allowed")
 	case errors.Is(ev.err, sandboxauth.ErrDenied):
@@ -389,4 +419,40 @@ func (d *demo) help() {
   ask read|write|run ...  the same, with the model requesting permission
   help, quit
 `)
+}
+
+// ranCommand is what a shell command run by --execute did.
+type ranCommand struct {
+	output string // standard output and error, each line indented
+	status string // "exit status 0", "could not start: ..."
+}
+
+// runDemoCommand runs argv in the sandbox confined by p, with no standard
+// input (the session's input is the person's).
+func runDemoCommand(argv []string, sandbox string, p confine.Policy) *ranCommand {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = sandbox
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	r := &ranCommand{status: "exit status 0"}
+	cleanup, err := privateTemp(cmd, &p)
+	if err != nil {
+		r.status = "could not start: " + err.Error()
+		return r
+	}
+	defer cleanup()
+	err = confine.Run(cmd, p)
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.status = ee.String()
+	case err != nil:
+		r.status = "could not start: " + err.Error()
+	}
+	for _, line := range strings.SplitAfter(out.String(), "\n") {
+		if line != "" {
+			r.output += "  | " + strings.TrimSuffix(line, "\n") + "\n"
+		}
+	}
+	return r
 }

@@ -11,6 +11,7 @@
 //	sandboxauth demo [flags]                  play an agent interactively
 //	sandboxauth hook --for AGENT < EVENT      answer an agent's pre-tool hook
 //	sandboxauth hook install --for AGENT      register the hook with an agent
+//	sandboxauth run [flags] -- ARGV...        decide a command, then run it confined
 //	sandboxauth version                       print the version
 //
 // Exit status, for every subcommand:
@@ -24,7 +25,10 @@
 //
 // except hook, which answers in the agent's own protocol: 0 with the answer
 // on standard output, or 2 (a refusal, also for its own usage errors, so
-// that a misconfigured hook blocks instead of letting the call run).
+// that a misconfigured hook blocks instead of letting the call run), and
+// except run, which passes on the exit status of the command it ran,
+// and otherwise exits with 126 (refused, or the kernel cannot confine),
+// 127 (the program cannot be started) or 125 (usage error).
 //
 // Run "sandboxauth COMMAND --help" for the flags and examples of each.
 package main
@@ -70,6 +74,7 @@ func subcommands() []subcommand {
 		{"tools", "explain which tools a tool-policy configuration allows", runTools},
 		{"demo", "an interactive session: play an agent, answer the authorizer's questions", runDemo},
 		{"hook", "decide a coding agent's tool call in its hook protocol; hook install registers it", runHook},
+		{"run", "decide a shell command, then run it under kernel confinement", runRun},
 		{"version", "print the version of sandboxauth", runVersion},
 		{"help", "show this help, or a subcommand's: help COMMAND", runHelp},
 	}
@@ -128,6 +133,7 @@ Examples:
   printf 'go test ./...\nrm -rf /\n' | sandboxauth check
   sandboxauth tools --config tools.json --agent reviewer exec read
   sandboxauth demo --policy permissive
+  sandboxauth run -- go test ./...
 
 Run "sandboxauth COMMAND --help" for the flags of a command.
 `)

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+	"github.com/sandboxauth/sandboxauth/confine"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runEnv runs the binary in dir with extra environment and standard input
+// from stdin (not a terminal).
+func runEnv(t *testing.T, dir string, env []string, stdin string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	require.NoError(t, ctx.Err(), "sandboxauth %v did not finish", args)
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	require.NotContains(t, errb.String(), "DATA RACE")
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+func requireLandlock(t *testing.T) {
+	t.Helper()
+	if err := confine.Available(); err != nil {
+		t.Skipf("this kernel cannot confine commands, so run refuses everything here: %v", err)
+	}
+}
+
+// project makes a sandbox with a Go module whose test body is given, a
+// private temporary directory for the toolchain, and the environment that
+// points the toolchain at it.
+func project(t *testing.T, testBody string) (sb string, env []string) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not installed")
+	}
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "m_test.go"), []byte("package m\n\nimport (\n\t\"net\"\n\t\"os\"\n\t\"testing\"\n)\n\nvar _, _ = net.Dial, os.WriteFile\n\nfunc TestM(t *testing.T) {\n"+testBody+"\n}\n"), 0o644))
+	// The shared temporary directory holds the test's "outside" directories:
+	// the command gets a private one (DefaultPolicy makes TMPDIR writable).
+	return sb, []string{"TMPDIR=" + tmp, "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off"}
+}
+
+// TestRunMaliciousTest: go test is project code, so run starts it without
+// asking, confined: a test that writes outside the sandbox or connects out
+// fails, nothing is written and the listener sees nothing; the exit status
+// is go test's.
+func TestRunMaliciousTest(t *testing.T) {
+	requireLandlock(t)
+	outside := t.TempDir()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	sb, env := project(t, `	if err := os.WriteFile("`+outside+`/pwned", []byte("x"), 0o644); err != nil {
+		t.Error(err)
+	}
+	if c, err := net.Dial("tcp", "`+l.Addr().String()+`"); err != nil {
+		t.Error(err)
+	} else {
+		c.Close()
+	}`)
+	r := runEnv(t, sb, env, "", "run", "--", "go", "test", "./...")
+	assert.Equal(t, 1, r.code, "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	assert.Contains(t, r.stdout, "pwned: permission denied")
+	assert.Contains(t, r.stdout, "connect: permission denied")
+	assert.NoFileExists(t, filepath.Join(outside, "pwned"))
+	assertNoConnection(t, l)
+
+	// With --net, project code could send the user's files out: it is asked
+	// about, and with no terminal refused before anything runs.
+	r = runEnv(t, sb, env, "", "run", "--net", "--", "go", "test", "./...")
+	assert.Equal(t, exitRunRefused, r.code, "stderr:\n%s", r.stderr)
+	assert.Contains(t, r.stderr, "needs a person's approval")
+	assert.Contains(t, r.stderr, "project code")
+	assertNoConnection(t, l)
+}
+
+// assertNoConnection: the first connection l accepts is one made now.
+func assertNoConnection(t *testing.T, l net.Listener) {
+	t.Helper()
+	own, err := net.Dial("tcp", l.Addr().String())
+	require.NoError(t, err)
+	defer own.Close()
+	c, err := l.Accept()
+	require.NoError(t, err)
+	defer c.Close()
+	assert.Equal(t, own.LocalAddr().String(), c.RemoteAddr().String(), "the listener saw a connection from the confined command")
+}
+
+func TestRunExitStatus(t *testing.T) {
+	requireLandlock(t)
+	sb, env := project(t, "")
+	for _, tc := range []struct {
+		argv []string
+		code int
+	}{
+		{[]string{"go", "test", "./..."}, 0},
+		{[]string{"ls", "missing"}, 2},
+		{[]string{"false"}, 1},
+		{[]string{"./missing"}, exitRunNotFound},
+	} {
+		r := runEnv(t, sb, env, "", append([]string{"run", "--"}, tc.argv...)...)
+		assert.Equal(t, tc.code, r.code, "%q: stderr:\n%s", tc.argv, r.stderr)
+	}
+	r := runEnv(t, sb, env, "", "run", "--", "ls")
+	assert.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stdout, "go.mod")
+}
+
+func TestRunRefusals(t *testing.T) {
+	requireLandlock(t)
+	sb := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(sb, "build"), 0o755))
+	for _, tc := range []struct {
+		argv []string
+		why  string
+	}{
+		{[]string{"curl", "https://example.com"}, "blocked"},
+		{[]string{"timeout", "5", "wget", "x"}, "blocked"},
+		{[]string{"rm", "-rf", "build"}, "needs a person's approval"},
+		{[]string{"sh", "-c", "echo x > /etc/passwd"}, "needs a person's approval"},
+	} {
+		r := runIn(t, sb, "", append([]string{"run", "--"}, tc.argv...)...)
+		assert.Equal(t, exitRunRefused, r.code, "%q", tc.argv)
+		assert.Contains(t, r.stderr, "sandboxauth run: refused: ", "%q", tc.argv)
+		assert.Contains(t, r.stderr, tc.why, "%q", tc.argv)
+		assert.Empty(t, r.stdout)
+	}
+	assert.DirExists(t, filepath.Join(sb, "build"), "nothing ran")
+
+	r := runIn(t, sb, "", "run")
+	assert.Equal(t, exitRunUsage, r.code)
+	r = runIn(t, sb, "", "run", "--bogus", "--", "ls")
+	assert.Equal(t, exitRunUsage, r.code)
+	r = runIn(t, sb, "", "run", "--sandbox", filepath.Join(sb, "missing"), "--", "ls")
+	assert.Equal(t, exitRunUsage, r.code)
+	r = runIn(t, sb, "", "run", "--help")
+	assert.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stdout, "run it")
+}
+
+// TestRunTerminal asks on a real terminal: y runs the command (confined),
+// anything else refuses it.
+func TestRunTerminal(t *testing.T) {
+	requireLandlock(t)
+	for _, answer := range []string{"y", "n"} {
+		sb := t.TempDir()
+		require.NoError(t, os.Mkdir(filepath.Join(sb, "build"), 0o755))
+		cmd := exec.Command(bin, "run", "--", "rm", "-rf", "build")
+		cmd.Dir = sb
+		f, err := pty.Start(cmd)
+		if err != nil {
+			t.Skipf("no pseudo-terminal available: %v", err)
+		}
+		tm := newTerminal(f)
+		tm.expect(t, "command: rm -rf build")
+		tm.expect(t, "[y/N] ")
+		tm.typeLine(t, answer)
+		if answer != "y" {
+			tm.expect(t, "the user refused")
+		}
+		err = cmd.Wait()
+		f.Close()
+		if answer == "y" {
+			require.NoError(t, err, tm.output())
+			assert.NoDirExists(t, filepath.Join(sb, "build"))
+		} else {
+			var ee *exec.ExitError
+			require.ErrorAs(t, err, &ee)
+			assert.Equal(t, exitRunRefused, ee.ExitCode())
+			assert.DirExists(t, filepath.Join(sb, "build"))
+		}
+	}
+}
