@@ -22,7 +22,7 @@ func specMatcher(sp *programs.Spec) CommandMatcher {
 	return CommandMatcher{
 		Command:           sp.Command,
 		CommandArgsPrefix: append([]string(nil), sp.Prefix...),
-		ExceptFlags:       sp.UnsafeNames(),
+		ExceptFlags:       slices.Clone(sp.UnsafeNames()),
 		Reason:            sp.Reason,
 	}
 }
@@ -48,8 +48,10 @@ func specFor(m *CommandMatcher) *programs.Spec {
 	if sp == nil {
 		return nil
 	}
-	derived := specMatcher(sp)
-	if !sameMatcher(&derived, m) {
+	// m is the derived matcher when it adds no Flags and excepts exactly
+	// the spec's unsafe options (compared in order first: the defaults
+	// are built in that order).
+	if len(m.Flags) > 0 || !(slices.Equal(m.ExceptFlags, sp.UnsafeNames()) || sameSet(m.ExceptFlags, sp.UnsafeNames())) {
 		return nil
 	}
 	return sp

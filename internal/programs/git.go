@@ -29,9 +29,12 @@ func git() []*Spec {
 	)
 	logSafe := opts("-n,--max-count= --skip= --since= --after= --until= --before= --since-as-filter= --author= --committer= --grep-reflog= --grep= --all-match --invert-grep -i,--regexp-ignore-case --basic-regexp -E,--extended-regexp -F,--fixed-strings -P,--perl-regexp --remove-empty --merges --no-merges --min-parents= --max-parents= --no-min-parents --no-max-parents --first-parent --exclude-first-parent-only --not --all --branches[=] --tags[=] --remotes[=] --glob= --exclude= --exclude-hidden= --reflog --alternate-refs --single-worktree --ignore-missing --bisect --cherry-mark --cherry-pick --left-only --right-only --cherry -g,--walk-reflogs --merge --boundary --simplify-by-decoration --show-pulls --full-history --dense --sparse --simplify-merges --ancestry-path[=] --date-order --author-date-order --topo-order --reverse --no-walk[=] --do-walk --pretty[=] --format= --abbrev-commit --no-abbrev-commit --oneline --encoding= --expand-tabs[=] --no-expand-tabs --notes[=] --no-notes --show-notes[=] --standard-notes --no-standard-notes --relative-date --date= --parents --children --left-right --graph --show-linear-break[=] -c --cc --dd -m --diff-merges= --no-diff-merges --combined-all-paths --follow --decorate[=] --no-decorate --decorate-refs= --decorate-refs-exclude= --clear-decorations --source --mailmap --no-mailmap --use-mailmap --no-use-mailmap --full-diff --log-size -L= --count --no-show-signature")
 	logUnsafe := unsafe(runsGPG, "--show-signature")
+	// hist is shared by the forms that show history (specs are never
+	// changed, so one slice serves them all).
+	hist := join(logSafe, diffSafe, diffUnsafe, logUnsafe)
 	history := func(sub, reason string) *Spec {
 		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Numeric: true, Operands: Text, RevPaths: true,
-			Options: join(logSafe, diffSafe, diffUnsafe, logUnsafe), Check: gitFormatCheck, Reason: reason}
+			Options: hist, Check: gitFormatCheck, Reason: reason}
 	}
 	diff := func(sub, reason string) *Spec {
 		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Operands: Text, RevPaths: true,
@@ -64,7 +67,7 @@ func git() []*Spec {
 		diff("diff-tree", "compares trees"),
 		diff("diff-index", "compares the index"),
 		diff("diff-files", "compares the working tree"),
-		g("range-diff", "compares commit ranges", "--creation-factor= --no-dual-color --remerge-diff", logSafe, diffSafe, diffUnsafe, logUnsafe),
+		g("range-diff", "compares commit ranges", "--creation-factor= --no-dual-color --remerge-diff", hist),
 		g("blame", "annotates lines", "-b --root --show-stats --score-debug -f,--show-name -n,--show-number -p,--porcelain --line-porcelain --incremental -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --progress --no-progress --reverse= --first-parent --encoding= --since= --ignore-rev= -c --color-lines --color-by-age",
 			unsafe(runsPrograms, "--textconv"),
 			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
@@ -117,11 +120,11 @@ func git() []*Spec {
 			Options: join(opts("-l,--list -n[=] --sort= --contains[=] --no-contains[=] --merged[=] --no-merged[=] --points-at= --format= --color[=] --column[=] --no-column -i,--ignore-case --omit-empty"),
 				unsafe(runsGPG, "-v,--verify"),
 				unsafe("creates, signs or deletes tags", "-d,--delete -a,--annotate -s,--sign -u,--local-user= -f,--force -m,--message= -F,--file= -e,--edit --create-reflog --cleanup= --trailer="))},
-		g("reflog show", "shows the reflog", "", logSafe, diffSafe, diffUnsafe, logUnsafe),
+		g("reflog show", "shows the reflog", "", hist),
 		{ReadOnly: true, Command: "git", Prefix: words("reflog"), Syntax: GNU, Numeric: true, Operands: Text, Check: gitReflogCheck, RevPaths: true,
-			Options: join(logSafe, diffSafe, diffUnsafe, logUnsafe), Reason: "shows the reflog"},
-		g("stash list", "lists stashes", "", logSafe, diffSafe, diffUnsafe, logUnsafe),
-		g("stash show", "shows a stash", "--include-untracked --only-untracked", logSafe, diffSafe, diffUnsafe, logUnsafe),
+			Options: hist, Reason: "shows the reflog"},
+		g("stash list", "lists stashes", "", hist),
+		g("stash show", "shows a stash", "--include-untracked --only-untracked", hist),
 		{ReadOnly: true, Command: "git", Prefix: words("remote"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
 		{ReadOnly: true, Command: "git", Prefix: words("remote -v"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
 		{ReadOnly: true, Command: "git", Prefix: words("remote get-url"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: opts("--push --all"), Reason: "prints a remote's URL"},

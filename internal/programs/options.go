@@ -20,14 +20,21 @@ import (
 // A malformed list panics: specs are fixed tables, and a test builds them
 // all.
 func opts(list string) []Option {
-	var out []Option
-	for _, tok := range strings.Fields(list) {
-		out = append(out, opt(tok))
+	// One backing array for the options and one for all their spellings:
+	// the registry is built at the first decision of every process (a
+	// hook is one process per call), so its allocations count.
+	toks := strings.Fields(list)
+	out := make([]Option, len(toks))
+	names := make([]string, 0, len(toks)+strings.Count(list, ","))
+	for i, tok := range toks {
+		out[i], names = opt(tok, names)
 	}
 	return out
 }
 
-func opt(tok string) Option {
+// opt reads one option, appending its spellings to names (which must have
+// room for them, so that earlier options' Names stay valid).
+func opt(tok string, names []string) (Option, []string) {
 	var o Option
 	switch {
 	case strings.HasSuffix(tok, "==R"):
@@ -43,13 +50,20 @@ func opt(tok string) Option {
 	case strings.HasSuffix(tok, "="):
 		o.Arity, o.Value, tok = Value, Text, strings.TrimSuffix(tok, "=")
 	}
-	o.Names = strings.Split(tok, ",")
-	for _, n := range o.Names {
+	start := len(names)
+	for {
+		n, rest, more := strings.Cut(tok, ",")
 		if len(n) < 2 || n[0] != '-' || strings.ContainsAny(n, "=[] ") {
 			panic(fmt.Sprintf("programs: malformed option spelling %q", n))
 		}
+		names = append(names, n)
+		if !more {
+			break
+		}
+		tok = rest
 	}
-	return o
+	o.Names = names[start:len(names):len(names)]
+	return o, names
 }
 
 // unsafe builds options that are known and never safe, each doing what why

@@ -3,6 +3,7 @@ package programs
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // family lists the specs of one family of programs; each lives in a file
@@ -25,12 +26,14 @@ var families = []func() []*Spec{
 	system,
 }
 
-// registry maps a command and its prefix words to its spec. It is built once
+// registry maps a command and its prefix words to its spec. It is built on
+// first use (a process that decides no shell command never pays for it),
 // and never changed.
-var registry = func() map[string]*Spec {
+var registry = sync.OnceValue(func() map[string]*Spec {
 	m := make(map[string]*Spec)
 	for _, f := range families {
 		for _, s := range f() {
+			s.unsafeNames = s.unsafeSpellings()
 			if s.MaxOperands == 0 {
 				s.MaxOperands = -1
 			}
@@ -42,7 +45,7 @@ var registry = func() map[string]*Spec {
 		}
 	}
 	return m
-}()
+})
 
 func key(command string, prefix []string) string {
 	if len(prefix) == 0 {
@@ -54,14 +57,15 @@ func key(command string, prefix []string) string {
 // Lookup returns the spec of command with exactly the given prefix words,
 // or nil. The spec is shared: callers must not change it.
 func Lookup(command string, prefix []string) *Spec {
-	return registry[key(command, prefix)]
+	return registry()[key(command, prefix)]
 }
 
 // Form returns the spec of command's most specific form that args (the
 // words after the command) begin with, or nil.
 func Form(command string, args []string) *Spec {
-	for n := min(len(args), maxPrefix); n >= 0; n-- {
-		if s := registry[key(command, args[:n])]; s != nil {
+	reg := registry()
+	for n := min(len(args), maxPrefix()); n >= 0; n-- {
+		if s := reg[key(command, args[:n])]; s != nil {
 			return s
 		}
 	}
@@ -69,13 +73,13 @@ func Form(command string, args []string) *Spec {
 }
 
 // maxPrefix is the longest Prefix of any spec.
-var maxPrefix = func() int {
+var maxPrefix = sync.OnceValue(func() int {
 	n := 0
-	for _, s := range registry {
+	for _, s := range registry() {
 		n = max(n, len(s.Prefix))
 	}
 	return n
-}()
+})
 
 // ReadOnlyArgv reports whether args (the words after command) select a
 // ReadOnly form that reads them without a problem and names no file to
@@ -101,8 +105,9 @@ func ReadOnlyArgv(command string, args []string) bool {
 // All returns every spec, ordered by command and prefix. The specs are
 // shared: callers must not change them.
 func All() []*Spec {
-	out := make([]*Spec, 0, len(registry))
-	for _, s := range registry {
+	reg := registry()
+	out := make([]*Spec, 0, len(reg))
+	for _, s := range reg {
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b *Spec) int {
@@ -112,8 +117,12 @@ func All() []*Spec {
 }
 
 // UnsafeNames returns every spelling of s's unsafe options, for a
-// CommandMatcher's ExceptFlags.
-func (s *Spec) UnsafeNames() []string {
+// CommandMatcher's ExceptFlags. The slice is shared: callers must not
+// change it.
+func (s *Spec) UnsafeNames() []string { return s.unsafeNames }
+
+// unsafeSpellings lists every spelling of s's unsafe options.
+func (s *Spec) unsafeSpellings() []string {
 	var out []string
 	for _, o := range s.Options {
 		if o.Unsafe != "" {

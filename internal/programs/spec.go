@@ -166,6 +166,9 @@ type Spec struct {
 	Env []string
 	// Reason is the one-line description of what the safe form does.
 	Reason string
+
+	unsafeNames []string // set when the registry is built
+
 }
 
 // NoOperands is the MaxOperands of a form that takes no operand.
