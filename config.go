@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/internal/strictjson"
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
@@ -28,7 +29,8 @@ const (
 
 // Config is a checked configuration file: the policy, edits of the default
 // command lists and protected paths, compound splitting, headless mode,
-// the prompt timeout and the tool policy. It is immutable; every
+// the prompt timeout, the tool policy and the confinement the host runs
+// shell commands under ("confine", see Confinement). It is immutable; every
 // NewAuthorizer call builds fresh command lists from it.
 //
 // The format is one JSON object (config.schema.json describes it):
@@ -47,7 +49,8 @@ const (
 //	  "headless": false,
 //	  "promptTimeout": "2m",
 //	  "tools": {"profile": "coding", "deny": ["web_fetch"]},
-//	  "agents": [{"id": "reviewer", "tools": {"deny": ["exec"]}}]
+//	  "agents": [{"id": "reviewer", "tools": {"deny": ["exec"]}}],
+//	  "confine": {"network": false, "writable": ["/var/cache/ci"]}
 //	}
 //
 // Every key is optional; an absent "policy" is "sandbox", the strictest.
@@ -66,7 +69,8 @@ type Config struct {
 	promptTimeout  time.Duration
 	hasPromptLimit bool
 	tools          *toolpolicy.Config
-	widenings      []ConfigError // the entries that allow more than the defaults
+	confinement    *confine.Policy // nil: the host promises no confinement
+	widenings      []ConfigError   // the entries that allow more than the defaults
 }
 
 // listEdits are the removals from and additions to one default list.
@@ -150,7 +154,7 @@ func nameFile(path string, err error) error {
 // data, an unknown policy, a malformed matcher, duration or pattern, a
 // removal that matches no default entry, a safe entry that would overrule
 // a blocked one without "overrideBlocked": true (and a blocked entry that
-// safe entries would overrule), and the reserved key "confine" are errors,
+// safe entries would overrule), and a relative "confine" directory are errors,
 // each a *ConfigError with its line, column and key path. Nothing is
 // dropped or defaulted silently.
 func ParseConfig(data []byte) (*Config, error) {
@@ -191,6 +195,15 @@ type configFile struct {
 	PromptTimeout  *string             `json:"promptTimeout"`
 	Tools          json.RawMessage     `json:"tools"`
 	Agents         json.RawMessage     `json:"agents"`
+	Confine        *confineJSON        `json:"confine"`
+}
+
+// confineJSON is the "confine" section: the confine.Policy the host runs
+// shell commands under, the sandbox being each call's own.
+type confineJSON struct {
+	Network  bool     `json:"network"`
+	Writable []string `json:"writable"`
+	Readable []string `json:"readable"`
 }
 
 type commandsJSON struct {
@@ -270,9 +283,33 @@ func configSchema() *strictjson.Node {
 		"promptTimeout": str(),
 		"tools":         {Kind: strictjson.Raw},
 		"agents":        {Kind: strictjson.RawList},
-		"confine": {Reject: `"confine" is reserved for process confinement, which this version of sandboxauth does not provide; ` +
-			`remove the key (a configuration that asks for confinement is never run without it)`},
+		"confine": {Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+			"network":  boolean,
+			"writable": strs(true),
+			"readable": strs(true),
+		}},
 	}}
+}
+
+// confinement checks the "confine" section: absolute directories, and a
+// policy that asks about project code (autoapprove asks nothing).
+func (p *configParser) confinement(f *confineJSON, policy string) *confine.Policy {
+	if policy == PolicyAutoApprove {
+		p.fail("confine", "has no effect under the policy %q, which allows every call; remove it or choose %q or %q", PolicyAutoApprove, PolicySandbox, PolicyPermissive)
+		return nil
+	}
+	cp := &confine.Policy{Network: f.Network, Writable: slices.Clone(f.Writable)}
+	if f.Readable != nil {
+		cp.Readable = append([]string{}, f.Readable...)
+	}
+	for key, list := range map[string][]string{"writable": f.Writable, "readable": f.Readable} {
+		for i, d := range list {
+			if !cleanAbs(d) {
+				p.fail(fmt.Sprintf("confine.%s[%d]", key, i), "%q is not an absolute, clean directory", d)
+			}
+		}
+	}
+	return cp
 }
 
 // configParser checks the values of a decoded document and locates errors.
@@ -327,6 +364,9 @@ func (p *configParser) build(f *configFile) (*Config, error) {
 	}
 	if f.Tools != nil || f.Agents != nil {
 		c.tools = p.tools()
+	}
+	if f.Confine != nil {
+		c.confinement = p.confinement(f.Confine, c.policy)
 	}
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
@@ -688,7 +728,40 @@ func (c *Config) Options() []Option {
 	if c.hasPromptLimit {
 		opts = append(opts, WithPromptTimeout(c.promptTimeout))
 	}
+	if c.confinement != nil {
+		p, _ := c.Confinement()
+		opts = append(opts, WithConfinement(p))
+	}
 	return opts
+}
+
+// Confinement returns the "confine" section as a confine.Policy whose
+// Sandbox is empty, and whether the file has one. A host that builds its
+// authorizer from this configuration promises to run every shell command
+// it is allowed with confine.Start under this policy, Sandbox set to the
+// call's sandbox (confine.DefaultPolicy(sandbox) merged with Writable,
+// Readable and Network is the usual start): the authorizer then allows
+// project code without asking (see WithConfinement).
+func (c *Config) Confinement() (confine.Policy, bool) {
+	if c.confinement == nil {
+		return confine.Policy{}, false
+	}
+	p := *c.confinement
+	p.Writable = slices.Clone(p.Writable)
+	if p.Readable != nil {
+		p.Readable = append([]string{}, p.Readable...)
+	}
+	return p, true
+}
+
+// WithoutConfinement returns a copy of c without its "confine" section,
+// for a host that does not run the commands itself (an agent's hook, a
+// tool that only prints decisions): project code is then asked about, as
+// it must be when nothing confines it.
+func (c *Config) WithoutConfinement() *Config {
+	cp := *c
+	cp.confinement = nil
+	return &cp
 }
 
 // NewAuthorizer builds the configured authorizer. opts come after the

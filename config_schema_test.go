@@ -177,7 +177,7 @@ func TestConfigSchemaRejectsWhatTheLoaderRejects(t *testing.T) {
 	bad := map[string]string{
 		"unknown key":           `{"polcy": "sandbox"}`,
 		"unknown policy":        `{"policy": "lenient"}`,
-		"reserved confine":      `{"confine": {"network": false}}`,
+		"confine, relative dir": `{"confine": {"writable": ["cache"]}}`,
 		"null":                  `{"headless": null}`,
 		"wrong type":            `{"splitCompound": "yes"}`,
 		"bad duration":          `{"promptTimeout": "2 minutes"}`,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sandboxauth/sandboxauth/confine"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,7 +53,9 @@ func TestLoadConfigErrorsNameFileLineColumnAndKey(t *testing.T) {
 		{"remove unknown protected path", `{"protectedPaths": {"remove": [".envrc"]}}`, `1:32: protectedPaths.remove[0]: ".envrc" is not a default protected path`, nil},
 		{"protected path protecting nothing", `{"protectedPaths": {"add": [{"pattern": "x"}]}}`, `1:29: protectedPaths.add[0]: ("x") protects neither reads nor writes`, nil},
 		{"protected path with ..", `{"protectedPaths": {"add": [{"pattern": "a/../b", "read": true}]}}`, `1:29: protectedPaths.add[0]: ("a/../b"): empty, "." or ".." elements are not allowed`, nil},
-		{"confine is reserved", "{\n \"confine\": {\"network\": false}}", `2:2: confine: "confine" is reserved`, nil},
+		{"confine: relative directory", "{\n \"confine\": {\"writable\": [\"cache\"]}}", `2:27: confine.writable[0]: "cache" is not an absolute, clean directory`, nil},
+		{"confine: unknown key", "{\"confine\": {\"net\": true}}", `1:14: confine.net`, nil},
+		{"confine under autoapprove", `{"policy": "autoapprove", "confine": {}}`, `1:38: confine: has no effect under the policy "autoapprove"`, nil},
 		{"autoapprove with commands", `{"policy": "autoapprove", "commands": {}}`, `1:39: commands: has no effect under the policy "autoapprove"`, nil},
 		{"tools: unknown group", "{\"policy\": \"sandbox\",\n  \"tools\": {\"allow\": [\"read\",\n    \"group:fz\"]}}", `3:5: tools.allow[1]: unknown group "group:fz"`, toolpolicy.ErrUnknownGroup},
 		{"agents: unknown key", "{\"tools\": {}, \"agents\": [{\"id\": \"a\", \"tols\": {}}]}", `1:38: agents[0].tols: invalid tool policy configuration: unknown field "tols"`, toolpolicy.ErrInvalidConfig},
@@ -381,4 +384,52 @@ func TestConfigAuthorizerWithToolsTakesContexts(t *testing.T) {
 	err = <-done
 	assert.ErrorIs(t, err, ErrCallCanceled)
 	<-req.Done
+}
+
+// TestConfigConfine: a "confine" section is the host's promise to run shell
+// commands confined. Project code then runs without asking under the
+// Sandbox policy; without the section, or for a host that runs nothing
+// itself (WithoutConfinement), it is asked about.
+func TestConfigConfine(t *testing.T) {
+	if err := confine.Available(); err != nil {
+		t.Skipf("kernel confinement is not available here: %v", err)
+	}
+	f := newFixture(t)
+	goTest := func(a Authorizer, ch <-chan UserRequest) ([]UserRequest, error) {
+		return answering(t, ch, false, func() error {
+			return a.IsShellAuthorized(false, "", f.sandbox, f.sandbox, []string{"go", "test", "./..."})
+		})
+	}
+	body := `{"confine": {"writable": ["/var/tmp"], "readable": ["/usr/share"]}}`
+	c, err := ParseConfig([]byte(body))
+	require.NoError(t, err)
+	p, ok := c.Confinement()
+	require.True(t, ok)
+	assert.Equal(t, confine.Policy{Writable: []string{"/var/tmp"}, Readable: []string{"/usr/share"}}, p)
+	p.Writable[0] = "/changed"
+	again, _ := c.Confinement()
+	assert.Equal(t, "/var/tmp", again.Writable[0], "Confinement returns a copy")
+
+	a, ch := loaded(t, body)
+	seen, err := goTest(a, ch)
+	assert.NoError(t, err, "project code runs confined without asking")
+	assert.Empty(t, seen)
+
+	for name, cfg := range map[string]*Config{"no section": mustParse(t, `{}`), "WithoutConfinement": c.WithoutConfinement()} {
+		a, ch, err := cfg.NewAuthorizer()
+		require.NoError(t, err)
+		seen, err := goTest(a, ch)
+		a.Close()
+		assert.ErrorIs(t, err, ErrAuthorizationDenied, name)
+		assert.Len(t, seen, 1, "%s: project code is asked about", name)
+	}
+	_, ok = c.WithoutConfinement().Confinement()
+	assert.False(t, ok)
+}
+
+func mustParse(t *testing.T, body string) *Config {
+	t.Helper()
+	c, err := ParseConfig([]byte(body))
+	require.NoError(t, err)
+	return c
 }

@@ -120,12 +120,15 @@ func runDemo(e *env, args []string) int {
 	d := &demo{e: e, sandbox: dir, policy: pol, echo: !isTerminal(e.stdin), grants: sandboxauth.NewGrants()}
 	opts := []sandboxauth.Option{sandboxauth.WithGrants(d.grants)}
 	if *execute {
-		p := confine.DefaultPolicy(dir)
+		p := confinePolicy(cfg, dir, false)
 		if err := confine.Available(); err != nil {
 			return inputError(e, fs, "--execute runs commands only under kernel confinement, which this system lacks: %v", err)
 		}
 		d.confined = &p
 		opts = append(opts, sandboxauth.WithConfinement(p))
+	}
+	if !*execute {
+		cfg = cfg.WithoutConfinement() // the demo runs nothing: nothing is confined
 	}
 	d.authz, d.requests, err = cfg.NewPolicyAuthorizer(pol, commandsFor(cfg, *split), opts...)
 	if err != nil {

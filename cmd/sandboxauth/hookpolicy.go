@@ -85,7 +85,9 @@ func loadHookPolicy(configPath string, req *hookproto.Request) (*hookPolicy, err
 	if agent := toolpolicy.Agent(req.Agent); slices.Contains(toolpolicy.Agents(), agent) {
 		opts = append(opts, sandboxauth.WithToolVocabulary(agent))
 	}
-	authz, requests, err := cfg.NewPolicyAuthorizer(cfg.Policy(), commands, opts...)
+	// The agent runs the command, not this process: nothing confines it,
+	// so a "confine" section must not make project code run unasked.
+	authz, requests, err := cfg.WithoutConfinement().NewPolicyAuthorizer(cfg.Policy(), commands, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -84,8 +84,7 @@ func runRun(e *env, args []string) int {
 		return exitRunUsage
 	}
 
-	policy := confine.DefaultPolicy(dir)
-	policy.Network = *network
+	policy := confinePolicy(cfg, dir, *network)
 	terminal := isTTY(e.stdin)
 	opts := []sandboxauth.Option{sandboxauth.WithConfinement(policy)}
 	if !terminal {
@@ -105,6 +104,22 @@ func runRun(e *env, args []string) int {
 		return exitRunRefused
 	}
 	return runConfined(e, argv, cwd, policy)
+}
+
+// confinePolicy is the policy commands run under: confine.DefaultPolicy of
+// the sandbox, with the configuration's "confine" section (more writable
+// directories, restricted reads, the network) and --net on top.
+func confinePolicy(cfg *sandboxauth.Config, sandbox string, network bool) confine.Policy {
+	p := confine.DefaultPolicy(sandbox)
+	if c, ok := cfg.Confinement(); ok {
+		p.Writable = append(p.Writable, c.Writable...)
+		if c.Readable != nil {
+			p.Readable = append(append([]string{}, p.Readable...), c.Readable...)
+		}
+		network = network || c.Network
+	}
+	p.Network = network
+	return p
 }
 
 // askOnTerminal answers the authorizer's questions on the terminal until
