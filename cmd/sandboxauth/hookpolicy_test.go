@@ -73,6 +73,13 @@ func TestHookConfigFiles(t *testing.T) {
 		assert.Contains(t, reason, path+`:3:12: policy: the policy "permissive" allows more than "sandbox"`)
 		assert.Contains(t, reason, "may only narrow the defaults")
 	})
+	t.Run("confine is ignored: the agent runs the command unconfined", func(t *testing.T) {
+		project, home := hookProject(t)
+		cfg := filepath.Join(home, "policy.json")
+		require.NoError(t, os.WriteFile(cfg, []byte(`{"confine": {"network": false}}`), 0o644))
+		d, _, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "go test ./..."}), "--config", cfg)
+		assert.Equal(t, "ask", d, "project code is asked about when nothing confines it")
+	})
 	t.Run("user file", func(t *testing.T) {
 		project, home := hookProject(t)
 		cfg := filepath.Join(home, ".config", "sandboxauth", "config.json")
