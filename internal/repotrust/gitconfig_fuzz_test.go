@@ -34,7 +34,10 @@ func FuzzParseGitConfig(f *testing.F) {
 				t.Fatalf("key %q", s.Key)
 			}
 			canon.WriteString("[" + s.Section)
-			if s.Subsection != "" {
+			// An empty subsection is written too when the section has a
+			// dot: [a.b] would be the old spelling of section a,
+			// subsection b.
+			if s.Subsection != "" || strings.Contains(s.Section, ".") {
 				canon.WriteString(` "` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s.Subsection) + `"`)
 			}
 			canon.WriteString("]\n\t" + s.Key)
