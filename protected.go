@@ -138,7 +138,17 @@ func compileProtected(ps []ProtectedPath) ([]protectedRule, error) {
 // match reports whether rel (slash-separated, relative to the sandbox) is
 // protected by r.
 func (r *protectedRule) match(rel string) bool {
-	elems := strings.Split(strings.ToLower(rel), "/")
+	return r.matchElems(protectedElems(rel))
+}
+
+// protectedElems splits a relative path into the lower-cased elements the
+// rules match, once for all rules.
+func protectedElems(rel string) []string {
+	return strings.Split(strings.ToLower(rel), "/")
+}
+
+// matchElems is match for a path already split by protectedElems.
+func (r *protectedRule) matchElems(elems []string) bool {
 	if !r.anyDepth {
 		return r.matchAt(elems)
 	}
@@ -184,21 +194,21 @@ func protectedHit(rules []protectedRule, op Operation, sandboxDir string, pl *pl
 // matched, so neither a symlink to a protected file nor a symlink named like
 // one slips through.
 func protectedRuleFor(rules []protectedRule, op Operation, sandboxDir, root, given, real string) *protectedRule {
-	var rels [2]string
+	var rels [2][]string
 	n := 0
 	if rel, ok := relInside(filepath.Clean(sandboxDir), filepath.Clean(given)); ok {
-		rels[n], n = rel, n+1
+		rels[n], n = protectedElems(rel), n+1
 	}
 	if rel, ok := relInside(root, real); ok {
-		rels[n], n = rel, n+1
+		rels[n], n = protectedElems(rel), n+1
 	}
 	for i := range rules {
 		rule := &rules[i]
 		if (op == OpRead && !rule.src.Read) || (op == OpWrite && !rule.src.Write) {
 			continue
 		}
-		for _, rel := range rels[:n] {
-			if rule.match(rel) {
+		for _, elems := range rels[:n] {
+			if rule.matchElems(elems) {
 				return rule
 			}
 		}

@@ -256,9 +256,10 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) cmdVerdict {
 		if !ok {
 			return nil
 		}
+		elems := protectedElems(rel)
 		for i := range r.protected {
 			rule := &r.protected[i]
-			if rule.src.Read && rule.match(rel) {
+			if rule.src.Read && rule.matchElems(elems) {
 				hit = rel
 				return fs.SkipAll
 			}
