@@ -158,3 +158,26 @@ func marshal(v any) []byte {
 	}
 	return append(b, '\n')
 }
+
+// header reads the fields every agent's event has under its own names: the
+// tool (non-empty), the absolute working directory (also the project
+// directory) and the optional session id.
+func (f fields) header(req *Request, toolKey, sessionKey string) error {
+	var err error
+	if req.Tool, err = f.str(toolKey); err != nil {
+		return err
+	}
+	if req.Tool == "" {
+		return malformed("event.%s is empty", toolKey)
+	}
+	cwd, err := f.str("cwd")
+	if err != nil {
+		return err
+	}
+	if req.Cwd, err = absDir("event.cwd", cwd); err != nil {
+		return err
+	}
+	req.ProjectDir = req.Cwd
+	req.Session, _, err = f.optStr(sessionKey)
+	return err
+}

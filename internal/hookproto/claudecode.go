@@ -41,33 +41,26 @@ func (c claudeCode) Decode(payload []byte) (*Request, error) {
 // decodeClaudeStyle decodes the PreToolUse event shared by Claude Code and
 // Codex: snake_case fields, tool_input an object.
 func decodeClaudeStyle(agent string, payload []byte, tools map[string]toolSpec) (*Request, error) {
+	return decodeSnakeCase(agent, "PreToolUse", agent == "claude-code", payload, tools)
+}
+
+// decodeSnakeCase decodes the event shape Claude Code, Codex and Gemini
+// CLI share: hook_event_name (which must be event), tool_name, cwd,
+// session_id and a tool_input object, read with the agent's tools.
+func decodeSnakeCase(agent, event string, canAsk bool, payload []byte, tools map[string]toolSpec) (*Request, error) {
 	ev, err := object("event", payload)
 	if err != nil {
 		return nil, err
 	}
-	event, err := ev.str("hook_event_name")
+	name, err := ev.str("hook_event_name")
 	if err != nil {
 		return nil, err
 	}
-	if event != "PreToolUse" {
-		return nil, malformed("event %q is not PreToolUse", event)
+	if name != event {
+		return nil, malformed("event %q is not %s", name, event)
 	}
-	req := &Request{Agent: agent, Event: event, CanAsk: agent == "claude-code"}
-	if req.Tool, err = ev.str("tool_name"); err != nil {
-		return nil, err
-	}
-	if req.Tool == "" {
-		return nil, malformed("event.tool_name is empty")
-	}
-	cwd, err := ev.str("cwd")
-	if err != nil {
-		return nil, err
-	}
-	if req.Cwd, err = absDir("event.cwd", cwd); err != nil {
-		return nil, err
-	}
-	req.ProjectDir = req.Cwd
-	if req.Session, _, err = ev.optStr("session_id"); err != nil {
+	req := &Request{Agent: agent, Event: event, CanAsk: canAsk}
+	if err := ev.header(req, "tool_name", "session_id"); err != nil {
 		return nil, err
 	}
 	in, err := ev.obj("tool_input")

@@ -42,21 +42,7 @@ func (c copilot) Decode(payload []byte) (*Request, error) {
 		return nil, err
 	}
 	req := &Request{Agent: c.Name(), Event: "preToolUse", CanAsk: true}
-	if req.Tool, err = ev.str("toolName"); err != nil {
-		return nil, err
-	}
-	if req.Tool == "" {
-		return nil, malformed("event.toolName is empty")
-	}
-	cwd, err := ev.str("cwd")
-	if err != nil {
-		return nil, err
-	}
-	if req.Cwd, err = absDir("event.cwd", cwd); err != nil {
-		return nil, err
-	}
-	req.ProjectDir = req.Cwd
-	if req.Session, _, err = ev.optStr("sessionId"); err != nil {
+	if err := ev.header(req, "toolName", "sessionId"); err != nil {
 		return nil, err
 	}
 	if !ev.has("toolArgs") {

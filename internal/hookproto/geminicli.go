@@ -35,43 +35,7 @@ var geminiTools = map[string]toolSpec{
 }
 
 func (g geminiCLI) Decode(payload []byte) (*Request, error) {
-	ev, err := object("event", payload)
-	if err != nil {
-		return nil, err
-	}
-	event, err := ev.str("hook_event_name")
-	if err != nil {
-		return nil, err
-	}
-	if event != "BeforeTool" {
-		return nil, malformed("event %q is not BeforeTool", event)
-	}
-	req := &Request{Agent: g.Name(), Event: event, CanAsk: true}
-	if req.Tool, err = ev.str("tool_name"); err != nil {
-		return nil, err
-	}
-	if req.Tool == "" {
-		return nil, malformed("event.tool_name is empty")
-	}
-	cwd, err := ev.str("cwd")
-	if err != nil {
-		return nil, err
-	}
-	if req.Cwd, err = absDir("event.cwd", cwd); err != nil {
-		return nil, err
-	}
-	req.ProjectDir = req.Cwd
-	if req.Session, _, err = ev.optStr("session_id"); err != nil {
-		return nil, err
-	}
-	in, err := ev.obj("tool_input")
-	if err != nil {
-		return nil, err
-	}
-	if err := specFor(geminiTools, req.Tool).apply(req, in); err != nil {
-		return nil, err
-	}
-	return req, nil
+	return decodeSnakeCase(g.Name(), "BeforeTool", true, payload, geminiTools)
 }
 
 func (geminiCLI) Encode(req *Request, d Decision) Answer {
