@@ -1,7 +1,5 @@
 package repotrust
 
-import "path/filepath"
-
 // cargoKey: the .cargo/config(.toml) settings that change neither what
 // cargo runs, nor where it writes, nor which host it contacts. build.rustc,
 // build.rustc-wrapper, build.rustflags, build.target-dir,
@@ -22,30 +20,12 @@ func cargoKey(path string) bool {
 // the allow-list. A line this reader does not understand (arrays, inline
 // tables, multi-line strings) is not trusted.
 func CargoTrusted(dir, sandbox string) (ok bool, reason string) {
-	dirs, in := projectDirs(dir, sandbox)
-	if !in {
-		return false, dir + " is not in the sandbox, so its cargo configuration is not known"
-	}
-	for _, d := range dirs {
-		for _, n := range []string{".cargo/config", ".cargo/config.toml"} {
-			name := filepath.Join(d, n)
-			b, exists, problem := readProjectFile(name)
-			if problem != "" {
-				return false, problem
+	return scanProjectFiles(dir, sandbox, "cargo configuration files", []string{".cargo/config", ".cargo/config.toml"}, func(name, _ string, b []byte) (bool, string) {
+		return tomlScan(name, b, nil, func(path, value string, l line) string {
+			if !cargoKey(path) {
+				return at(name, l) + ": key " + path + " may change what cargo and rustc run, write or contact"
 			}
-			if !exists {
-				continue
-			}
-			ok, reason := tomlScan(name, b, nil, func(path, value string, l line) string {
-				if !cargoKey(path) {
-					return at(name, l) + ": key " + path + " may change what cargo and rustc run, write or contact"
-				}
-				return ""
-			})
-			if !ok {
-				return false, reason
-			}
-		}
-	}
-	return true, ""
+			return ""
+		})
+	})
 }

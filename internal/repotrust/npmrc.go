@@ -1,9 +1,6 @@
 package repotrust
 
-import (
-	"path/filepath"
-	"strings"
-)
+import "strings"
 
 // npmrcKeys are the .npmrc keys that change neither what npm runs, nor
 // where it writes, nor which host it contacts: how versions are saved,
@@ -25,20 +22,8 @@ func npmrcKey(key string) bool {
 // the sandbox and are the user's. dir and sandbox are absolute and clean.
 // reason names file:line:column and the key.
 func NpmTrusted(dir, sandbox string) (ok bool, reason string) {
-	dirs, in := projectDirs(dir, sandbox)
-	if !in {
-		return false, dir + " is not in the sandbox, so its .npmrc files are not known"
-	}
-	for _, d := range dirs {
-		name := filepath.Join(d, ".npmrc")
-		b, exists, problem := readProjectFile(name)
-		if problem != "" {
-			return false, problem
-		}
-		if !exists {
-			continue
-		}
-		ok, reason := iniScan(name, b, func(section, key, value string, l line) string {
+	return scanProjectFiles(dir, sandbox, ".npmrc files", []string{".npmrc"}, func(name, _ string, b []byte) (bool, string) {
+		return iniScan(name, b, func(section, key, value string, l line) string {
 			if section != "" {
 				return at(name, l) + ": section [" + section + "] is not read here, so what it sets for npm is not known"
 			}
@@ -48,9 +33,5 @@ func NpmTrusted(dir, sandbox string) (ok bool, reason string) {
 			}
 			return ""
 		})
-		if !ok {
-			return false, reason
-		}
-	}
-	return true, ""
+	})
 }

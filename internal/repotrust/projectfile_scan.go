@@ -22,6 +22,33 @@ func projectDirs(dir, sandbox string) (dirs []string, ok bool) {
 	}
 }
 
+// scanProjectFiles reads each existing file named by names (relative to
+// the directory) in dir and its parents up to sandbox, nearest first, and
+// hands it to check, stopping at the first file check does not trust. what
+// names the files in the reason given when dir is not in the sandbox.
+func scanProjectFiles(dir, sandbox, what string, names []string, check func(name, base string, b []byte) (bool, string)) (ok bool, reason string) {
+	dirs, in := projectDirs(dir, sandbox)
+	if !in {
+		return false, dir + " is not in the sandbox, so its " + what + " are not known"
+	}
+	for _, d := range dirs {
+		for _, n := range names {
+			name := filepath.Join(d, n)
+			b, exists, problem := readProjectFile(name)
+			if problem != "" {
+				return false, problem
+			}
+			if !exists {
+				continue
+			}
+			if ok, reason := check(name, n, b); !ok {
+				return false, reason
+			}
+		}
+	}
+	return true, ""
+}
+
 // readProjectFile reads a project file: (nil, false, "") when it does not
 // exist, a reason when it exists but cannot be read as a small regular
 // file (a directory, a FIFO, a file too large, no permission).

@@ -1,9 +1,6 @@
 package repotrust
 
-import (
-	"path/filepath"
-	"strings"
-)
+import "strings"
 
 // uvKey: the uv settings (uv.toml, or [tool.uv] in pyproject.toml) that
 // change neither where uv installs from, nor where it writes, nor which
@@ -24,39 +21,21 @@ func uvKey(key string) bool {
 // are skipped). A line of a uv setting this reader does not understand
 // (arrays, inline tables) is not trusted.
 func UvTrusted(dir, sandbox string) (ok bool, reason string) {
-	dirs, in := projectDirs(dir, sandbox)
-	if !in {
-		return false, dir + " is not in the sandbox, so its uv settings are not known"
-	}
-	for _, d := range dirs {
-		for _, n := range []string{"uv.toml", "pyproject.toml"} {
-			name := filepath.Join(d, n)
-			b, exists, problem := readProjectFile(name)
-			if problem != "" {
-				return false, problem
-			}
-			if !exists {
-				continue
-			}
-			prefix := ""
-			var skip func(string) bool
-			if n == "pyproject.toml" {
-				prefix = "tool.uv."
-				skip = func(path string) bool {
-					return path != "tool.uv" && !strings.HasPrefix(path, "tool.uv.")
-				}
-			}
-			ok, reason := tomlScan(name, b, skip, func(path, value string, l line) string {
-				key, found := strings.CutPrefix(path, prefix)
-				if !found || !uvKey(key) {
-					return at(name, l) + ": key " + path + " may change what uv installs, writes or contacts"
-				}
-				return ""
-			})
-			if !ok {
-				return false, reason
+	return scanProjectFiles(dir, sandbox, "uv settings", []string{"uv.toml", "pyproject.toml"}, func(name, base string, b []byte) (bool, string) {
+		prefix := ""
+		var skip func(string) bool
+		if base == "pyproject.toml" {
+			prefix = "tool.uv."
+			skip = func(path string) bool {
+				return path != "tool.uv" && !strings.HasPrefix(path, "tool.uv.")
 			}
 		}
-	}
-	return true, ""
+		return tomlScan(name, b, skip, func(path, value string, l line) string {
+			key, found := strings.CutPrefix(path, prefix)
+			if !found || !uvKey(key) {
+				return at(name, l) + ": key " + path + " may change what uv installs, writes or contacts"
+			}
+			return ""
+		})
+	})
 }
