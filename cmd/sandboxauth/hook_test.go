@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -66,24 +62,7 @@ func hookEnv(home string, extra ...string) []string {
 // a pipe, no terminal, in dir.
 func runHookBin(t *testing.T, dir string, env []string, stdin string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir, cmd.Env = dir, env
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	require.NoError(t, ctx.Err(), "sandboxauth %v did not finish", args)
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	require.NotContains(t, errb.String(), "DATA RACE")
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return runWith(t, dir, env, stdin, args...)
 }
 
 // hookFixture is one fixture file set.

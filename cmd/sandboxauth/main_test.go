@@ -62,10 +62,18 @@ const hangGuard = 2 * time.Minute
 // runIn runs the binary in dir with stdin and args.
 func runIn(t *testing.T, dir, stdin string, args ...string) result {
 	t.Helper()
+	return runWith(t, dir, nil, stdin, args...)
+}
+
+// runWith runs the binary in dir with exactly the environment env (nil:
+// this process's), standard input from stdin (not a terminal) and args,
+// and returns what it printed and its exit status.
+func runWith(t *testing.T, dir string, env []string, stdin string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

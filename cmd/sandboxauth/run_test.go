@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/creack/pty"
@@ -21,25 +17,7 @@ import (
 // from stdin (not a terminal).
 func runEnv(t *testing.T, dir string, env []string, stdin string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	require.NoError(t, ctx.Err(), "sandboxauth %v did not finish", args)
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	require.NotContains(t, errb.String(), "DATA RACE")
-	return result{stdout: out.String(), stderr: errb.String(), code: code}
+	return runWith(t, dir, append(os.Environ(), env...), stdin, args...)
 }
 
 func requireLandlock(t *testing.T) {
