@@ -25,8 +25,21 @@ func hookCommands(t *testing.T, path string) []string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
+	var out []string
+	for _, c := range settingsCommands(t, data) {
+		if strings.Contains(c, "hook --for") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// settingsCommands returns every string under a "command" or "bash" key
+// of a settings document (the agents name their hook commands so).
+func settingsCommands(t *testing.T, data []byte) []string {
+	t.Helper()
 	var v any
-	require.NoError(t, json.Unmarshal(data, &v))
+	require.NoError(t, json.Unmarshal(data, &v), "the settings are valid JSON")
 	var out []string
 	var walk func(any, string)
 	walk = func(v any, key string) {
@@ -40,7 +53,7 @@ func hookCommands(t *testing.T, path string) []string {
 				walk(e, key)
 			}
 		case string:
-			if (key == "command" || key == "bash") && strings.Contains(x, "hook --for") {
+			if key == "command" || key == "bash" {
 				out = append(out, x)
 			}
 		}

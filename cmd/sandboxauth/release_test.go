@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,27 +64,7 @@ func readmeSnippets(t *testing.T) map[string]string {
 // snippetCommand returns the hook command a settings snippet registers.
 func snippetCommand(t *testing.T, snippet string) string {
 	t.Helper()
-	var cmds []string
-	var walk func(any, string)
-	walk = func(v any, key string) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				walk(e, k)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e, key)
-			}
-		case string:
-			if key == "command" || key == "bash" {
-				cmds = append(cmds, x)
-			}
-		}
-	}
-	var v any
-	require.NoError(t, json.Unmarshal([]byte(snippet), &v), "the snippet is valid JSON")
-	walk(v, "")
+	cmds := settingsCommands(t, []byte(snippet))
 	require.NotEmpty(t, cmds)
 	for _, c := range cmds[1:] {
 		require.Equal(t, cmds[0], c, "one command per snippet")
