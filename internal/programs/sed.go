@@ -166,33 +166,17 @@ func sedScriptHarmless(s string) bool {
 				}
 				i++
 			}
-		case 'y':
+		case 'y', 's':
 			if i >= n || s[i] == '\\' || s[i] == '\n' {
 				return false
 			}
 			d := s[i]
 			i++
 			// Two delimited sections: each call reads one and moves on.
-			if !delimited(d) {
+			if !delimited(d) || !delimited(d) {
 				return false
 			}
-			if !delimited(d) {
-				return false
-			}
-		case 's':
-			if i >= n || s[i] == '\\' || s[i] == '\n' {
-				return false
-			}
-			d := s[i]
-			i++
-			// Two delimited sections: each call reads one and moves on.
-			if !delimited(d) {
-				return false
-			}
-			if !delimited(d) {
-				return false
-			}
-			for i < n {
+			for cmd == 's' && i < n {
 				f := s[i]
 				if f == 'g' || f == 'p' || f == 'i' || f == 'I' || f == 'm' || f == 'M' || (f >= '0' && f <= '9') {
 					i++
