@@ -173,8 +173,10 @@ func sedScriptHarmless(s string) bool {
 			d := s[i]
 			i++
 			// Two delimited sections: each call reads one and moves on.
-			if !delimited(d) || !delimited(d) {
-				return false
+			for range 2 {
+				if !delimited(d) {
+					return false
+				}
 			}
 			for cmd == 's' && i < n {
 				f := s[i]
