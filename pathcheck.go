@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
@@ -72,6 +73,10 @@ func validateCall(c *call) error {
 // both its kernel resolution and the resolution of its lexically cleaned form
 // lie in the resolved sandbox, so that a tool which cleans paths before use
 // cannot be led out either.
+//
+// A path beneath the sandbox that has no symlink is placed with one kernel
+// call that proves the sandbox's resolution too (pathres.Proven); the
+// sandbox is resolved on its own only for the other paths.
 func place(sandboxDir string, paths []string) (placement, error) {
 	if err := checkDir("sandbox directory", sandboxDir); err != nil {
 		return placement{}, err
@@ -79,26 +84,54 @@ func place(sandboxDir string, paths []string) (placement, error) {
 	if err := checkPaths(paths); err != nil {
 		return placement{}, err
 	}
-	root, err := pathres.NewRoot(sandboxDir)
-	if err != nil {
-		return placement{}, invalid(ErrInvalidPath, "sandboxauth: sandbox directory %q cannot be resolved: %v", sandboxDir, err)
-	}
-	pl := placement{root: root.Real(), real: make([]string, len(paths))}
+	pl := placement{real: make([]string, len(paths))}
+	var root *pathres.Root
 	for i, p := range paths {
-		r, in, err := root.Contains(p)
-		switch {
-		case err != nil:
-			pl.outside = append(pl.outside, p)
-			pl.where = append(pl.where, "unresolvable: "+err.Error())
-		case !in:
+		r, in, ok := pathres.Proven(sandboxDir, p)
+		if ok {
+			if pl.root == "" {
+				pl.root = filepath.Clean(sandboxDir)
+			}
+		} else {
+			if root == nil {
+				var err error
+				if root, err = newRoot(sandboxDir); err != nil {
+					return placement{}, err
+				}
+				pl.root = root.Real()
+			}
+			var err error
+			if r, in, err = root.Contains(p); err != nil {
+				pl.outside = append(pl.outside, p)
+				pl.where = append(pl.where, "unresolvable: "+err.Error())
+				continue
+			}
+		}
+		if !in {
 			if pathres.Within(pl.root, r) {
 				r += ", but its cleaned form leads outside"
 			}
 			pl.outside = append(pl.outside, p)
 			pl.where = append(pl.where, r)
-		default:
-			pl.real[i] = r
+			continue
 		}
+		pl.real[i] = r
+	}
+	if pl.root == "" { // no paths: the sandbox must still resolve
+		root, err := newRoot(sandboxDir)
+		if err != nil {
+			return placement{}, err
+		}
+		pl.root = root.Real()
 	}
 	return pl, nil
+}
+
+// newRoot resolves the sandbox directory, or says why it cannot be.
+func newRoot(sandboxDir string) (*pathres.Root, error) {
+	root, err := pathres.NewRoot(sandboxDir)
+	if err != nil {
+		return nil, invalid(ErrInvalidPath, "sandboxauth: sandbox directory %q cannot be resolved: %v", sandboxDir, err)
+	}
+	return root, nil
 }

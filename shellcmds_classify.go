@@ -92,9 +92,12 @@ type cmdClassifier struct {
 	projectMatchers []CommandMatcher
 
 	// The sandbox resolved once per classification, on first use, so that
-	// each path argument resolves only its own components.
-	root    *pathres.Root
-	rootErr error
+	// each path argument resolves only its own components. rootReal is the
+	// resolved sandbox, set by the first successful contains (which a path
+	// without symlinks proves with one kernel call, root staying nil).
+	root     *pathres.Root
+	rootErr  error
+	rootReal string
 
 	// dialect is the grammar the script being classified was read with;
 	// globs are expanded with its rules.
@@ -113,8 +116,16 @@ type cmdClassifier struct {
 // contains resolves p (absolute) and reports whether it lies in the
 // sandbox, as pathres.Contains does, resolving the sandbox only once.
 func (r *cmdClassifier) contains(p string) (string, bool, error) {
+	if resolved, inside, ok := pathres.Proven(r.sandbox, p); ok {
+		if r.rootReal == "" {
+			r.rootReal = filepath.Clean(r.sandbox)
+		}
+		return resolved, inside, nil
+	}
 	if r.root == nil && r.rootErr == nil {
-		r.root, r.rootErr = pathres.NewRoot(r.sandbox)
+		if r.root, r.rootErr = pathres.NewRoot(r.sandbox); r.rootErr == nil {
+			r.rootReal = r.root.Real()
+		}
 	}
 	if r.rootErr != nil {
 		return "", false, r.rootErr
@@ -884,7 +895,7 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 		if writes {
 			op = OpWrite
 		}
-		if rule := protectedRuleFor(r.protected, op, r.sandbox, r.root.Real(), abs, resolved); rule != nil {
+		if rule := protectedRuleFor(r.protected, op, r.sandbox, r.rootReal, abs, resolved); rule != nil {
 			return mkVerdict(CommandCheckResultDangerous, "rule: protected path "+rule.src.Pattern+": "+p,
 				"the command would "+string(op)+" a protected path; a person decides")
 		}
@@ -942,11 +953,11 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 		return mkVerdict(CommandCheckResultDangerous, "rule: git repository outside the sandbox",
 			"git would run in a directory outside the sandbox, whose repository configuration may name programs to run")
 	}
-	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.root.Real(), Env: os.LookupEnv})
+	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.rootReal, Env: os.LookupEnv})
 	ok, subject, reason := f.Decide(repotrust.GitCommand(args), func(p repotrust.Problem) bool {
 		root := f.WorkTree
 		if root == "" {
-			root = r.root.Real()
+			root = r.rootReal
 		}
 		return p.Setting == "core.hookspath" && r.protectedHooks(root, p.Value)
 	})

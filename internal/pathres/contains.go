@@ -28,6 +28,31 @@ func Contains(root, p string) (resolved string, inside bool, err error) {
 	return contains(root, p, true)
 }
 
+// Proven answers Contains(root, p) when one kernel call proves the answer,
+// and reports ok false otherwise, without resolving anything in user space.
+// It is the fast path for a caller that places paths beneath a directory it
+// has not resolved yet: on Linux, when p is lexically beneath root and p
+// exists (or only its last component is missing) without any symlink, one
+// openat2 that walks p refusing symlinks walks root's components too, and
+// so proves where both lead. The cost is then one openat2 and one close (two
+// of each for a missing tail), with no allocation when root and p are clean.
+//
+// ok is false when root or p is not a valid absolute path, when p is not
+// lexically beneath root, when p passes a symlink, when more than its tail
+// is missing, on a kernel without openat2 and on other systems: then call
+// [Contains], or [NewRoot] and [Root.Contains], which give the same answer
+// the slower way. When ok is true, the resolved root is filepath.Clean(root).
+func Proven(root, p string) (resolved string, inside, ok bool) {
+	if checkPath(root) != nil || checkPath(p) != nil || !lexicallyBeneath(root, p) {
+		return "", false, false
+	}
+	real, pr := kernelResolve(p, tryClean|tryMissing)
+	if pr != proofClean && pr != proofCleanMissing {
+		return "", false, false
+	}
+	return real, Within(filepath.Clean(root), real), true
+}
+
 // contains is Contains; kernel false resolves in user space only.
 func contains(root, p string, kernel bool) (resolved string, inside bool, err error) {
 	if err := Validate(p); err != nil {

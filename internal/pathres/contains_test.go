@@ -113,6 +113,60 @@ func TestContains(t *testing.T) {
 			want, err := Resolve(p)
 			require.NoError(t, err)
 			assert.Equal(t, want, resolved, "Contains returns Resolve(p)")
+			if pr, pi, ok := Proven(root, p); ok {
+				assert.Equal(t, resolved, pr, "Proven(%q, %q)", root, p)
+				assert.Equal(t, inside, pi, "Proven(%q, %q)", root, p)
+			}
+		})
+	}
+}
+
+// TestProven checks which paths the one-call kernel proof answers for, and
+// that it declines every path it cannot prove.
+func TestProven(t *testing.T) {
+	if !kernelWorks() {
+		t.Skip("openat2 is not available on this kernel: Proven never answers, Contains does the work")
+	}
+	tr := buildSandboxTree(t)
+	tests := []struct {
+		name, root, p string
+		ok, inside    bool
+	}{
+		{"root itself", "sb", "sb", true, true},
+		{"existing file", "sb", "sb/a/b/c/deep.txt", true, true},
+		{"missing tail", "sb", "sb/a/new.txt", true, true},
+		{"dotdot out, no links", "sb", "sb/../outside/secret", true, false},
+		{"dotdot out and back", "sb", "sb/../sb/a", true, true},
+		{"root with trailing slash", "sb/", "sb/a", true, true},
+		{"root with dot", "sb/.", "sb/./a", true, true},
+
+		{"two missing components", "sb", "sb/x/y/z", false, false},
+		{"symlink in path", "sb", "sb/dirlink/c", false, false},
+		{"symlink out", "sb", "sb/up/outside/secret", false, false},
+		{"root is a symlink", "sblink", "sblink/a/b", false, false},
+		{"not lexically beneath", "sb", "sb-evil/x", false, false},
+		{"outside", "sb", "outside/secret", false, false},
+		{"loop", "sb", "sb/self/x", false, false},
+		{"relative root", "-rel", "sb/a", false, false},
+		{"NUL path", "sb", "sb/a\x00", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, p := tr.path(tt.root), tr.path(tt.p)
+			if tt.root == "-rel" {
+				root = "rel/x"
+			}
+			resolved, inside, ok := Proven(root, p)
+			require.Equal(t, tt.ok, ok, "Proven(%q, %q) = %q, %v", root, p, resolved, inside)
+			if !ok {
+				assert.Empty(t, resolved)
+				assert.False(t, inside)
+				return
+			}
+			assert.Equal(t, tt.inside, inside)
+			want, err := Resolve(p)
+			require.NoError(t, err)
+			assert.Equal(t, want, resolved)
 		})
 	}
 }

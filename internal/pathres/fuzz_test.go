@@ -88,6 +88,9 @@ func FuzzResolve(f *testing.F) {
 				if errText(se) != errText(cErr) || sr != resolved || si != inside {
 					t.Fatalf("Contains(%q, %q) = %q, %v, %v; user space alone %q, %v, %v", root, p, resolved, inside, cErr, sr, si, se)
 				}
+				if pr, pi, ok := Proven(root, p); ok && (se != nil || pr != sr || pi != si) {
+					t.Fatalf("Proven(%q, %q) = %q, %v; user space alone %q, %v, %v", root, p, pr, pi, sr, si, se)
+				}
 				if cErr != nil {
 					if inside {
 						t.Fatalf("Contains(%q, %q): inside with error %v", root, p, cErr)

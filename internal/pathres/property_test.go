@@ -99,7 +99,7 @@ func TestResolveMatchesEvalSymlinks(t *testing.T) {
 	if testing.Short() {
 		seeds = 4
 	}
-	var existing, loops, missing int
+	var existing, loops, missing, proven int
 	var proofs [proofFollowed + 1]int
 	for seed := 1; seed <= seeds; seed++ {
 		tr := newTestTree(t)
@@ -135,6 +135,15 @@ func TestResolveMatchesEvalSymlinks(t *testing.T) {
 				require.Equal(t, errText(se), errText(fe), "seed %d: Contains(%q, %q)", seed, r, p)
 				require.Equal(t, sr, fr, "seed %d: Contains(%q, %q)", seed, r, p)
 				require.Equal(t, si, fi, "seed %d: Contains(%q, %q)", seed, r, p)
+				if pr, pi, ok := Proven(r, p); ok {
+					proven++
+					require.NoError(t, se, "seed %d: Proven(%q, %q) answered where user space fails", seed, r, p)
+					require.Equal(t, sr, pr, "seed %d: Proven(%q, %q)", seed, r, p)
+					require.Equal(t, si, pi, "seed %d: Proven(%q, %q)", seed, r, p)
+					if slowRoots[i] != nil {
+						require.Equal(t, filepath.Clean(r), slowRoots[i].Real(), "seed %d: Proven(%q, %q): the root", seed, r, p)
+					}
+				}
 				if slowRoots[i] == nil {
 					continue
 				}
@@ -206,6 +215,7 @@ func TestResolveMatchesEvalSymlinks(t *testing.T) {
 	if kernelWorks() {
 		require.Greater(t, proofs[proofClean], 10*seeds, "the kernel must answer for paths without symlinks")
 		require.Greater(t, proofs[proofCleanMissing], seeds, "the kernel must answer for missing tails")
+		require.Greater(t, proven, 10*seeds, "Proven must answer for paths beneath a root without symlinks")
 		if followWorks(t) {
 			require.Greater(t, proofs[proofFollowed], 10*seeds, "the kernel must answer for paths with symlinks")
 		}
