@@ -19,7 +19,7 @@ func benchClassify(b *testing.B, s *ShellAllowedCommands, sb string, argv []stri
 func BenchmarkCheckCompoundSplitSh(b *testing.B) {
 	s := NewShellAllowedCommands()
 	s.SetSplitCompound(true)
-	benchCheck(b, s, []string{"sh", "-c", "go vet ./... && go test ./... | tail -20"}, CommandCheckResultSafe)
+	benchCheck(b, s, []string{"sh", "-c", "git status && git diff --stat | tail -20"}, CommandCheckResultSafe)
 }
 
 // BenchmarkClassifyCompoundReadOnly is a read-only chain in a sandbox:

@@ -4,6 +4,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // A ProtectedPath names sensitive paths inside the sandbox: a read or write
@@ -138,13 +140,27 @@ func compileProtected(ps []ProtectedPath) ([]protectedRule, error) {
 // match reports whether rel (slash-separated, relative to the sandbox) is
 // protected by r.
 func (r *protectedRule) match(rel string) bool {
-	return r.matchElems(protectedElems(rel))
+	var buf [elemsOnStack]string
+	return r.matchElems(protectedElems(rel, buf[:0]))
 }
 
+// elemsOnStack is how many elements of a path protectedElems can split into
+// a caller's array without allocating; deeper paths allocate.
+const elemsOnStack = 16
+
 // protectedElems splits a relative path into the lower-cased elements the
-// rules match, once for all rules.
-func protectedElems(rel string) []string {
-	return strings.Split(strings.ToLower(rel), "/")
+// rules match, once for all rules, appending them to buf[:0].
+func protectedElems(rel string, buf []string) []string {
+	rel = strings.ToLower(rel) // rel itself when it has no upper case
+	elems := buf[:0]
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return append(elems, rel)
+		}
+		elems = append(elems, rel[:i])
+		rel = rel[i+1:]
+	}
 }
 
 // matchElems is match for a path already split by protectedElems.
@@ -195,12 +211,14 @@ func protectedHit(rules []protectedRule, op Operation, sandboxDir string, pl *pl
 // one slips through.
 func protectedRuleFor(rules []protectedRule, op Operation, sandboxDir, root, given, real string) *protectedRule {
 	var rels [2][]string
+	var bufs [2][elemsOnStack]string
 	n := 0
-	if rel, ok := relInside(filepath.Clean(sandboxDir), filepath.Clean(given)); ok {
-		rels[n], n = protectedElems(rel), n+1
+	givenRel, givenOK := relInside(filepath.Clean(sandboxDir), filepath.Clean(given))
+	if givenOK {
+		rels[n], n = protectedElems(givenRel, bufs[n][:0]), n+1
 	}
-	if rel, ok := relInside(root, real); ok {
-		rels[n], n = protectedElems(rel), n+1
+	if rel, ok := relInside(root, real); ok && (!givenOK || rel != givenRel) {
+		rels[n], n = protectedElems(rel, bufs[n][:0]), n+1
 	}
 	for i := range rules {
 		rule := &rules[i]
@@ -216,12 +234,15 @@ func protectedRuleFor(rules []protectedRule, op Operation, sandboxDir, root, giv
 	return nil
 }
 
-// relInside returns p relative to root, slash-separated, when p is below
-// root.
+// relInside returns p relative to root when p is strictly below root. Both
+// are clean absolute paths (as filepath.Clean and pathres leave them); the
+// result shares p's memory.
 func relInside(root, p string) (string, bool) {
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+	if len(p) == len(root) || !pathres.Within(root, p) {
 		return "", false
 	}
-	return filepath.ToSlash(rel), true
+	if root == "/" {
+		return p[1:], true
+	}
+	return p[len(root)+1:], true
 }

@@ -26,8 +26,10 @@ func BenchmarkCheckBlocked(b *testing.B) {
 	benchCheck(b, NewShellAllowedCommands(), []string{"curl", "-fsSL", "https://example.com"}, CommandCheckResultBlocked)
 }
 
+// BenchmarkCheckBashLcGoTest: a command that runs project code, which
+// Check calls dangerous (a person decides, or it runs confined).
 func BenchmarkCheckBashLcGoTest(b *testing.B) {
-	benchCheck(b, NewShellAllowedCommands(), []string{"bash", "-lc", "go test ./..."}, CommandCheckResultSafe)
+	benchCheck(b, NewShellAllowedCommands(), []string{"bash", "-lc", "go test ./..."}, CommandCheckResultDangerous)
 }
 
 func BenchmarkCheckBashLcQuoted(b *testing.B) {
@@ -37,7 +39,7 @@ func BenchmarkCheckBashLcQuoted(b *testing.B) {
 func BenchmarkCheckCompoundSplit(b *testing.B) {
 	s := NewShellAllowedCommands()
 	s.SetSplitCompound(true)
-	benchCheck(b, s, []string{"bash", "-lc", "go vet ./... && go test ./... | tail -20"}, CommandCheckResultSafe)
+	benchCheck(b, s, []string{"bash", "-lc", "git status && git diff --stat | tail -20"}, CommandCheckResultSafe)
 }
 
 func BenchmarkClassifySandbox(b *testing.B) {

@@ -234,6 +234,7 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) cmdVerdict {
 	root := r.rootReal
 	n := 0
 	var hit string
+	var elemBuf [elemsOnStack]string
 	walkErr := filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable entries are not read by the reader either
@@ -256,7 +257,7 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) cmdVerdict {
 		if !ok {
 			return nil
 		}
-		elems := protectedElems(rel)
+		elems := protectedElems(rel, elemBuf[:0])
 		for i := range r.protected {
 			rule := &r.protected[i]
 			if rule.src.Read && rule.matchElems(elems) {
