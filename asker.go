@@ -44,6 +44,7 @@ type facts struct {
 	protected  string         // reads and writes: the protected-path rule hit, if any
 	cwd        string         // shell: the working directory
 	cwdOutside bool           // shell: the working directory is outside the sandbox
+	cwdPlaced  placedDir      // shell: the working directory as placed (inside false when it is outside)
 	class      Classification // shell: the command's class
 	confined   bool           // shell: the caller confines commands in this sandbox (WithConfinement)
 }
@@ -181,10 +182,13 @@ func (a *asker) shellFacts(c *call, f *facts) error {
 		return err
 	}
 	f.cwd, f.cwdOutside = cwd, len(pl.outside) > 0
+	if !f.cwdOutside {
+		f.cwdPlaced = placedDir{dir: cwd, root: pl.root, resolved: pl.real[0], inside: true}
+	}
 	if err := validateArgv(c.argv); err != nil {
 		return err
 	}
-	f.class = a.commands.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, a.opts.protected, c.argv, a.opts.projectCode...).public()
+	f.class = a.commands.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode...).public()
 	f.confined = a.opts.confinedFor(c.sandboxDir)
 	return nil
 }
@@ -312,7 +316,7 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 				continue
 			}
 			with := a.commands.withSafe(CommandMatcher{Command: g.Command[0], CommandArgsPrefix: g.Command[1:], Reason: "session grant"})
-			cl := with.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, a.opts.protected, c.argv, a.opts.projectCode...)
+			cl := with.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode...)
 			if cl.res == CommandCheckResultSafe || cl.project {
 				return g, true
 			}

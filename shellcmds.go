@@ -415,14 +415,14 @@ func (s *ShellAllowedCommands) Check(argv []string) (CommandCheckResult, error) 
 // classify runs the classifier under the read lock. A panic (a bug) is
 // turned into an inscrutable answer, never a crash or a safe one.
 func (s *ShellAllowedCommands) classify(site CommandSite, argv []string) cmdVerdict {
-	return s.classifyProtected(site, nil, argv)
+	return s.classifyProtected(site, nil, nil, argv)
 }
 
 // classifyProtected is classify with the protected paths of an authorizer:
 // with a sandbox known, a path argument or redirection that reads or writes
 // one of them makes the command dangerous. project adds the authorizer's
 // own project-code commands (WithProjectCode).
-func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []protectedRule, argv []string, project ...CommandMatcher) (v cmdVerdict) {
+func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []protectedRule, known *placedDir, argv []string, project ...CommandMatcher) (v cmdVerdict) {
 	cwd := ""
 	if site.SandboxDir != "" {
 		cwd = site.Cwd
@@ -439,6 +439,9 @@ func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []p
 		}
 	}()
 	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir, projectMatchers: project}
+	if known != nil && known.inside {
+		r.known, r.rootReal = known, known.root
+	}
 	if site.SandboxDir != "" {
 		r.protected = protected
 		r.searchPath = s.searchPaths.get(filepath.Clean(site.SandboxDir))

@@ -98,6 +98,10 @@ type cmdClassifier struct {
 	root     *pathres.Root
 	rootErr  error
 	rootReal string
+	// known is a directory the caller placed inside the sandbox just
+	// before classifying (the asker's working directory), not resolved
+	// again; nil when there is none.
+	known *placedDir
 
 	// dialect is the grammar the script being classified was read with;
 	// globs are expanded with its rules.
@@ -113,9 +117,19 @@ type cmdClassifier struct {
 	pathUnset bool
 }
 
+// placedDir is a directory that a caller has placed inside the sandbox:
+// dir as given, root the resolved sandbox, resolved where dir leads.
+type placedDir struct {
+	dir, root, resolved string
+	inside              bool
+}
+
 // contains resolves p (absolute) and reports whether it lies in the
 // sandbox, as pathres.Contains does, resolving the sandbox only once.
 func (r *cmdClassifier) contains(p string) (string, bool, error) {
+	if r.known != nil && p == r.known.dir {
+		return r.known.resolved, true, nil
+	}
 	if resolved, inside, ok := pathres.Proven(r.sandbox, p); ok {
 		if r.rootReal == "" {
 			r.rootReal = filepath.Clean(r.sandbox)
