@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"os"
 
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 )
 
@@ -11,27 +12,27 @@ import (
 // makes rustc run a project binary or download a toolchain, a cargo
 // configuration that wraps rustc, a pip or uv configuration that changes
 // the package index. A key outside the program's allow-list (see
-// internal/repotrust) makes the command dangerous. args are the words
-// after the program name.
+// internal/repotrust) makes the command dangerous. Which program reads
+// which file is the programs package's knowledge (ReadsProjectFiles). args
+// are the words after the program name.
 func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) cmdVerdict {
+	files := programs.ReadsProjectFiles(name, args)
+	checkers := [...]struct {
+		file  programs.ProjectFiles
+		check func(dir, sandbox string) (bool, string)
+	}{
+		{programs.Npmrc, repotrust.NpmTrusted},
+		{programs.Yarnrc, repotrust.YarnTrusted},
+		{programs.RustToolchain, repotrust.RustToolchainTrusted},
+		{programs.CargoConfig, repotrust.CargoTrusted},
+		{programs.PipConfig, pipTrusted},
+		{programs.UvConfig, repotrust.UvTrusted},
+	}
 	var checks []func(dir, sandbox string) (bool, string)
-	switch name {
-	case "npm", "npx", "pnpm":
-		checks = append(checks, repotrust.NpmTrusted)
-	case "yarn":
-		checks = append(checks, repotrust.NpmTrusted, repotrust.YarnTrusted)
-	case "cargo":
-		checks = append(checks, repotrust.RustToolchainTrusted, repotrust.CargoTrusted)
-	case "rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver", "rustup", "rust-analyzer":
-		checks = append(checks, repotrust.RustToolchainTrusted)
-	case "pip", "pip3":
-		checks = append(checks, pipTrusted)
-	case "python", "python3":
-		if len(args) >= 2 && args[0] == "-m" && args[1] == "pip" {
-			checks = append(checks, pipTrusted)
+	for _, c := range checkers {
+		if files.Has(c.file) {
+			checks = append(checks, c.check)
 		}
-	case "uv", "uvx":
-		checks = append(checks, repotrust.UvTrusted)
 	}
 	if len(checks) > 0 && r.untrusted {
 		return untrustedVerdict("the project files "+name+" reads", "they may have been written to make it run a program or reach a host")

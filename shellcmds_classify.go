@@ -244,7 +244,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	// git's global options.
 	args := argv
 	if kind == kindGit {
-		norm, dirs, problem := gitGlobals(argv)
+		norm, dirs, problem := programs.GitGlobals(argv)
 		if problem != "" {
 			floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: git global option", problem))
 		} else if len(norm) != len(argv) {

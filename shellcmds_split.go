@@ -58,7 +58,7 @@ func readOnlyArgv(argv []string) bool {
 	name := commandBase(argv[0])
 	args := argv[1:]
 	if name == "git" {
-		norm, _, problem := gitGlobals(argv)
+		norm, _, problem := programs.GitGlobals(argv)
 		if problem != "" {
 			return false
 		}

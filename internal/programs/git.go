@@ -234,3 +234,59 @@ func configKey(key string) bool {
 	}
 	return true
 }
+
+// GitGlobals looks through git's global options (those before the
+// subcommand) in argv (argv[0] is git). Harmless ones are dropped; -C DIR is dropped after its
+// directory is returned for the path checks. Options that point git at
+// another repository, or set configuration (which can name programs to
+// run), make the command dangerous: problem says which. norm is argv
+// without the dropped options (argv itself when none was dropped); an
+// unknown global option is left in place for the spec of the subcommand
+// to refuse.
+func GitGlobals(argv []string) (norm []string, dirs []string, problem string) {
+	i := 1
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		switch {
+		case a == "--no-pager" || a == "-P" || a == "--no-optional-locks" || a == "--literal-pathspecs" ||
+			a == "--glob-pathspecs" || a == "--noglob-pathspecs" || a == "--icase-pathspecs" ||
+			a == "--no-replace-objects" || a == "--no-lazy-fetch" || a == "--no-advice":
+		case a == "-p" || a == "--paginate":
+			return nil, nil, "git " + a + " starts a pager (a program named by configuration or PAGER) at a terminal"
+		case a == "-C":
+			if i+1 >= len(argv) {
+				return argv, nil, ""
+			}
+			i++
+			dirs = append(dirs, argv[i])
+		case a == "-c" || strings.HasPrefix(a, "-c") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			return nil, nil, "git -c sets configuration that can run programs"
+		case hasLongPrefix(a, "--config-env"):
+			return nil, nil, "git --config-env sets configuration that can run programs"
+		case hasLongPrefix(a, "--git-dir") || hasLongPrefix(a, "--work-tree") || hasLongPrefix(a, "--namespace") ||
+			hasLongPrefix(a, "--super-prefix") || hasLongPrefix(a, "--attr-source") || a == "--bare":
+			return nil, nil, "git " + a + " points git at another repository or tree"
+		case hasLongPrefix(a, "--exec-path"):
+			return nil, nil, "git --exec-path changes where git finds its programs"
+		default:
+			// --version, --help and unknown options: leave as is.
+			if i == 1 {
+				return argv, dirs, ""
+			}
+			norm = append([]string{"git"}, argv[i:]...)
+			return norm, dirs, ""
+		}
+	}
+	if i == 1 {
+		return argv, nil, ""
+	}
+	norm = append([]string{"git"}, argv[i:]...)
+	return norm, dirs, ""
+}
+
+func hasLongPrefix(a, name string) bool {
+	return a == name || strings.HasPrefix(a, name+"=")
+}

@@ -43,3 +43,16 @@ func node() []*Spec {
 				unsafe("writes build information", "-b,--build --generateTrace= --tsBuildInfoFile="))},
 	)
 }
+
+// nodeProjectFiles: npm and the package managers that share its
+// configuration read .npmrc from the project (registry, scripts' shell,
+// logs directory); yarn reads its own .yarnrc files too.
+func nodeProjectFiles(command string) ProjectFiles {
+	switch command {
+	case "npm", "npx", "pnpm":
+		return Npmrc
+	case "yarn":
+		return Npmrc | Yarnrc
+	}
+	return 0
+}

@@ -57,3 +57,20 @@ func pytestOptions() []Option {
 		unsafe("loads a plugin, which runs arbitrary code", "-p= --pyargs --trace --pdb --pdbcls="),
 	)
 }
+
+// pythonProjectFiles: pip (also as python -m pip) reads pip.conf, which can
+// change the package index; uv reads uv.toml and pyproject.toml's
+// [tool.uv].
+func pythonProjectFiles(command string, args []string) ProjectFiles {
+	switch command {
+	case "pip", "pip3":
+		return PipConfig
+	case "python", "python3":
+		if len(args) >= 2 && args[0] == "-m" && args[1] == "pip" {
+			return PipConfig
+		}
+	case "uv", "uvx":
+		return UvConfig
+	}
+	return 0
+}

@@ -69,3 +69,17 @@ func checkOnly(option string, passthrough bool) func(p *Parsed) *Problem {
 			Reason: "without " + option + " the formatter rewrites files; add " + option + " or a person decides"}
 	}
 }
+
+// rustProjectFiles: every rustup proxy (cargo, rustc, rustfmt, ...) reads
+// the project's rust-toolchain file, which can name a toolchain to
+// download or a directory of binaries to run; cargo also reads
+// .cargo/config.toml (rustc wrappers, runners, registries).
+func rustProjectFiles(command string) ProjectFiles {
+	switch command {
+	case "cargo":
+		return RustToolchain | CargoConfig
+	case "rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver", "rustup", "rust-analyzer":
+		return RustToolchain
+	}
+	return 0
+}

@@ -1,0 +1,28 @@
+package programs
+
+// ProjectFiles is a set of a project's configuration files that a program
+// reads on its own and that can steer it: make it run another program,
+// download a toolchain, or reach another host. The engine checks each file
+// of the set against an allow-list of its keys (internal/repotrust) before
+// a command of a safe spec is allowed; the knowledge of which program reads
+// which file lives in the program's family file.
+type ProjectFiles uint8
+
+// The project files the engine knows how to judge.
+const (
+	Npmrc         ProjectFiles = 1 << iota // .npmrc (npm, npx, pnpm, yarn)
+	Yarnrc                                 // .yarnrc, .yarnrc.yml (yarn)
+	RustToolchain                          // rust-toolchain, rust-toolchain.toml (cargo, rustc, rustup, ...)
+	CargoConfig                            // .cargo/config.toml (cargo)
+	PipConfig                              // pip.conf, PIP_CONFIG_FILE (pip, python -m pip)
+	UvConfig                               // uv.toml, pyproject.toml [tool.uv] (uv, uvx)
+)
+
+// Has reports whether s holds every file of f.
+func (s ProjectFiles) Has(f ProjectFiles) bool { return s&f == f }
+
+// ReadsProjectFiles returns the project files that command reads when run
+// with args (the words after the command), or 0.
+func ReadsProjectFiles(command string, args []string) ProjectFiles {
+	return nodeProjectFiles(command) | rustProjectFiles(command) | pythonProjectFiles(command, args)
+}

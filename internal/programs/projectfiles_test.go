@@ -1,0 +1,36 @@
+package programs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestReadsProjectFiles(t *testing.T) {
+	tests := []struct {
+		argv []string
+		want ProjectFiles
+	}{
+		{[]string{"npm", "ls"}, Npmrc},
+		{[]string{"pnpm", "list"}, Npmrc},
+		{[]string{"yarn", "why", "x"}, Npmrc | Yarnrc},
+		{[]string{"cargo", "metadata"}, RustToolchain | CargoConfig},
+		{[]string{"rustc", "--version"}, RustToolchain},
+		{[]string{"rustfmt", "--check", "src/main.rs"}, RustToolchain},
+		{[]string{"pip", "list"}, PipConfig},
+		{[]string{"python3", "-m", "pip", "list"}, PipConfig},
+		{[]string{"python3", "-m", "pytest"}, 0},
+		{[]string{"python3", "-m"}, 0},
+		{[]string{"uv", "tree"}, UvConfig},
+		{[]string{"git", "status"}, 0},
+		{[]string{"ls"}, 0},
+	}
+	for _, tt := range tests {
+		got := ReadsProjectFiles(tt.argv[0], tt.argv[1:])
+		assert.Equal(t, tt.want, got, "%q", tt.argv)
+		if tt.want != 0 {
+			assert.True(t, got.Has(tt.want))
+		}
+	}
+	assert.False(t, Npmrc.Has(Npmrc|Yarnrc), "Has needs every file of the set")
+}
