@@ -217,7 +217,7 @@ func protectedRuleFor(rules []protectedRule, op Operation, sandboxDir, root, giv
 	if givenOK {
 		rels[n], n = protectedElems(givenRel, bufs[n][:0]), n+1
 	}
-	if rel, ok := relInside(root, real); ok && (!givenOK || rel != givenRel) {
+	if rel, ok := relInside(filepath.Clean(root), filepath.Clean(real)); ok && (!givenOK || rel != givenRel) {
 		rels[n], n = protectedElems(rel, bufs[n][:0]), n+1
 	}
 	for i := range rules {

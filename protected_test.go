@@ -74,6 +74,38 @@ func TestProtectedPathMatch(t *testing.T) {
 	}
 }
 
+// TestProtectedRuleForPathForms checks that a protected file is found
+// whatever form the paths take: given or resolved, unclean, beneath a root
+// that is "/" or not clean, and that the sandbox itself and paths outside
+// it are never matched.
+func TestProtectedRuleForPathForms(t *testing.T) {
+	rules, err := compileProtected(DefaultProtectedPaths())
+	require.NoError(t, err)
+	cases := []struct {
+		name                       string
+		op                         Operation
+		sandbox, root, given, real string
+		protected                  bool
+	}{
+		{"plain", OpWrite, "/sb", "/sb", "/sb/.git/config", "/sb/.git/config", true},
+		{"unclean given", OpWrite, "/sb", "/sb", "/sb/x/../.git/config", "/sb/.git/config", true},
+		{"unclean real only", OpWrite, "/sb", "/sb", "/sb/link", "/sb/x/../.git/config", true},
+		{"unclean sandbox", OpWrite, "/sb/", "/sb", "/sb/.git/config", "/sb/.git/config", true},
+		{"real protected, given not", OpRead, "/sb", "/real/sb", "/sb/notes.txt", "/real/sb/.env", true},
+		{"given protected, real not", OpRead, "/sb", "/real/sb", "/sb/.env", "/real/sb/data.txt", true},
+		{"root slash", OpRead, "/", "/", "/home/u/.env", "/home/u/.env", true},
+		{"sandbox itself", OpWrite, "/sb/.git", "/sb/.git", "/sb/.git", "/sb/.git", false},
+		{"outside", OpRead, "/sb", "/sb", "/other/.env", "/other/.env", false},
+		{"prefix sibling", OpRead, "/sb", "/sb", "/sb-evil/.env", "/sb-evil/.env", false},
+		{"read of a write-only rule", OpRead, "/sb", "/sb", "/sb/.git/config", "/sb/.git/config", false},
+		{"deep path", OpRead, "/sb", "/sb", "/sb/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/.env", "/sb/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/.env", true},
+	}
+	for _, c := range cases {
+		got := protectedRuleFor(rules, c.op, c.sandbox, c.root, c.given, c.real)
+		assert.Equal(t, c.protected, got != nil, c.name)
+	}
+}
+
 func TestProtectedPathPatternsAreChecked(t *testing.T) {
 	bad := []ProtectedPath{
 		{Pattern: "", Read: true},
