@@ -44,7 +44,7 @@ type facts struct {
 	protected  string         // reads and writes: the protected-path rule hit, if any
 	cwd        string         // shell: the working directory
 	cwdOutside bool           // shell: the working directory is outside the sandbox
-	cwdPlaced  placedDir      // shell: the working directory as placed (inside false when it is outside)
+	cwdPlaced  placedDir      // shell: the working directory, placed against the sandbox
 	class      Classification // shell: the command's class
 	confined   bool           // shell: the caller confines commands in this sandbox (WithConfinement)
 }
@@ -177,18 +177,20 @@ func (a *asker) shellFacts(c *call, f *facts) error {
 	if err := checkDir("working directory", cwd); err != nil {
 		return err
 	}
-	pl, err := place(c.sandboxDir, []string{cwd})
-	if err != nil {
+	if err := checkDir("sandbox directory", c.sandboxDir); err != nil {
 		return err
-	}
-	f.cwd, f.cwdOutside = cwd, len(pl.outside) > 0
-	if !f.cwdOutside {
-		f.cwdPlaced = placedDir{dir: cwd, root: pl.root, resolved: pl.real[0], inside: true}
 	}
 	if err := validateArgv(c.argv); err != nil {
 		return err
 	}
-	f.class = a.commands.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode...).public()
+	// The working directory is placed once, for the classifier and for
+	// the policy: often as a by-product of placing a path beneath it.
+	f.cwd, f.cwdPlaced = cwd, placedDir{sandbox: c.sandboxDir, dir: cwd}
+	class := a.commands.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode...).public()
+	if err := f.cwdPlaced.place(); err != nil {
+		return err
+	}
+	f.cwdOutside, f.class = !f.cwdPlaced.inside, class
 	f.confined = a.opts.confinedFor(c.sandboxDir)
 	return nil
 }

@@ -135,3 +135,54 @@ func newRoot(sandboxDir string) (*pathres.Root, error) {
 	}
 	return root, nil
 }
+
+// placedDir is the working directory of a shell call, placed against the
+// sandbox once, by whichever needs it first: the classifier, when it
+// resolves a path beneath the directory with the one kernel call that
+// proves where the directory leads too (provenBeneath), or place. It
+// belongs to one call and is not safe for concurrent use.
+type placedDir struct {
+	sandbox, dir string // as given
+	done         bool   // placed (or failed to be)
+	err          error  // why the sandbox could not be resolved
+	root         string // the sandbox, resolved
+	resolved     string // where dir leads, when inside
+	inside       bool
+}
+
+// place places the directory, unless that is done; the error is place's
+// (the sandbox cannot be resolved).
+func (d *placedDir) place() error {
+	if d.done {
+		return d.err
+	}
+	d.done = true
+	pl, err := place(d.sandbox, []string{d.dir})
+	if err != nil {
+		d.err = err
+		return err
+	}
+	d.root = pl.root
+	if len(pl.outside) == 0 {
+		d.resolved, d.inside = pl.real[0], true
+	}
+	return nil
+}
+
+// provenBeneath records what pathres.Proven(sandbox, p) proved about the
+// directory when p lies strictly beneath it: the kernel walked every
+// component of the directory, refusing symlinks, and found it a directory
+// (a later component followed), so the directory leads to its cleaned
+// form and the sandbox to its own, as place would have found.
+func (d *placedDir) provenBeneath(p string) {
+	n := len(d.dir)
+	if d.done || len(p) < n+2 || p[:n] != d.dir || p[n] != '/' || p[n+1] == '/' {
+		return
+	}
+	d.done = true
+	d.root, d.resolved = filepath.Clean(d.sandbox), filepath.Clean(d.dir)
+	d.inside = pathres.Within(d.root, d.resolved)
+	if !d.inside {
+		d.resolved = ""
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -160,4 +161,47 @@ func TestPermissivePromptShowsOutsidePathsFirst(t *testing.T) {
 	assert.Contains(t, seen[0].Prompt, sb+"/file-out  (OUTSIDE the sandbox: "+root+"/outside/secret)")
 	assert.Contains(t, seen[0].Prompt, "and 7 more inside the sandbox")
 	assert.Equal(t, []string{root + "/outside/secret"}, seen[0].Outside)
+}
+
+// TestPlacedDirProvenBeneath checks that a working directory placed as a
+// by-product of a path beneath it is placed exactly as place would place
+// it, and that only a path strictly beneath it, proven by the kernel,
+// stands in for it.
+func TestPlacedDirProvenBeneath(t *testing.T) {
+	root := escapeTree(t)
+	sb := root + "/sb"
+	tests := []struct {
+		name, cwd, p string
+		derived      bool // the path's proof placed the directory
+	}{
+		{"sandbox, file beneath", sb, sb + "/src/a/b/c/file.go", true},
+		{"sandbox with slash", sb + "/", sb + "//src/a", true},
+		{"sub directory", sb + "/src/a", sb + "/src/a/b/c/file.go", true},
+		{"missing file beneath", sb + "/src", sb + "/src/new.go", true},
+		{"dot-dot in the directory", sb + "/src/..", sb + "/src/../src", true},
+		{"dot-dot out of the sandbox", sb + "/..", sb + "/../outside/secret", true},
+		{"the directory itself", sb + "/src", sb + "/src", false},
+		{"a trailing slash only", sb + "/src", sb + "/src/", false},
+		{"double slash after", sb + "/src", sb + "/src//a", false},
+		{"sibling with the same prefix", sb + "/src", sb + "/src2/x", false},
+		{"directory through a link", sb + "/link-in", sb + "/link-in/b", false},
+		{"link out", sb + "/link-out", sb + "/link-out/secret", false},
+		{"sandbox through a link", root + "/alias", root + "/alias/src", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := placedDir{sandbox: sb, dir: tt.cwd}
+			require.NoError(t, want.place())
+
+			got := placedDir{sandbox: sb, dir: tt.cwd}
+			if _, _, ok := pathres.Proven(sb, tt.p); ok {
+				got.provenBeneath(tt.p)
+			}
+			assert.Equal(t, tt.derived, got.done, "placed by the path's proof")
+			require.NoError(t, got.place())
+			assert.Equal(t, want.inside, got.inside)
+			assert.Equal(t, want.resolved, got.resolved)
+			assert.Equal(t, want.root, got.root)
+		})
+	}
 }

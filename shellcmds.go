@@ -439,9 +439,7 @@ func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []p
 		}
 	}()
 	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir, projectMatchers: project}
-	if known != nil && known.inside {
-		r.known, r.rootReal = known, known.root
-	}
+	r.known = known
 	if site.SandboxDir != "" {
 		r.protected = protected
 		r.searchPath = s.searchPaths.get(filepath.Clean(site.SandboxDir))

@@ -98,9 +98,9 @@ type cmdClassifier struct {
 	root     *pathres.Root
 	rootErr  error
 	rootReal string
-	// known is a directory the caller placed inside the sandbox just
-	// before classifying (the asker's working directory), not resolved
-	// again; nil when there is none.
+	// known is the caller's working directory, placed against the
+	// sandbox once for the caller and the classifier together; nil when
+	// the caller has none.
 	known *placedDir
 
 	// dialect is the grammar the script being classified was read with;
@@ -117,22 +117,23 @@ type cmdClassifier struct {
 	pathUnset bool
 }
 
-// placedDir is a directory that a caller has placed inside the sandbox:
-// dir as given, root the resolved sandbox, resolved where dir leads.
-type placedDir struct {
-	dir, root, resolved string
-	inside              bool
-}
-
 // contains resolves p (absolute) and reports whether it lies in the
 // sandbox, as pathres.Contains does, resolving the sandbox only once.
 func (r *cmdClassifier) contains(p string) (string, bool, error) {
 	if r.known != nil && p == r.known.dir {
-		return r.known.resolved, true, nil
+		if err := r.known.place(); err == nil && r.known.inside {
+			if r.rootReal == "" {
+				r.rootReal = r.known.root
+			}
+			return r.known.resolved, true, nil
+		}
 	}
 	if resolved, inside, ok := pathres.Proven(r.sandbox, p); ok {
 		if r.rootReal == "" {
 			r.rootReal = filepath.Clean(r.sandbox)
+		}
+		if r.known != nil {
+			r.known.provenBeneath(p)
 		}
 		return resolved, inside, nil
 	}
