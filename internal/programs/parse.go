@@ -182,7 +182,19 @@ func (o *Option) shortName(c byte) string {
 	return string([]byte{'-', c})
 }
 
+// short returns the option spelled -c, or nil.
 func (s *Spec) short(c byte) *Option {
+	if s.shorts != nil && c < 128 {
+		if i := s.shorts[c]; i > 0 {
+			return &s.Options[i-1]
+		}
+		return nil
+	}
+	return s.scanShort(c)
+}
+
+// scanShort is short without the index (a spec not in the registry).
+func (s *Spec) scanShort(c byte) *Option {
 	for i := range s.Options {
 		o := &s.Options[i]
 		for _, n := range o.Names {
@@ -192,6 +204,24 @@ func (s *Spec) short(c byte) *Option {
 		}
 	}
 	return nil
+}
+
+// shortIndex builds the index of short options that short uses, the first
+// option to name a letter winning as in scanShort; nil when the options are
+// too many to index.
+func (s *Spec) shortIndex() *[128]uint16 {
+	if len(s.Options) >= 1<<16-1 {
+		return nil
+	}
+	var idx [128]uint16
+	for i := range s.Options {
+		for _, n := range s.Options[i].Names {
+			if len(n) == 2 && n[0] == '-' && n[1] < 128 && idx[n[1]] == 0 {
+				idx[n[1]] = uint16(i + 1)
+			}
+		}
+	}
+	return &idx
 }
 
 func allDigits(s string) bool {

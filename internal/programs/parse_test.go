@@ -103,3 +103,14 @@ func TestEverySpecWellFormed(t *testing.T) {
 		})
 	}
 }
+
+// TestShortIndex checks the index of short options against the scan it
+// replaces, for every spec in the registry and every byte.
+func TestShortIndex(t *testing.T) {
+	for _, s := range registry() {
+		require.NotNil(t, s.shorts, "%s %v: no index", s.Command, s.Prefix)
+		for c := 0; c < 256; c++ {
+			require.Same(t, s.scanShort(byte(c)), s.short(byte(c)), "%s %v: -%c", s.Command, s.Prefix, c)
+		}
+	}
+}

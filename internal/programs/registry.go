@@ -34,6 +34,7 @@ var registry = sync.OnceValue(func() map[string]*Spec {
 	for _, f := range families {
 		for _, s := range f() {
 			s.unsafeNames = s.unsafeSpellings()
+			s.shorts = s.shortIndex()
 			if s.MaxOperands == 0 {
 				s.MaxOperands = -1
 			}

@@ -168,7 +168,10 @@ type Spec struct {
 	Reason string
 
 	unsafeNames []string // set when the registry is built
-
+	// shorts maps an ASCII short option letter to 1 + the index of its
+	// option in Options (0: none); set when the registry is built, so
+	// that reading a cluster does not scan every option.
+	shorts *[128]uint16
 }
 
 // NoOperands is the MaxOperands of a form that takes no operand.
