@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"github.com/sandboxauth/sandboxauth/internal/repotrust"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -516,9 +515,6 @@ func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []p
 	if site.SandboxDir != "" {
 		r.protected = protected
 		r.searchPath = s.searchPaths.get(filepath.Clean(site.SandboxDir))
-	}
-	if _, ok := os.LookupEnv("PATH"); !ok {
-		r.pathUnset = true // the shells this process starts use their own default
 	}
 	return r.argv(argv, cwd, 0, false)
 }

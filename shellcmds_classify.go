@@ -115,6 +115,7 @@ type cmdClassifier struct {
 	// pathUnset is set while classifying a command that runs with PATH
 	// removed from its environment (after env -i, env -u PATH, exec -c).
 	pathUnset bool
+	pathKnown bool // pathUnset holds the answer (see pathIsUnset)
 }
 
 // contains resolves p (absolute) and reports whether it lies in the
@@ -426,13 +427,24 @@ func (r *cmdClassifier) matchUnsafe(name string, args []string) cmdVerdict {
 		reason: "the command is understood but on no list; a person decides"}
 }
 
+// pathIsUnset reports whether the command being classified runs with PATH
+// unset: after a wrapper that removed it, or, read on first need, because
+// this process has none (the shells it starts then use their own default).
+func (r *cmdClassifier) pathIsUnset() bool {
+	if !r.pathKnown {
+		_, set := os.LookupEnv("PATH")
+		r.pathUnset, r.pathKnown = !set, true
+	}
+	return r.pathUnset
+}
+
 // wrapped classifies the command a transparent wrapper runs. A wrapper
 // that removes PATH, or one started with PATH unset, finds its command with
 // the C library's default search path; the command then runs with PATH
 // unset.
 func (r *cmdClassifier) wrapped(name string, u unwrapped, cwd string, depth int, fromScript bool) cmdVerdict {
-	clears := clearsPath(u.assigns)
-	if !clears && !r.pathUnset {
+	unset, clears := r.pathIsUnset(), clearsPath(u.assigns)
+	if !clears && !unset {
 		return r.argv(u.inner, cwd, depth+1, fromScript)
 	}
 	saved := r.pathUnset
@@ -452,7 +464,7 @@ func (r *cmdClassifier) wrapped(name string, u unwrapped, cwd string, depth int,
 // shellWrapper classifies sh/bash/... argv. A shell started with PATH unset
 // finds the commands of its script with its built-in default.
 func (r *cmdClassifier) shellWrapper(name string, argv []string, cwd string, depth int) cmdVerdict {
-	if r.pathUnset {
+	if r.pathIsUnset() {
 		return r.withSearchPath(shellDefaultPath(name), func() cmdVerdict {
 			return r.shellInvocation(shellDialects[name], argv, cwd, depth)
 		})
