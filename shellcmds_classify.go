@@ -217,18 +217,18 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 
 	// Transparent wrappers.
 	if kind == kindWrapper && !(name == "command" && len(argv) > 1 && (argv[1] == "-v" || argv[1] == "-V")) {
-		if u, ok := unwrap(name, argv[1:]); ok {
-			if u.problem != "" {
-				return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: wrapper "+name, u.problem), floor)
+		if u, ok := programs.Unwrap(name, argv[1:]); ok {
+			if u.Problem != "" {
+				return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: wrapper "+name, u.Problem), floor)
 			}
-			if u.inner != nil {
+			if u.Inner != nil {
 				inner := r.wrapped(name, u, cwd, depth, fromScript)
-				v := worseOf(inner, r.envSettings(u.assigns))
+				v := worseOf(inner, r.envSettings(u.Assigns))
 				v = worseOf(v, floor)
 				v.argv = inner.argv
 				return v
 			}
-			if len(u.assigns) > 0 {
+			if len(u.Assigns) > 0 {
 				return worseOf(mkVerdict(CommandCheckResultNone, "rule: env without a command", "prints an altered environment"), floor)
 			}
 		}
@@ -332,7 +332,7 @@ var commandKinds = func() map[string]uint8 {
 	for n := range foreignShells {
 		m[n] = kindForeignShell
 	}
-	for n := range transparentWrappers {
+	for _, n := range programs.Wrappers() {
 		m[n] = kindWrapper
 	}
 	return m
@@ -442,10 +442,10 @@ func (r *cmdClassifier) pathIsUnset() bool {
 // that removes PATH, or one started with PATH unset, finds its command with
 // the C library's default search path; the command then runs with PATH
 // unset.
-func (r *cmdClassifier) wrapped(name string, u unwrapped, cwd string, depth int, fromScript bool) cmdVerdict {
-	unset, clears := r.pathIsUnset(), clearsPath(u.assigns)
+func (r *cmdClassifier) wrapped(name string, u programs.Unwrapped, cwd string, depth int, fromScript bool) cmdVerdict {
+	unset, clears := r.pathIsUnset(), programs.ClearsPath(u.Assigns)
 	if !clears && !unset {
-		return r.argv(u.inner, cwd, depth+1, fromScript)
+		return r.argv(u.Inner, cwd, depth+1, fromScript)
 	}
 	saved := r.pathUnset
 	defer func() { r.pathUnset = saved }()
@@ -453,11 +453,11 @@ func (r *cmdClassifier) wrapped(name string, u unwrapped, cwd string, depth int,
 		// The shell finds exec's command with its own PATH; the command
 		// starts without one.
 		r.pathUnset = true
-		return r.argv(u.inner, cwd, depth+1, fromScript)
+		return r.argv(u.Inner, cwd, depth+1, fromScript)
 	}
 	r.pathUnset = true
 	return r.withSearchPath(libcDefaultPath, func() cmdVerdict {
-		return r.argv(u.inner, cwd, depth+1, fromScript)
+		return r.argv(u.Inner, cwd, depth+1, fromScript)
 	})
 }
 
@@ -727,14 +727,14 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string
 }
 
 // envSettings classifies env NAME=VALUE settings.
-func (r *cmdClassifier) envSettings(settings []envSetting) cmdVerdict {
+func (r *cmdClassifier) envSettings(settings []programs.EnvSetting) cmdVerdict {
 	v := safeCmdVerdict
 	for _, s := range settings {
-		if s.unset {
+		if s.Unset {
 			continue // removing a variable: PATH is followed by wrapped
 		}
-		if res, why := envClass(s.name, s.value); res != CommandCheckResultSafe {
-			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+s.name, why))
+		if res, why := envClass(s.Name, s.Value); res != CommandCheckResultSafe {
+			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+s.Name, why))
 		}
 	}
 	return v
