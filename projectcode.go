@@ -31,70 +31,6 @@ const projectRule = "rule: project code: "
 // projectCodeReason is the reason given for every project-code verdict.
 const projectCodeReason = "runs code defined by files in the project (tests, build or package scripts, configuration that is code), which the classifier cannot see"
 
-// projectSubcommands lists, per program, the subcommands that run project
-// code; a nil set means every invocation does.
-var projectSubcommands = map[string]map[string]bool{
-	"go":       set("test", "run", "generate", "build", "vet"),
-	"cargo":    set("build", "b", "check", "c", "clippy", "test", "t", "run", "r", "bench", "doc", "d"),
-	"npm":      set("test", "t", "tst", "run", "run-script", "rum", "urn", "start", "stop", "restart", "exec", "x"),
-	"deno":     set("task", "test", "run", "bench"),
-	"dotnet":   set("test", "build", "run"),
-	"swift":    set("test", "build", "run"),
-	"uv":       set("run"),
-	"poetry":   set("run"),
-	"pipenv":   set("run"),
-	"npx":      nil,
-	"pytest":   nil,
-	"py.test":  nil,
-	"make":     nil,
-	"gmake":    nil,
-	"just":     nil,
-	"task":     nil,
-	"mvn":      nil,
-	"mvnw":     nil,
-	"gradle":   nil,
-	"gradlew":  nil,
-	"tox":      nil,
-	"nox":      nil,
-	"jest":     nil,
-	"vitest":   nil,
-	"mocha":    nil,
-	"eslint":   nil,
-	"prettier": nil,
-	"mypy":     nil,
-	"tsx":      nil,
-	"ts-node":  nil,
-}
-
-// packageManagement lists, for the JavaScript package managers whose other
-// words name package scripts (yarn test, pnpm lint, bun dev), the
-// subcommands that manage packages instead; those are not labelled and
-// keep their class.
-var packageManagement = map[string]map[string]bool{
-	"yarn": set("add", "install", "remove", "upgrade", "upgrade-interactive", "up", "publish", "login", "logout",
-		"config", "cache", "global", "init", "link", "unlink", "pack", "set", "plugin", "policies", "info",
-		"why", "list", "outdated", "audit", "version", "versions", "help", "owner", "tag", "team", "import",
-		"licenses", "generate-lock-entry", "autoclean", "check", "npm", "constraints", "workspaces"),
-	"pnpm": set("add", "install", "i", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "publish",
-		"login", "logout", "config", "c", "store", "link", "ln", "unlink", "init", "import", "fetch", "prune",
-		"audit", "outdated", "list", "ls", "ll", "why", "setup", "env", "self-update", "server", "patch",
-		"patch-commit", "deploy", "pack", "help", "root", "bin", "licenses", "rebuild", "rb", "install-test", "it"),
-	"bun": set("add", "a", "install", "i", "remove", "rm", "update", "upgrade", "publish", "link", "unlink",
-		"pm", "init", "create", "c", "outdated", "patch", "patch-commit", "help", "audit", "info", "why"),
-}
-
-// versionOrHelp are the lone arguments that make a program print its
-// version or usage without reading the project.
-var versionOrHelp = set("--version", "--help")
-
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
-
 // projectCode labels v as project code when the lists decided it alone
 // (v is still listed, the lists' own verdict) and the command runs project
 // code. Blocked and inscrutable commands are never labelled, nor is a
@@ -137,34 +73,10 @@ func specRejects(name string, args []string) bool {
 	return false
 }
 
-// npmHarmless are the options of npm's script commands that change no
-// configuration; npm reads every other option as a configuration setting
-// (--script-shell, --node-options, --userconfig, --prefix, ...).
-var npmHarmless = set("--if-present", "-s", "--silent", "-q", "--quiet", "-w", "--workspace", "-ws", "--workspaces",
-	"--include-workspace-root", "--no-workspaces", "--ignore-scripts")
-
-// npmConfigFlag reports an npm script command (npm test, npm run x) given
-// an option before "--" that npm would read as configuration.
+// npmConfigFlag reports an npm script command (npm test, npm run x)
+// given an option that npm would read as configuration.
 func npmConfigFlag(name string, args []string) bool {
-	if name != "npm" {
-		return false
-	}
-	for i := 2; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return false
-		}
-		if strings.HasPrefix(a, "-") {
-			key, _, _ := strings.Cut(a, "=")
-			if !npmHarmless[key] {
-				return true
-			}
-			if (key == "-w" || key == "--workspace") && !strings.Contains(a, "=") {
-				i++ // its value
-			}
-		}
-	}
-	return false
+	return name == "npm" && programs.NpmConfigOption(args[1:])
 }
 
 // dangerousFlag reports whether a dangerous matcher with flags matched
@@ -229,97 +141,21 @@ func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) 
 			return "program in the project " + arg0
 		}
 	}
-	first := ""
-	if len(args) > 1 {
-		first = args[1]
+	if what, known := programs.RunsProjectCode(name, args[1:]); known {
+		return what
 	}
-	if len(args) == 2 && versionOrHelp[first] {
-		return "" // make --version, just --help: nothing of the project runs
-	}
-	if subs, ok := projectSubcommands[name]; ok {
-		if subs == nil {
-			return name
-		}
-		if subs[first] {
-			return name + " " + first
-		}
+	in := programs.InterpreterOf(versionless(name))
+	if in == nil {
 		return ""
 	}
-	if mgmt, ok := packageManagement[name]; ok {
-		if first == "" || strings.HasPrefix(first, "-") || mgmt[first] {
-			return ""
-		}
-		return name + " " + first
+	file, module := in.Run(args[1:])
+	if module {
+		return name + " " + in.Module()
 	}
-	switch versionless(name) {
-	case "python", "pypy":
-		return r.interpreterFile(name, args, cwd, pythonOptions)
-	case "node", "nodejs":
-		return r.interpreterFile(name, args, cwd, nodeOptions)
+	if file == "" {
+		return ""
 	}
-	return ""
-}
-
-// interpreterOptions describes an interpreter's command line: options
-// that take a value (as a separate argument), options that run inline code
-// (never labelled: the code is on the command line, and the lists judge
-// it), and for python -m, the option that names a module to run.
-type interpreterOptions struct {
-	withValue map[string]bool
-	inline    map[string]bool
-	module    string
-}
-
-var (
-	pythonOptions = interpreterOptions{withValue: set("-W", "-X", "--check-hash-based-pycs"), inline: set("-c"), module: "-m"}
-	nodeOptions   = interpreterOptions{
-		withValue: set("-r", "--require", "--import", "--loader", "--experimental-loader", "--conditions", "-C", "--env-file", "--input-type", "--stack-size", "--max-old-space-size"),
-		inline:    set("-e", "--eval", "-p", "--print"),
-	}
-)
-
-// interpreterFile labels an interpreter run on a file inside the sandbox
-// (python manage.py test, node scripts/build.js), or on a module (python
-// -m unittest).
-func (r *cmdClassifier) interpreterFile(name string, args []string, cwd string, o interpreterOptions) string {
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			if i+1 < len(args) {
-				return r.insideFile(name, args[i+1], cwd)
-			}
-			return ""
-		case strings.HasPrefix(a, "--"):
-			key, _, attached := strings.Cut(a, "=")
-			if o.inline[key] {
-				return ""
-			}
-			if o.withValue[key] && !attached {
-				i++
-			}
-		case strings.HasPrefix(a, "-") && a != "-":
-			// A bundle of short options (-uB, -um, -Werror).
-			for k := 1; k < len(a); k++ {
-				opt := "-" + a[k:k+1]
-				if o.inline[opt] {
-					return ""
-				}
-				if opt == o.module {
-					return name + " " + o.module
-				}
-				if o.withValue[opt] {
-					if k == len(a)-1 {
-						i++
-					}
-					break
-				}
-			}
-		default:
-			return r.insideFile(name, a, cwd)
-		}
-	}
-	return ""
+	return r.insideFile(name, file, cwd)
 }
 
 // insideFile labels "name file" when file is an existing regular file

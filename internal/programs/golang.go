@@ -48,3 +48,10 @@ func golang() []*Spec {
 			Options: join(opts("-l -d -e -local= -srcdir= -format-only -v"), unsafe("rewrites files in place", "-w"))},
 	}
 }
+
+// goProjectCode: go test, run, generate, build and vet compile the
+// project, whose cgo directives, generate lines and toolchain line run
+// programs.
+func goProjectCode() []ProjectCodeEntry {
+	return []ProjectCodeEntry{{Command: "go", Subcommands: words("test run generate build vet")}}
+}

@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // node: Node.js and its package managers and compilers. Only what reads
 // the project or prints versions is here; installs, publishing and running
 // packages from the registry are not. npm reads any configuration setting
@@ -55,4 +57,60 @@ func nodeProjectFiles(command string) ProjectFiles {
 		return Npmrc | Yarnrc
 	}
 	return 0
+}
+
+// nodeProjectCode: npm's script commands, the package managers whose other
+// words name scripts, and the test runners, linters and loaders that load
+// the project's configuration (which is JavaScript).
+func nodeProjectCode() []ProjectCodeEntry {
+	return []ProjectCodeEntry{
+		{Command: "npm", Subcommands: words("test t tst run run-script rum urn start stop restart exec x")},
+		{Command: "deno", Subcommands: words("task test run bench")},
+		{Command: "npx"}, {Command: "jest"}, {Command: "vitest"}, {Command: "mocha"}, {Command: "eslint"},
+		{Command: "prettier"}, {Command: "tsx"}, {Command: "ts-node"},
+		{Command: "yarn", Managed: words("add install remove upgrade upgrade-interactive up publish login logout " +
+			"config cache global init link unlink pack set plugin policies info why list outdated audit version versions " +
+			"help owner tag team import licenses generate-lock-entry autoclean check npm constraints workspaces")},
+		{Command: "pnpm", Managed: words("add install i remove rm uninstall un update up upgrade publish login logout " +
+			"config c store link ln unlink init import fetch prune audit outdated list ls ll why setup env self-update " +
+			"server patch patch-commit deploy pack help root bin licenses rebuild rb install-test it")},
+		{Command: "bun", Managed: words("add a install i remove rm update upgrade publish link unlink pm init create c " +
+			"outdated patch patch-commit help audit info why")},
+	}
+}
+
+// NpmConfigOption reports an option of an npm script command (npm test,
+// npm run x; args are the words after npm) before "--" that npm reads as
+// configuration (--script-shell, --node-options, --userconfig, --prefix,
+// ...): every option but a few harmless ones.
+func NpmConfigOption(args []string) bool {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		key, _, attached := strings.Cut(a, "=")
+		switch key {
+		case "-w", "--workspace":
+			if !attached {
+				i++ // its value
+			}
+		case "--if-present", "-s", "--silent", "-q", "--quiet", "-ws", "--workspaces",
+			"--include-workspace-root", "--no-workspaces", "--ignore-scripts":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// nodeInterpreter is node's command line.
+func nodeInterpreter() *Interpreter {
+	return &Interpreter{
+		withValue: wordSet(words("-r --require --import --loader --experimental-loader --conditions -C --env-file --input-type --stack-size --max-old-space-size")),
+		inline:    wordSet(words("-e --eval -p --print")),
+	}
 }

@@ -74,3 +74,19 @@ func pythonProjectFiles(command string, args []string) ProjectFiles {
 	}
 	return 0
 }
+
+// pythonProjectCode: the runners of the project's environment and tests,
+// and mypy (whose plugins the project's configuration names).
+func pythonProjectCode() []ProjectCodeEntry {
+	return []ProjectCodeEntry{
+		{Command: "uv", Subcommands: words("run")},
+		{Command: "poetry", Subcommands: words("run")},
+		{Command: "pipenv", Subcommands: words("run")},
+		{Command: "pytest"}, {Command: "py.test"}, {Command: "tox"}, {Command: "nox"}, {Command: "mypy"},
+	}
+}
+
+// pythonInterpreter is python's command line.
+func pythonInterpreter() *Interpreter {
+	return &Interpreter{withValue: wordSet(words("-W -X --check-hash-based-pycs")), inline: wordSet(words("-c")), module: "-m"}
+}

@@ -83,3 +83,9 @@ func rustProjectFiles(command string) ProjectFiles {
 	}
 	return 0
 }
+
+// rustProjectCode: cargo's build-like subcommands run the project's build
+// scripts and procedural macros.
+func rustProjectCode() []ProjectCodeEntry {
+	return []ProjectCodeEntry{{Command: "cargo", Subcommands: words("build b check c clippy test t run r bench doc d")}}
+}

@@ -1,0 +1,103 @@
+package programs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRunsProjectCode(t *testing.T) {
+	tests := []struct {
+		line, what string
+		known      bool
+	}{
+		{"go test ./...", "go test", true},
+		{"go vet ./...", "go vet", true},
+		{"go list ./...", "", true},
+		{"go --version", "", true},
+		{"cargo t", "cargo t", true},
+		{"cargo metadata", "", true},
+		{"make", "make", true},
+		{"make install", "make", true},
+		{"make --version", "", true},
+		{"just --help", "", true},
+		{"just --help build", "just", true},
+		{"npm test", "npm test", true},
+		{"npm ls", "", true},
+		{"yarn lint", "yarn lint", true},
+		{"yarn why react", "", true},
+		{"yarn", "", true},
+		{"yarn --frozen-lockfile", "", true},
+		{"pnpm dev", "pnpm dev", true},
+		{"pnpm ls", "", true},
+		{"bun x", "bun x", true},
+		{"pytest -q", "pytest", true},
+		{"uv run x", "uv run", true},
+		{"uv tree", "", true},
+		{"dotnet build", "dotnet build", true},
+		{"ls -la", "", false},
+		{"python3 x.py", "", false},
+	}
+	for _, tt := range tests {
+		w := strings.Fields(tt.line)
+		what, known := RunsProjectCode(w[0], w[1:])
+		assert.Equal(t, tt.what, what, tt.line)
+		assert.Equal(t, tt.known, known, tt.line)
+	}
+}
+
+func TestInterpreterRun(t *testing.T) {
+	tests := []struct {
+		line, file string
+		module     bool
+	}{
+		{"python manage.py test", "manage.py", false},
+		{"python -u -W ignore manage.py", "manage.py", false},
+		{"python -Werror x.py", "x.py", false},
+		{"python -m unittest", "", true},
+		{"python -um pytest", "", true},
+		{"python -c print(1)", "", false},
+		{"python -- x.py", "x.py", false},
+		{"python -", "-", false},
+		{"python", "", false},
+		{"node scripts/build.js", "scripts/build.js", false},
+		{"node -r ./hook.js app.js", "app.js", false},
+		{"node --require=./hook.js app.js", "app.js", false},
+		{"node -e 1", "", false},
+		{"node --eval=1 app.js", "", false},
+		{"node -p 1", "", false},
+	}
+	for _, tt := range tests {
+		w := strings.Fields(tt.line)
+		in := InterpreterOf(w[0])
+		require.NotNil(t, in, tt.line)
+		file, module := in.Run(w[1:])
+		assert.Equal(t, tt.file, file, tt.line)
+		assert.Equal(t, tt.module, module, tt.line)
+	}
+	assert.Nil(t, InterpreterOf("ruby"))
+	assert.Equal(t, "-m", InterpreterOf("python").Module())
+	assert.Empty(t, InterpreterOf("node").Module())
+}
+
+func TestNpmConfigOption(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"npm test", false},
+		{"npm run build --if-present", false},
+		{"npm run build -w pkg --silent", false},
+		{"npm run build --workspace=pkg", false},
+		{"npm test --script-shell /bin/evil", true},
+		{"npm test --node-options=--require=x", true},
+		{"npm run build -- --script-shell x", false},
+		{"npm run build -w --userconfig", false}, // -w takes the next word as its value
+	}
+	for _, tt := range tests {
+		w := strings.Fields(tt.line)
+		assert.Equal(t, tt.want, NpmConfigOption(w[1:]), tt.line)
+	}
+}
