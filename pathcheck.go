@@ -173,7 +173,11 @@ func (d *placedDir) place() error {
 // directory when p lies strictly beneath it: the kernel walked every
 // component of the directory, refusing symlinks, and found it a directory
 // (a later component followed), so the directory leads to its cleaned
-// form and the sandbox to its own, as place would have found.
+// form and the sandbox to its own, as place would have found. The proof
+// rests on two facts pathres.Proven relies on: the kernel does not walk
+// through a component that is not a directory (ENOTDIR, which Proven does
+// not accept), and a missing tail is accepted only when p's parent opens
+// as a directory, so the directory, a strict prefix of p, exists.
 func (d *placedDir) provenBeneath(p string) {
 	n := len(d.dir)
 	if d.done || len(p) < n+2 || p[:n] != d.dir || p[n] != '/' || p[n+1] == '/' {

@@ -205,3 +205,16 @@ func TestPlacedDirProvenBeneath(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxRootFailsClosed checks that the classifier's resolved sandbox
+// is never empty: used before any path was placed, it is resolved then, and
+// a sandbox that cannot be resolved panics (which classifyProtected turns
+// into an inscrutable verdict) rather than giving "".
+func TestSandboxRootFailsClosed(t *testing.T) {
+	root := escapeTree(t)
+	r := cmdClassifier{sandbox: root + "/alias"}
+	assert.Equal(t, root+"/sb", r.sandboxRoot(), "resolved through the link on first use")
+
+	loop := cmdClassifier{sandbox: root + "/sb/loop1"}
+	assert.Panics(t, func() { loop.sandboxRoot() })
+}

@@ -46,7 +46,7 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) cmd
 			name+" runs in a directory outside the sandbox, whose configuration files are not known")
 	}
 	for _, check := range checks {
-		if ok, reason := check(dir, r.rootReal); !ok {
+		if ok, reason := check(dir, r.sandboxRoot()); !ok {
 			return mkVerdict(CommandCheckResultDangerous, "rule: project file steers "+name, reason)
 		}
 	}

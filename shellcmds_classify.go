@@ -118,6 +118,20 @@ type cmdClassifier struct {
 	pathKnown bool // pathUnset holds the answer (see pathIsUnset)
 }
 
+// sandboxRoot returns the resolved sandbox. Every caller has placed a
+// path first (contains), which resolves it; should one not have, the
+// sandbox is resolved now, and a sandbox that cannot be resolved panics,
+// which classifyProtected turns into an inscrutable verdict: an empty root
+// never reaches a protected-path or repository check.
+func (r *cmdClassifier) sandboxRoot() string {
+	if r.rootReal == "" {
+		if _, _, err := r.contains(r.sandbox); err != nil || r.rootReal == "" {
+			panic(fmt.Sprintf("the sandbox %q was used before it was resolved, and it cannot be: %v", r.sandbox, err))
+		}
+	}
+	return r.rootReal
+}
+
 // contains resolves p (absolute) and reports whether it lies in the
 // sandbox, as pathres.Contains does, resolving the sandbox only once.
 func (r *cmdClassifier) contains(p string) (string, bool, error) {
@@ -922,7 +936,7 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 		if writes {
 			op = OpWrite
 		}
-		if rule := protectedRuleFor(r.protected, op, r.sandbox, r.rootReal, abs, resolved); rule != nil {
+		if rule := protectedRuleFor(r.protected, op, r.sandbox, r.sandboxRoot(), abs, resolved); rule != nil {
 			return mkVerdict(CommandCheckResultDangerous, "rule: protected path "+rule.src.Pattern+": "+p,
 				"the command would "+string(op)+" a protected path; a person decides")
 		}
@@ -980,11 +994,11 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 		return mkVerdict(CommandCheckResultDangerous, "rule: git repository outside the sandbox",
 			"git would run in a directory outside the sandbox, whose repository configuration may name programs to run")
 	}
-	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.rootReal, Env: os.LookupEnv})
+	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.sandboxRoot(), Env: os.LookupEnv})
 	ok, subject, reason := f.Decide(repotrust.GitCommand(args), func(p repotrust.Problem) bool {
 		root := f.WorkTree
 		if root == "" {
-			root = r.rootReal
+			root = r.sandboxRoot()
 		}
 		return p.Setting == "core.hookspath" && r.protectedHooks(root, p.Value)
 	})

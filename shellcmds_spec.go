@@ -142,9 +142,9 @@ func (r *cmdClassifier) revPaths(operands []string, cwd string) cmdVerdict {
 		if !protection || path == "" || strings.HasPrefix(path, ":") {
 			continue
 		}
-		for _, base := range []string{cwd, r.rootReal} {
+		for _, base := range []string{cwd, r.sandboxRoot()} {
 			abs := atCwd(base, path)
-			if rule := protectedRuleFor(r.protected, OpRead, r.sandbox, r.rootReal, abs, abs); rule != nil {
+			if rule := protectedRuleFor(r.protected, OpRead, r.sandbox, r.sandboxRoot(), abs, abs); rule != nil {
 				return mkVerdict(CommandCheckResultDangerous, "rule: protected path "+rule.src.Pattern+": "+o,
 					"the command prints "+path+" from the repository's history or index, and that path is protected; a person decides")
 			}
@@ -231,7 +231,7 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) cmdVerdict {
 	if err != nil || !inside {
 		return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+dir, "the path resolves outside the sandbox")
 	}
-	root := r.rootReal
+	root := r.sandboxRoot()
 	n := 0
 	var hit string
 	var elemBuf [elemsOnStack]string
