@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"github.com/sandboxauth/sandboxauth/internal/shell"
 )
 
@@ -19,21 +20,21 @@ func grantArgv(argv []string) []string {
 	if len(argv) < 3 {
 		return argv
 	}
-	ds, ok := shellDialects[argv[0]]
+	ds, ok := programs.ShellGrammars(argv[0])
 	if !ok {
 		return argv
 	}
-	sc := parseShellInvocation(argv[1:])
-	if sc.problem != "" || !sc.hasC {
+	sc := programs.ParseShellInvocation(argv[1:])
+	if sc.Problem != "" || !sc.HasC {
 		return argv
 	}
-	if words, ok := shell.PlainWords(sc.script); ok && (!slices.Contains(ds, shell.Zsh) || !anyHasPrefix(words, "=")) {
+	if words, ok := shell.PlainWords(sc.Script); ok && (!slices.Contains(ds, shell.Zsh) || !anyHasPrefix(words, "=")) {
 		return sameAsArgv(argv, words)
 	}
 	// Every grammar the shell may use must read the same one command.
 	var args []string
 	for i, d := range ds {
-		parsed, err := shell.Parse(sc.script, d)
+		parsed, err := shell.Parse(sc.Script, d)
 		if err != nil || len(parsed.Commands) != 1 {
 			return argv
 		}

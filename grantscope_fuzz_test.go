@@ -3,6 +3,8 @@ package sandboxauth
 import (
 	"slices"
 	"testing"
+
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 )
 
 // FuzzGrantArgv checks the promise that lets a grant apply to a one-command
@@ -29,7 +31,7 @@ func FuzzGrantArgv(f *testing.F) {
 		if slices.Equal(words, argv) {
 			return
 		}
-		if _, ok := shellDialects[shellName]; !ok {
+		if _, ok := programs.ShellGrammars(shellName); !ok {
 			t.Fatalf("grantArgv unwrapped %q, which is not a shell", shellName)
 		}
 		if len(words) == 0 || validateArgv(words) != nil {

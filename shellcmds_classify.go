@@ -283,7 +283,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	listed := v
 	if kind == kindRemoteCopy && v.res != CommandCheckResultSafe {
 		for _, a := range args[1:] {
-			if remoteOperand(a) {
+			if programs.RsyncRemoteOperand(a) {
 				v = mkVerdict(CommandCheckResultBlocked, "blocked: rsync to a remote host",
 					"copies files to or from another host over the network")
 				break
@@ -340,10 +340,10 @@ const (
 
 var commandKinds = func() map[string]uint8 {
 	m := map[string]uint8{"xargs": kindXargs, "git": kindGit, "rsync": kindRemoteCopy}
-	for n := range shellDialects {
+	for _, n := range programs.Shells() {
 		m[n] = kindShell
 	}
-	for n := range foreignShells {
+	for _, n := range programs.ForeignShells() {
 		m[n] = kindForeignShell
 	}
 	for _, n := range programs.Wrappers() {
@@ -478,30 +478,31 @@ func (r *cmdClassifier) wrapped(name string, u programs.Unwrapped, cwd string, d
 // shellWrapper classifies sh/bash/... argv. A shell started with PATH unset
 // finds the commands of its script with its built-in default.
 func (r *cmdClassifier) shellWrapper(name string, argv []string, cwd string, depth int) cmdVerdict {
+	ds, _ := programs.ShellGrammars(name) // a name of kindShell
 	if r.pathIsUnset() {
 		return r.withSearchPath(shellDefaultPath(name), func() cmdVerdict {
-			return r.shellInvocation(shellDialects[name], argv, cwd, depth)
+			return r.shellInvocation(ds, argv, cwd, depth)
 		})
 	}
-	return r.shellInvocation(shellDialects[name], argv, cwd, depth)
+	return r.shellInvocation(ds, argv, cwd, depth)
 }
 
 // shellInvocation classifies a shell's argv, reading a -c script with each
 // of the grammars ds.
 func (r *cmdClassifier) shellInvocation(ds []shell.Dialect, argv []string, cwd string, depth int) cmdVerdict {
-	sc := parseShellInvocation(argv[1:])
+	sc := programs.ParseShellInvocation(argv[1:])
 	switch {
-	case sc.problem != "":
-		return mkVerdict(CommandCheckResultInscrutable, "rule: shell invocation", sc.problem)
-	case !sc.hasC:
-		v := r.scriptFile(commandBase(argv[0]), sc.file, cwd, mkVerdict(CommandCheckResultNone, "rule: shell runs a script file",
-			"the script "+sc.file+" is not analysed"))
-		return worseOf(v, r.pathArg(sc.file, cwd, false))
+	case sc.Problem != "":
+		return mkVerdict(CommandCheckResultInscrutable, "rule: shell invocation", sc.Problem)
+	case !sc.HasC:
+		v := r.scriptFile(commandBase(argv[0]), sc.File, cwd, mkVerdict(CommandCheckResultNone, "rule: shell runs a script file",
+			"the script "+sc.File+" is not analysed"))
+		return worseOf(v, r.pathArg(sc.File, cwd, false))
 	}
 	if depth+1 > maxDepth {
 		return mkVerdict(CommandCheckResultInscrutable, "rule: nesting too deep", "shells nested too deep")
 	}
-	src := sc.script
+	src := sc.Script
 	if words, ok := shell.PlainWords(src); ok && (ds[0] != shell.Zsh || !anyHasPrefix(words, "=")) {
 		// Plain words are read alike by every grammar.
 		return r.argv(words, cwd, depth+1, true)

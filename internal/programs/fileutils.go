@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // fileutils: programs that list, compare, create, copy, move and remove
 // files. Listing reads names and metadata, never contents; the ones that
 // write name every file they change as a Write operand, so each one is
@@ -55,4 +57,17 @@ func fileutils() []*Spec {
 				unsafe("runs a pager program", "--pager= --paging="),
 				unsafe("reads its configuration from a file", "--config-file= --config-dir --cache-dir"))},
 	}
+}
+
+// RsyncRemoteOperand reports an rsync operand naming another host: host:path,
+// user@host:path, host::module or rsync://host/.
+func RsyncRemoteOperand(a string) bool {
+	if strings.HasPrefix(a, "-") {
+		return false
+	}
+	if strings.HasPrefix(a, "rsync://") {
+		return true
+	}
+	i := strings.IndexByte(a, ':')
+	return i > 0 && !strings.Contains(a[:i], "/")
 }

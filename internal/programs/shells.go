@@ -1,4 +1,4 @@
-package sandboxauth
+package programs
 
 import (
 	"strings"
@@ -6,8 +6,8 @@ import (
 	"github.com/sandboxauth/sandboxauth/internal/shell"
 )
 
-// Shell wrappers: programs that run a script given with -c, and the
-// grammars their script is read with. A name that stands for different
+// Shells: programs that run a script given with -c, the grammars their
+// script is read with, and how they read their own options. A name that stands for different
 // shells on different systems is read with each grammar it may mean, and
 // the worst answer is taken: sh is dash on Debian, bash on Fedora and
 // macOS, busybox ash (which takes some bash syntax) on Alpine; ksh is ksh93
@@ -29,22 +29,22 @@ var foreignShells = map[string]bool{
 	"rc": true, "es": true, "yash": true, "oksh": true, "loksh": true, "pdksh": true,
 }
 
-// shellInvocation is a parsed shell invocation.
-type shellInvocation struct {
-	script  string // the -c script
-	hasC    bool
-	file    string // a script file to run, when there is no -c
-	problem string // why the invocation is inscrutable
+// ShellInvocation is a parsed shell command line.
+type ShellInvocation struct {
+	Script  string // the -c script
+	HasC    bool   // the script is given with -c
+	File    string // a script file to run, when there is no -c
+	Problem string // why the invocation is inscrutable
 }
 
-// parseShellInvocation parses the options of sh/bash/zsh/... (args is argv[1:]).
+// ParseShellInvocation parses the options of sh/bash/zsh/... (args is argv[1:]).
 // Accepted: -c, login and error-handling options (-l, --login, -e, -u, -x,
 // -v, -f, -n, -E, -h, -B, -C, -o pipefail|errexit|nounset|xtrace|noglob,
 // --norc, --noprofile, --posix), in any bundle (-lc, -ec, -eux). Anything
 // else, or arguments after the script (which would become $0, $1, ...), is
 // inscrutable.
-func parseShellInvocation(args []string) shellInvocation {
-	var sc shellInvocation
+func ParseShellInvocation(args []string) ShellInvocation {
+	var sc ShellInvocation
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -60,7 +60,7 @@ func parseShellInvocation(args []string) shellInvocation {
 			case "--login", "--norc", "--noprofile", "--posix", "--noediting":
 				continue
 			}
-			sc.problem = "shell option " + a
+			sc.Problem = "shell option " + a
 			return sc
 		}
 		wantO := false
@@ -68,62 +68,73 @@ func parseShellInvocation(args []string) shellInvocation {
 			switch a[k] {
 			case 'c':
 				if a[0] == '+' {
-					sc.problem = "shell option " + a
+					sc.Problem = "shell option " + a
 					return sc
 				}
-				sc.hasC = true
+				sc.HasC = true
 			case 'l', 'e', 'u', 'x', 'v', 'f', 'n', 'E', 'h', 'B', 'C', 'T', 'H', 'P':
 			case 'o':
 				wantO = true
 			default:
-				sc.problem = "shell option " + a
+				sc.Problem = "shell option " + a
 				return sc
 			}
 		}
 		if wantO {
 			if i+1 >= len(args) {
-				sc.problem = "shell option -o without a name"
+				sc.Problem = "shell option -o without a name"
 				return sc
 			}
 			i++
 			switch args[i] {
 			case "pipefail", "errexit", "nounset", "xtrace", "noglob", "verbose", "noclobber":
 			default:
-				sc.problem = "shell option -o " + args[i]
+				sc.Problem = "shell option -o " + args[i]
 				return sc
 			}
 		}
 	}
 	rest := args[i:]
-	if sc.hasC {
+	if sc.HasC {
 		if len(rest) == 0 {
-			sc.problem = "-c without a script"
+			sc.Problem = "-c without a script"
 			return sc
 		}
 		if len(rest) > 1 {
-			sc.problem = "arguments after the -c script become $0, $1, ..."
+			sc.Problem = "arguments after the -c script become $0, $1, ..."
 			return sc
 		}
-		sc.script = rest[0]
+		sc.Script = rest[0]
 		return sc
 	}
 	if len(rest) == 0 {
-		sc.problem = "shell reading commands from standard input"
+		sc.Problem = "shell reading commands from standard input"
 		return sc
 	}
-	sc.file = rest[0]
+	sc.File = rest[0]
 	return sc
 }
 
-// remoteOperand reports an rsync operand naming another host: host:path,
-// user@host:path, host::module or rsync://host/.
-func remoteOperand(a string) bool {
-	if strings.HasPrefix(a, "-") {
-		return false
+// ShellGrammars returns the grammars a script given to the shell name is
+// read with (each one it may mean on some system), or false when name is
+// not a shell whose language the engine parses.
+func ShellGrammars(name string) ([]shell.Dialect, bool) {
+	ds, ok := shellDialects[name]
+	return ds, ok
+}
+
+// Shells returns the names of the shells whose language the engine
+// parses, in no order.
+func Shells() []string { return keys(shellDialects) }
+
+// ForeignShells returns the names of the shells whose language the engine
+// does not parse (csh, fish, ...), in no order.
+func ForeignShells() []string { return keys(foreignShells) }
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
-	if strings.HasPrefix(a, "rsync://") {
-		return true
-	}
-	i := strings.IndexByte(a, ':')
-	return i > 0 && !strings.Contains(a[:i], "/")
+	return out
 }
