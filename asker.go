@@ -88,11 +88,15 @@ func newAsker(policy string, commands *ShellAllowedCommands, opts []Option) (*as
 // run checks c, lets decide judge it, and carries the verdict out: allowing,
 // refusing, applying a session grant, or asking a person.
 func (a *asker) run(c *call, decide func(*call, *facts) verdict) error {
-	start := time.Now()
-	var f facts
-	by, rule, err := a.decide(c, &f, decide)
+	var start time.Time
 	if a.opts.log != nil {
-		a.logDecision(c, &f, err, by, rule, time.Since(start))
+		start = time.Now()
+	}
+	f := &c.facts // in the call, which is allocated anyway
+	*f = facts{}
+	by, rule, err := a.decide(c, f, decide)
+	if a.opts.log != nil {
+		a.logDecision(c, f, err, by, rule, time.Since(start))
 	}
 	return err
 }
