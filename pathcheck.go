@@ -86,6 +86,14 @@ func place(sandboxDir string, paths []string) (placement, error) {
 	}
 	pl := placement{real: make([]string, len(paths))}
 	var root *pathres.Root
+	resolveRoot := func() (err error) {
+		if root == nil {
+			if root, err = newRoot(sandboxDir); err == nil {
+				pl.root = root.Real()
+			}
+		}
+		return err
+	}
 	for i, p := range paths {
 		r, in, ok := pathres.Proven(sandboxDir, p)
 		if ok {
@@ -93,12 +101,8 @@ func place(sandboxDir string, paths []string) (placement, error) {
 				pl.root = filepath.Clean(sandboxDir)
 			}
 		} else {
-			if root == nil {
-				var err error
-				if root, err = newRoot(sandboxDir); err != nil {
-					return placement{}, err
-				}
-				pl.root = root.Real()
+			if err := resolveRoot(); err != nil {
+				return placement{}, err
 			}
 			var err error
 			if r, in, err = root.Contains(p); err != nil {
@@ -118,11 +122,9 @@ func place(sandboxDir string, paths []string) (placement, error) {
 		pl.real[i] = r
 	}
 	if pl.root == "" { // no paths: the sandbox must still resolve
-		root, err := newRoot(sandboxDir)
-		if err != nil {
+		if err := resolveRoot(); err != nil {
 			return placement{}, err
 		}
-		pl.root = root.Real()
 	}
 	return pl, nil
 }

@@ -17,6 +17,17 @@ import (
 // are the words after the program name.
 func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) cmdVerdict {
 	files := programs.ReadsProjectFiles(name, args)
+	if files != 0 && r.untrusted {
+		return untrustedVerdict("the project files "+name+" reads", "they may have been written to make it run a program or reach a host")
+	}
+	if files == 0 || r.sandbox == "" {
+		return safeCmdVerdict
+	}
+	dir, inside, err := r.contains(cwd)
+	if err != nil || !inside {
+		return mkVerdict(CommandCheckResultDangerous, "rule: project files outside the sandbox",
+			name+" runs in a directory outside the sandbox, whose configuration files are not known")
+	}
 	checkers := [...]struct {
 		file  programs.ProjectFiles
 		check func(dir, sandbox string) (bool, string)
@@ -28,25 +39,11 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) cmd
 		{programs.PipConfig, pipTrusted},
 		{programs.UvConfig, repotrust.UvTrusted},
 	}
-	var checks []func(dir, sandbox string) (bool, string)
 	for _, c := range checkers {
-		if files.Has(c.file) {
-			checks = append(checks, c.check)
+		if !files.Has(c.file) {
+			continue
 		}
-	}
-	if len(checks) > 0 && r.untrusted {
-		return untrustedVerdict("the project files "+name+" reads", "they may have been written to make it run a program or reach a host")
-	}
-	if len(checks) == 0 || r.sandbox == "" {
-		return safeCmdVerdict
-	}
-	dir, inside, err := r.contains(cwd)
-	if err != nil || !inside {
-		return mkVerdict(CommandCheckResultDangerous, "rule: project files outside the sandbox",
-			name+" runs in a directory outside the sandbox, whose configuration files are not known")
-	}
-	for _, check := range checks {
-		if ok, reason := check(dir, r.sandboxRoot()); !ok {
+		if ok, reason := c.check(dir, r.sandboxRoot()); !ok {
 			return mkVerdict(CommandCheckResultDangerous, "rule: project file steers "+name, reason)
 		}
 	}

@@ -24,8 +24,8 @@ type ProjectCodeEntry struct {
 	Managed []string
 }
 
+// projectCode is a ProjectCodeEntry as sets; both nil: every invocation.
 type projectCode struct {
-	every             bool
 	subcommands, mgmt map[string]bool
 }
 
@@ -37,11 +37,7 @@ var projectCodeTable = sync.OnceValue(func() map[string]projectCode {
 			if _, dup := m[e.Command]; dup {
 				panic("programs: two project-code entries for " + e.Command)
 			}
-			m[e.Command] = projectCode{
-				every:       e.Subcommands == nil && e.Managed == nil,
-				subcommands: wordSet(e.Subcommands),
-				mgmt:        wordSet(e.Managed),
-			}
+			m[e.Command] = projectCode{subcommands: wordSet(e.Subcommands), mgmt: wordSet(e.Managed)}
 		}
 	}
 	return m
@@ -76,7 +72,7 @@ func RunsProjectCode(command string, args []string) (what string, known bool) {
 		return "", true
 	}
 	switch {
-	case pc.every:
+	case pc.subcommands == nil && pc.mgmt == nil:
 		return command, true
 	case pc.mgmt != nil:
 		if first == "" || strings.HasPrefix(first, "-") || pc.mgmt[first] {
@@ -99,16 +95,17 @@ type Interpreter struct {
 }
 
 // InterpreterOf returns the command line of the interpreter base (a name
-// without its version: python, node), or nil.
+// without its version: python, node), or nil. The result is shared: callers
+// must not change it.
 func InterpreterOf(base string) *Interpreter {
-	switch base {
-	case "python", "pypy":
-		return pythonInterpreter()
-	case "node", "nodejs":
-		return nodeInterpreter()
-	}
-	return nil
+	return interpreters()[base]
 }
+
+// interpreters is built once from the families' command lines.
+var interpreters = sync.OnceValue(func() map[string]*Interpreter {
+	python, node := pythonInterpreter(), nodeInterpreter()
+	return map[string]*Interpreter{"python": python, "pypy": python, "node": node, "nodejs": node}
+})
 
 // Run reads an interpreter's args (the words after it) and returns what
 // it runs: the operand file (to be judged by where it lies), or module

@@ -58,13 +58,7 @@ var transparentWrappers = map[string]func(args []string) (int, []EnvSetting, str
 }
 
 // Wrappers returns the names of the transparent wrappers, in no order.
-func Wrappers() []string {
-	names := make([]string, 0, len(transparentWrappers))
-	for n := range transparentWrappers {
-		names = append(names, n)
-	}
-	return names
-}
+func Wrappers() []string { return keys(transparentWrappers) }
 
 // Unwrap looks through the wrapper name; args is argv[1:]. The returned
 // index is where the inner command starts in args (len(args) when there is
@@ -135,17 +129,9 @@ func isDuration(s string) bool {
 	return digits > 0
 }
 
+// isSignedNumber reports an integer with an optional sign (nice -n -5).
 func isSignedNumber(s string) bool {
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return allDigits(strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"))
 }
 
 func unwrapTimeout(args []string) (int, []EnvSetting, string) {
