@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"path/filepath"
 	"time"
+
+	"github.com/sandboxauth/sandboxauth/internal/classify"
 )
 
 // action is what a policy makes of a call.
@@ -71,7 +73,7 @@ type asker struct {
 
 	// searchPaths holds the PATH directories inside the last sandbox seen;
 	// writes into them are protected (see searchpath.go).
-	searchPaths searchPathCache
+	searchPaths classify.SearchPathCache
 }
 
 func newAsker(policy string, commands *ShellAllowedCommands, opts []Option) (*asker, error) {
@@ -117,11 +119,11 @@ func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (b
 		}
 		if err == nil && len(f.place.outside) == 0 {
 			if r, p := protectedHit(a.opts.protected, c.op, c.sandboxDir, &f.place, c.paths); r != nil {
-				f.protected = "protected path " + r.src.Pattern + ": " + p
+				f.protected = "protected path " + r.Pattern + ": " + p
 			} else if c.op == OpWrite {
-				sp := a.searchPaths.get(filepath.Clean(c.sandboxDir))
+				sp := a.searchPaths.Get(filepath.Clean(c.sandboxDir))
 				for i, p := range c.paths {
-					if dir, ok := sp.holds(filepath.Clean(p), f.place.real[i]); ok {
+					if dir, ok := sp.Holds(filepath.Clean(p), f.place.real[i]); ok {
 						f.protected = "PATH directory " + dir + ": " + p
 						break
 					}
@@ -190,7 +192,7 @@ func (a *asker) shellFacts(c *call, f *facts) error {
 	// The working directory is placed once, for the classifier and for
 	// the policy: often as a by-product of placing a path beneath it.
 	f.cwd, f.cwdPlaced = cwd, placedDir{sandbox: c.sandboxDir, dir: cwd}
-	class := a.commands.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode...).public()
+	class := a.commands.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode)
 	if err := f.cwdPlaced.place(); err != nil {
 		return err
 	}
@@ -322,8 +324,8 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 				continue
 			}
 			with := a.commands.withSafe(CommandMatcher{Command: g.Command[0], CommandArgsPrefix: g.Command[1:], Reason: "session grant"})
-			cl := with.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode...)
-			if cl.res == CommandCheckResultSafe || cl.project {
+			cl := with.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode)
+			if cl.Result == CommandCheckResultSafe || cl.ProjectCode {
 				return g, true
 			}
 		}
@@ -353,12 +355,12 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 // protected (a protected path, or a PATH directory for a write), so that only
 // a grant of that very path covers it.
 func (a *asker) protectedAt(c *call, f *facts, i int) bool {
-	if protectedRuleFor(a.opts.protected, c.op, c.sandboxDir, f.place.root, c.paths[i], f.place.real[i]) != nil {
+	if classify.ProtectedFor(a.opts.protected, c.op == OpWrite, c.sandboxDir, f.place.root, c.paths[i], f.place.real[i]) != nil {
 		return true
 	}
 	if c.op == OpWrite {
-		sp := a.searchPaths.get(filepath.Clean(c.sandboxDir))
-		if _, ok := sp.holds(filepath.Clean(c.paths[i]), f.place.real[i]); ok {
+		sp := a.searchPaths.Get(filepath.Clean(c.sandboxDir))
+		if _, ok := sp.Holds(filepath.Clean(c.paths[i]), f.place.real[i]); ok {
 			return true
 		}
 	}

@@ -16,5 +16,5 @@ func (s *ShellAllowedCommands) ClassifyProtected(site CommandSite, protected []P
 	if err := validateArgv(argv); err != nil {
 		return Classification{}, err
 	}
-	return s.classifyProtected(site, rules, nil, argv).public(), nil
+	return s.classifyProtected(site, rules, nil, argv, nil), nil
 }

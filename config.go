@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/sandboxauth/sandboxauth/internal/classify"
+
 	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/internal/strictjson"
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
@@ -532,17 +534,10 @@ func reasonOr(m CommandMatcher) string {
 	return "blocked"
 }
 
-// overlaps reports whether some argv could match both matchers: the same
-// command (or one a versioned name of the other) and argument prefixes of
-// which one extends the other. Flags are not considered, so the answer
-// errs on the side of a conflict.
+// overlaps reports whether some argv could match both matchers (see
+// classify.Matcher.Overlaps).
 func overlaps(a, b CommandMatcher) bool {
-	na, nb := normalizeCommandName(a.Command), normalizeCommandName(b.Command)
-	if na != nb && versionless(na) != nb && versionless(nb) != na {
-		return false
-	}
-	n := min(len(a.CommandArgsPrefix), len(b.CommandArgsPrefix))
-	return slices.Equal(a.CommandArgsPrefix[:n], b.CommandArgsPrefix[:n])
+	return classify.Matcher(a).Overlaps(classify.Matcher(b))
 }
 
 // removeError is a removal that selected nothing.
@@ -591,23 +586,10 @@ func (c *Config) buildCommands() (*ShellAllowedCommands, []removeError) {
 	return s, errs
 }
 
-// selects reports whether a removal entry selects the list entry m: the
-// same command and, for each of args, flags and exceptFlags that the
-// removal gives, the same value.
+// selects reports whether a removal entry selects the list entry m (see
+// classify.Matcher.Selects).
 func selects(sel, m CommandMatcher) bool {
-	if normalizeCommandName(sel.Command) != normalizeCommandName(m.Command) {
-		return false
-	}
-	if sel.CommandArgsPrefix != nil && !slices.Equal(sel.CommandArgsPrefix, m.CommandArgsPrefix) {
-		return false
-	}
-	if sel.Flags != nil && !sameSet(sel.Flags, m.Flags) {
-		return false
-	}
-	if sel.ExceptFlags != nil && !sameSet(sel.ExceptFlags, m.ExceptFlags) {
-		return false
-	}
-	return true
+	return classify.Matcher(sel).Selects(classify.Matcher(m))
 }
 
 // protectedPaths checks the protected path edits and returns the resulting

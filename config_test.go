@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sandboxauth/sandboxauth/confine"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sandboxauth/sandboxauth/confine"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sandboxauth/sandboxauth/internal/classify"
+
 	"github.com/sandboxauth/sandboxauth/confine"
 )
 
@@ -71,7 +73,7 @@ func WithProjectCode(m ...CommandMatcher) Option {
 			if strings.TrimSpace(mm.Command) == "" {
 				return invalid(ErrInvalidConfig, "sandboxauth: WithProjectCode: matcher %d has no Command", i)
 			}
-			o.projectCode = append(o.projectCode, cloneMatcher(mm))
+			o.projectCode = append(o.projectCode, classify.Matcher(mm).Clone())
 		}
 		return nil
 	}
@@ -107,7 +109,7 @@ func projectCodeVerdict(c *call, f *facts) verdict {
 	if f.confined {
 		return askIf(c.requested, "the model asked for permission (the command "+confinedWhy+")")
 	}
-	return ask("the command runs project code (" + strings.TrimPrefix(f.class.Rule, projectRule) + "), and nothing confines it: it can do whatever the user can")
+	return ask("the command runs project code (" + strings.TrimPrefix(f.class.Rule, classify.ProjectRule) + "), and nothing confines it: it can do whatever the user can")
 }
 
 // unavailableConfinement is the constructor's error when the kernel cannot

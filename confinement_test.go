@@ -12,9 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/confine"
 )
 
 func requireConfinement(t *testing.T) {

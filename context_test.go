@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sandboxauth/sandboxauth/codeunit"
-	"github.com/sandboxauth/sandboxauth/toolpolicy"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/codeunit"
+	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
 
 // contextAuthorizers builds every authorizer of the package around one

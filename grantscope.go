@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sandboxauth/sandboxauth/internal/classify"
+
 	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"github.com/sandboxauth/sandboxauth/internal/shell"
 )
@@ -28,7 +30,7 @@ func grantArgv(argv []string) []string {
 	if sc.Problem != "" || !sc.HasC {
 		return argv
 	}
-	if words, ok := shell.PlainWords(sc.Script); ok && (!slices.Contains(ds, shell.Zsh) || !anyHasPrefix(words, "=")) {
+	if words, ok := shell.PlainWords(sc.Script); ok && (!slices.Contains(ds, shell.Zsh) || !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "=") })) {
 		return sameAsArgv(argv, words)
 	}
 	// Every grammar the shell may use must read the same one command.
@@ -58,7 +60,7 @@ func grantArgv(argv []string) []string {
 // the script's command is (no element that looks like shell syntax, which
 // an argv check treats differently), and argv otherwise.
 func sameAsArgv(argv, words []string) []string {
-	if _, i := shellOperatorIn(words); i >= 0 || substitutionIn(words) >= 0 {
+	if classify.ShellSyntaxIn(words) {
 		return argv
 	}
 	return words

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/sandboxauth/sandboxauth/internal/classify"
+
 	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
@@ -17,14 +19,14 @@ type Option func(*options) error
 type options struct {
 	buffer        int
 	promptTimeout time.Duration
-	protected     []protectedRule
+	protected     []classify.Protected
 	headless      bool
 	log           *slog.Logger
 	grants        *Grants
-	toolQuery     toolpolicy.Query // Config.NewAuthorizer
-	shellTool     string           // NewToolPolicyAuthorizer
-	confinement   *confine.Policy  // WithConfinement
-	projectCode   []CommandMatcher // WithProjectCode
+	toolQuery     toolpolicy.Query   // Config.NewAuthorizer
+	shellTool     string             // NewToolPolicyAuthorizer
+	confinement   *confine.Policy    // WithConfinement
+	projectCode   []classify.Matcher // WithProjectCode
 }
 
 func defaultOptions() options {

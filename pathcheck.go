@@ -141,7 +141,7 @@ func newRoot(sandboxDir string) (*pathres.Root, error) {
 // placedDir is the working directory of a shell call, placed against the
 // sandbox once, by whichever needs it first: the classifier, when it
 // resolves a path beneath the directory with the one kernel call that
-// proves where the directory leads too (provenBeneath), or place. It
+// proves where the directory leads too (ProvenBeneath), or place. It
 // belongs to one call and is not safe for concurrent use.
 type placedDir struct {
 	sandbox, dir string // as given
@@ -171,7 +171,17 @@ func (d *placedDir) place() error {
 	return nil
 }
 
-// provenBeneath records what pathres.Proven(sandbox, p) proved about the
+// Path is the directory as given (classify.WorkDir).
+func (d *placedDir) Path() string { return d.dir }
+
+// Place places the directory, unless that is done, and returns what
+// place found (classify.WorkDir).
+func (d *placedDir) Place() (resolved, root string, inside bool, err error) {
+	err = d.place()
+	return d.resolved, d.root, d.inside, err
+}
+
+// ProvenBeneath records what pathres.Proven(sandbox, p) proved about the
 // directory when p lies strictly beneath it: the kernel walked every
 // component of the directory, refusing symlinks, and found it a directory
 // (a later component followed), so the directory leads to its cleaned
@@ -180,7 +190,7 @@ func (d *placedDir) place() error {
 // through a component that is not a directory (ENOTDIR, which Proven does
 // not accept), and a missing tail is accepted only when p's parent opens
 // as a directory, so the directory, a strict prefix of p, exists.
-func (d *placedDir) provenBeneath(p string) {
+func (d *placedDir) ProvenBeneath(p string) {
 	n := len(d.dir)
 	if d.done || len(p) < n+2 || p[:n] != d.dir || p[n] != '/' || p[n+1] == '/' {
 		return

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/confine"
 )
 
 // autoAllowed runs argv through a real Sandbox authorizer and reports whether

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/internal/classify"
 )
 
 func TestProtectedPathMatch(t *testing.T) {
@@ -64,9 +66,9 @@ func TestProtectedPathMatch(t *testing.T) {
 	for _, c := range cases {
 		var read, write bool
 		for i := range rules {
-			if rules[i].match(c.rel) {
-				read = read || rules[i].src.Read
-				write = write || rules[i].src.Write
+			if rules[i].Match(c.rel) {
+				read = read || rules[i].Read
+				write = write || rules[i].Write
 			}
 		}
 		assert.Equal(t, c.read, read, "read %s", c.rel)
@@ -101,7 +103,7 @@ func TestProtectedRuleForPathForms(t *testing.T) {
 		{"deep path", OpRead, "/sb", "/sb", "/sb/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/.env", "/sb/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/.env", true},
 	}
 	for _, c := range cases {
-		got := protectedRuleFor(rules, c.op, c.sandbox, c.root, c.given, c.real)
+		got := classify.ProtectedFor(rules, c.op == OpWrite, c.sandbox, c.root, c.given, c.real)
 		assert.Equal(t, c.protected, got != nil, c.name)
 	}
 }

@@ -2,14 +2,10 @@ package sandboxauth
 
 import (
 	"errors"
-	"fmt"
-	"github.com/sandboxauth/sandboxauth/internal/programs"
-	"github.com/sandboxauth/sandboxauth/internal/repotrust"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
+
+	"github.com/sandboxauth/sandboxauth/internal/classify"
 )
 
 // ErrMatcherNotFound is returned (wrapped) by RemoveBlocked, RemoveDangerous
@@ -109,190 +105,7 @@ var ErrMatcherNotFound = errors.New("command matcher not found")
 // judged without trusting the file system: a path, glob, cd or git
 // repository in them makes them dangerous, whatever the tree holds now.
 type ShellAllowedCommands struct {
-	mu            sync.RWMutex
-	blocked       matcherList
-	dangerous     matcherList
-	safe          matcherList
-	splitCompound bool
-	searchPaths   searchPathCache // PATH directories inside the last sandbox seen
-	repos         repotrust.Cache // what each repository makes of git commands
-}
-
-// matcherList is one list, kept in insertion order and indexed by
-// normalised command name.
-type matcherList struct {
-	list   []CommandMatcher
-	byName map[string][]compiledMatcher
-	// firsts indexes, for a name with many matchers (git's), which of
-	// them can match given the first argument: only those whose prefix
-	// begins with it, or that have no prefix. Rebuilt with the name.
-	firsts map[string]*firstIndex
-}
-
-// firstIndex lists, in order, the positions in byName[name] of the
-// matchers whose CommandArgsPrefix begins with a word (byWord) and of those
-// without a prefix (bare).
-type firstIndex struct {
-	byWord map[string][]int32
-	bare   []int32
-}
-
-// add records that the matcher at position i (after every position
-// recorded so far) has the given prefix.
-func (fi *firstIndex) add(i int32, prefix []string) {
-	if len(prefix) > 0 {
-		fi.byWord[prefix[0]] = append(fi.byWord[prefix[0]], i)
-	} else {
-		fi.bare = append(fi.bare, i)
-	}
-}
-
-// minIndexed is how many matchers a name needs before lookups use a
-// firstIndex rather than trying each matcher.
-const minIndexed = 8
-
-// indexFirst rebuilds the firstIndex of name.
-func (l *matcherList) indexFirst(name string) {
-	cms := l.byName[name]
-	if len(cms) < minIndexed {
-		delete(l.firsts, name)
-		return
-	}
-	fi := &firstIndex{byWord: make(map[string][]int32)}
-	for i := range cms {
-		fi.add(int32(i), cms[i].m.CommandArgsPrefix)
-	}
-	if l.firsts == nil {
-		l.firsts = make(map[string]*firstIndex)
-	}
-	l.firsts[name] = fi
-}
-
-type compiledMatcher struct {
-	m     CommandMatcher
-	style flagStyle
-	rule  string         // "safe: git log (except --output, ...)"
-	spec  *programs.Spec // the spec a default safe matcher was derived from
-}
-
-func compile(kind, name string, m CommandMatcher) compiledMatcher {
-	cm := compiledMatcher{m: m, style: flagStyleOf(name), rule: kind + ": " + m.String()}
-	if kind == "safe" {
-		cm.spec = specFor(&m)
-	}
-	return cm
-}
-
-func (l *matcherList) add(kind string, m CommandMatcher) {
-	if m.Command == "" {
-		return
-	}
-	// A duplicate has the same normalised name, so only that name's
-	// matchers are compared (the default lists are built in linear time).
-	name := normalizeCommandName(m.Command)
-	for i := range l.byName[name] {
-		if sameMatcher(&l.byName[name][i].m, &m) {
-			return
-		}
-	}
-	m = cloneMatcher(m)
-	l.list = append(l.list, m)
-	if l.byName == nil {
-		l.byName = make(map[string][]compiledMatcher)
-	}
-	l.byName[name] = append(l.byName[name], compile(kind, name, m))
-	if fi := l.firsts[name]; fi != nil {
-		fi.add(int32(len(l.byName[name])-1), m.CommandArgsPrefix)
-	} else {
-		l.indexFirst(name)
-	}
-}
-
-func (l *matcherList) remove(kind string, m CommandMatcher) error {
-	for i := range l.list {
-		if sameMatcher(&l.list[i], &m) {
-			l.list = slices.Delete(l.list, i, i+1)
-			l.reindex(kind, normalizeCommandName(m.Command))
-			return nil
-		}
-	}
-	return invalid(ErrMatcherNotFound, "%s matcher %q is not on the list", kind, m.String())
-}
-
-// reindex rebuilds the index entry of one command name.
-func (l *matcherList) reindex(kind, name string) {
-	if l.byName == nil {
-		l.byName = make(map[string][]compiledMatcher)
-	}
-	var cms []compiledMatcher
-	for _, m := range l.list {
-		if normalizeCommandName(m.Command) == name {
-			cms = append(cms, compile(kind, name, m))
-		}
-	}
-	if len(cms) == 0 {
-		delete(l.byName, name)
-	} else {
-		l.byName[name] = cms
-	}
-	l.indexFirst(name)
-}
-
-func (l *matcherList) copies() []CommandMatcher {
-	out := make([]CommandMatcher, len(l.list))
-	for i, m := range l.list {
-		out[i] = cloneMatcher(m)
-	}
-	return out
-}
-
-// lookup returns the first matcher of the list that matches args (argv
-// with argv[0] already normalised to name).
-func (l *matcherList) lookup(name string, args []string) *compiledMatcher {
-	if l.byName == nil || name == "" {
-		return nil
-	}
-	if cm := l.lookupName(name, args); cm != nil {
-		return cm
-	}
-	if last := name[len(name)-1]; last >= '0' && last <= '9' || last == '.' {
-		if vl := versionless(name); vl != name {
-			return l.lookupName(vl, args)
-		}
-	}
-	return nil
-}
-
-// lookupName returns the first of name's matchers, in list order, that
-// matches args, trying through the firstIndex only those that can.
-func (l *matcherList) lookupName(name string, args []string) *compiledMatcher {
-	cms := l.byName[name]
-	fi := l.firsts[name]
-	if fi == nil {
-		for i := range cms {
-			if matchArgs(&cms[i].m, cms[i].style, args) {
-				return &cms[i]
-			}
-		}
-		return nil
-	}
-	var a []int32
-	if len(args) > 0 {
-		a = fi.byWord[args[0]]
-	}
-	b := fi.bare
-	for len(a) > 0 || len(b) > 0 {
-		var i int32
-		if len(b) == 0 || len(a) > 0 && a[0] < b[0] {
-			i, a = a[0], a[1:]
-		} else {
-			i, b = b[0], b[1:]
-		}
-		if matchArgs(&cms[i].m, cms[i].style, args) {
-			return &cms[i]
-		}
-	}
-	return nil
+	c classify.Commands
 }
 
 // NewShellAllowedCommands returns lists holding the default matchers
@@ -301,15 +114,7 @@ func (l *matcherList) lookupName(name string, args []string) *compiledMatcher {
 // off.
 func NewShellAllowedCommands() *ShellAllowedCommands {
 	s := &ShellAllowedCommands{}
-	for _, m := range defaultBlocked() {
-		s.blocked.add("blocked", m)
-	}
-	for _, m := range defaultDangerous() {
-		s.dangerous.add("dangerous", m)
-	}
-	for _, m := range defaultSafe() {
-		s.safe.add("safe", m)
-	}
+	s.c.AddDefaults()
 	return s
 }
 
@@ -318,7 +123,7 @@ func NewShellAllowedCommands() *ShellAllowedCommands {
 // package managers, system control, scheduled jobs, kernel, firewall and
 // network configuration, user administration. It does not depend on s.
 func (s *ShellAllowedCommands) DefaultBlockedCommandMatchers() []CommandMatcher {
-	return defaultBlocked()
+	return publicMatchers(classify.DefaultMatchers(classify.BlockedList))
 }
 
 // DefaultDangerousCommandMatchers returns a fresh copy of the default
@@ -327,115 +132,100 @@ func (s *ShellAllowedCommands) DefaultBlockedCommandMatchers() []CommandMatcher 
 // container and cloud tools, kill, chmod/chown, dd, editors, and programs
 // that run other commands.
 func (s *ShellAllowedCommands) DefaultDangerousCommandMatchers() []CommandMatcher {
-	return defaultDangerous()
+	return publicMatchers(classify.DefaultMatchers(classify.DangerousList))
 }
 
 // DefaultSafeCommandMatchers returns a fresh copy of the default safe list:
 // read-only inspection and project build/test, each guarded against its
 // dangerous flags.
 func (s *ShellAllowedCommands) DefaultSafeCommandMatchers() []CommandMatcher {
-	return defaultSafe()
+	return publicMatchers(classify.DefaultMatchers(classify.SafeList))
 }
 
 // BlockedCommandMatchers returns a deep copy of the current blocked list.
 func (s *ShellAllowedCommands) BlockedCommandMatchers() []CommandMatcher {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.blocked.copies()
+	return publicMatchers(s.c.Matchers(classify.BlockedList))
 }
 
 // DangerousCommandMatchers returns a deep copy of the current dangerous
 // list.
 func (s *ShellAllowedCommands) DangerousCommandMatchers() []CommandMatcher {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.dangerous.copies()
+	return publicMatchers(s.c.Matchers(classify.DangerousList))
 }
 
 // SafeCommandMatchers returns a deep copy of the current safe list.
 func (s *ShellAllowedCommands) SafeCommandMatchers() []CommandMatcher {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.safe.copies()
+	return publicMatchers(s.c.Matchers(classify.SafeList))
 }
 
 // BlockedCommands returns the names of the commands blocked regardless of
 // their arguments (blocked matchers with no prefix, flags or except
 // flags), sorted and without duplicates: a simple list to give a model.
 func (s *ShellAllowedCommands) BlockedCommands() []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	var out []string
-	for i := range s.blocked.list {
-		if s.blocked.list[i].bare() {
-			out = append(out, normalizeCommandName(s.blocked.list[i].Command))
-		}
-	}
-	sort.Strings(out)
-	return slices.Compact(out)
+	return s.c.BlockedNames()
 }
 
 // AddBlocked adds m to the blocked list. It is a no-op if an equal matcher
 // (ignoring Reason) is already there, or if m.Command is empty.
 func (s *ShellAllowedCommands) AddBlocked(m CommandMatcher) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.blocked.add("blocked", m)
+	s.c.Add(classify.BlockedList, classify.Matcher(m))
 }
 
 // RemoveBlocked removes m (compared ignoring Reason) from the blocked list,
 // or returns an error wrapping ErrMatcherNotFound.
 func (s *ShellAllowedCommands) RemoveBlocked(m CommandMatcher) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.blocked.remove("blocked", m)
+	return s.remove(classify.BlockedList, m)
 }
 
 // AddDangerous adds m to the dangerous list (no-op if already there).
 func (s *ShellAllowedCommands) AddDangerous(m CommandMatcher) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.dangerous.add("dangerous", m)
+	s.c.Add(classify.DangerousList, classify.Matcher(m))
 }
 
 // RemoveDangerous removes m from the dangerous list, or returns an error
 // wrapping ErrMatcherNotFound.
 func (s *ShellAllowedCommands) RemoveDangerous(m CommandMatcher) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.dangerous.remove("dangerous", m)
+	return s.remove(classify.DangerousList, m)
 }
 
 // AddSafe adds m to the safe list (no-op if already there). A safe matcher
 // overrules the blocked and dangerous lists for the commands it matches, so
 // guard it with ExceptFlags.
 func (s *ShellAllowedCommands) AddSafe(m CommandMatcher) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.safe.add("safe", m)
+	s.c.Add(classify.SafeList, classify.Matcher(m))
 }
 
 // RemoveSafe removes m from the safe list, or returns an error wrapping
 // ErrMatcherNotFound.
 func (s *ShellAllowedCommands) RemoveSafe(m CommandMatcher) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.safe.remove("safe", m)
+	return s.remove(classify.SafeList, m)
+}
+
+func (s *ShellAllowedCommands) remove(l classify.List, m CommandMatcher) error {
+	if !s.c.Remove(l, classify.Matcher(m)) {
+		return invalid(ErrMatcherNotFound, "%s matcher %q is not on the list", l, m.String())
+	}
+	return nil
+}
+
+// publicMatchers converts the engine's matchers to the public type.
+func publicMatchers(ms []classify.Matcher) []CommandMatcher {
+	out := make([]CommandMatcher, len(ms))
+	for i := range ms {
+		out[i] = CommandMatcher(ms[i])
+	}
+	return out
 }
 
 // SetSplitCompound turns per-segment analysis of pipelines and lists on or
 // off (off by default: compound scripts are inscrutable).
 func (s *ShellAllowedCommands) SetSplitCompound(on bool) {
-	s.mu.Lock()
-	s.splitCompound = on
-	s.mu.Unlock()
+	s.c.SetSplitCompound(on)
 }
 
 // SplitCompound reports whether per-segment analysis is on.
 func (s *ShellAllowedCommands) SplitCompound() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.splitCompound
+	return s.c.SplitCompound()
 }
 
 // CommandSite says where a command would run. The zero value means "no
@@ -481,42 +271,30 @@ func (s *ShellAllowedCommands) Check(argv []string) (CommandCheckResult, error) 
 	if err := validateArgv(argv); err != nil {
 		return CommandCheckResultNone, err
 	}
-	return s.classify(CommandSite{}, argv).res, nil
+	v := s.c.Classify(classify.Site{}, nil, nil, argv, nil)
+	return CommandCheckResult(v.Result()), nil
 }
 
-// classify runs the classifier under the read lock. A panic (a bug) is
-// turned into an inscrutable answer, never a crash or a safe one.
-func (s *ShellAllowedCommands) classify(site CommandSite, argv []string) cmdVerdict {
-	return s.classifyProtected(site, nil, nil, argv)
+// classifyProtected is Classify with an authorizer's protected paths, its
+// working directory placed once for both (known, nil for none), and its own
+// project-code commands (WithProjectCode).
+func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []classify.Protected, known *placedDir, argv []string, project []classify.Matcher) Classification {
+	var wd classify.WorkDir
+	if known != nil {
+		wd = known
+	}
+	v := s.c.Classify(classify.Site(site), protected, wd, argv, project)
+	return publicClassification(&v)
 }
 
-// classifyProtected is classify with the protected paths of an authorizer:
-// with a sandbox known, a path argument or redirection that reads or writes
-// one of them makes the command dangerous. project adds the authorizer's
-// own project-code commands (WithProjectCode).
-func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []protectedRule, known *placedDir, argv []string, project ...CommandMatcher) (v cmdVerdict) {
-	cwd := ""
-	if site.SandboxDir != "" {
-		cwd = site.Cwd
-		if cwd == "" {
-			cwd = site.SandboxDir
-		}
+// publicClassification turns the engine's verdict into a Classification.
+func publicClassification(v *classify.Verdict) Classification {
+	c := Classification{Result: CommandCheckResult(v.Result()), Rule: v.Rule(), Reason: v.Reason(),
+		Argv: slices.Clone(v.Argv()), ProjectCode: v.ProjectCode()}
+	for i, segs := 0, v.Segments(); i < len(segs); i++ {
+		c.Segments = append(c.Segments, publicClassification(&segs[i]))
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	defer func() {
-		if p := recover(); p != nil {
-			v = mkVerdict(CommandCheckResultInscrutable, "rule: internal error",
-				fmt.Sprintf("the classifier failed on this command (%v)", p))
-		}
-	}()
-	r := cmdClassifier{s: s, split: s.splitCompound, sandbox: site.SandboxDir, projectMatchers: project}
-	r.known = known
-	if site.SandboxDir != "" {
-		r.protected = protected
-		r.searchPath = s.searchPaths.get(filepath.Clean(site.SandboxDir))
-	}
-	return r.argv(argv, cwd, 0, false)
+	return c
 }
 
 // Classify classifies argv as it would run at site, and says which rule
@@ -532,7 +310,7 @@ func (s *ShellAllowedCommands) Classify(site CommandSite, argv []string) (Classi
 	if err := validateArgv(argv); err != nil {
 		return Classification{}, err
 	}
-	return s.classify(site, argv).public(), nil
+	return s.classifyProtected(site, nil, nil, argv, nil), nil
 }
 
 func validateArgv(argv []string) error {

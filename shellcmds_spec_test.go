@@ -134,8 +134,8 @@ func TestRecursiveReadersAndProtectedFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.argv, " "), func(t *testing.T) {
-			v := s.classifyProtected(CommandSite{SandboxDir: f.sandbox}, rules, nil, tt.argv)
-			assert.Equal(t, tt.want, v.res, "%s: %s", v.rule, v.reason)
+			v := s.classifyProtected(CommandSite{SandboxDir: f.sandbox}, rules, nil, tt.argv, nil)
+			assert.Equal(t, tt.want, v.Result, "%s: %s", v.Rule, v.Reason)
 		})
 	}
 }

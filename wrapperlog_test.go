@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sandboxauth/sandboxauth/codeunit"
-	"github.com/sandboxauth/sandboxauth/toolpolicy"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/codeunit"
+	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
 
 func decodeLog(t *testing.T, buf *bytes.Buffer) []map[string]any {

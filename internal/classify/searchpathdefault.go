@@ -1,4 +1,4 @@
-package sandboxauth
+package classify
 
 // When a wrapper removes PATH from the environment (env -i, env -u PATH,
 // exec -c), the programs started afterwards do not search the caller's
@@ -39,7 +39,7 @@ func shellDefaultPath(name string) string {
 
 // withSearchPath runs f with the command names resolved against value,
 // and restores the classifier's search path afterwards.
-func (r *cmdClassifier) withSearchPath(value string, f func() cmdVerdict) cmdVerdict {
+func (r *cmdClassifier) withSearchPath(value string, f func() Verdict) Verdict {
 	saved := r.searchPath
 	r.searchPath = scanSearchPath(value, r.sandbox)
 	defer func() { r.searchPath = saved }()

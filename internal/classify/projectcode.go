@@ -1,7 +1,8 @@
-package sandboxauth
+package classify
 
 import (
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/programs"
@@ -25,8 +26,9 @@ import (
 // safe stays safe: the user vouched for it. Matchers given to
 // WithProjectCode label their commands whatever the lists say.
 
-// projectRule is the rule prefix of a project-code verdict.
-const projectRule = "rule: project code: "
+// ProjectRule is the rule prefix of a project-code verdict ("rule: project
+// code: go test").
+const ProjectRule = "rule: project code: "
 
 // projectCodeReason is the reason given for every project-code verdict.
 const projectCodeReason = "runs code defined by files in the project (tests, build or package scripts, configuration that is code), which the classifier cannot see"
@@ -37,13 +39,13 @@ const projectCodeReason = "runs code defined by files in the project (tests, bui
 // command that a safe matcher of the caller's own (one no program spec
 // backs: AddSafe, a session grant) declared safe: the user has vouched for
 // it.
-func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, listed cmdVerdict, noSpec bool) cmdVerdict {
-	if v.res != listed.res || v.rule != listed.rule || v.res == CommandCheckResultBlocked || v.res == CommandCheckResultInscrutable {
+func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, listed Verdict, noSpec bool) Verdict {
+	if v.res != listed.res || v.rule != listed.rule || v.res == Blocked || v.res == Inscrutable {
 		return v
 	}
 	what := r.userProjectRule(name, args)
 	if what == "" {
-		if v.res == CommandCheckResultSafe && noSpec {
+		if v.res == Safe && noSpec {
 			return v
 		}
 		what = r.projectCodeRule(name, args, cwd)
@@ -51,11 +53,11 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 	if what == "" {
 		return v
 	}
-	if v.res != CommandCheckResultSafe && (r.guardedOut(name, args) || r.dangerousFlag(name, args) || specRejects(name, args) || npmConfigFlag(name, args)) {
+	if v.res != Safe && (r.guardedOut(name, args) || r.dangerousFlag(name, args) || specRejects(name, args) || npmConfigFlag(name, args)) {
 		// go test -exec x, pytest -p x: a safe entry for this very
 		// command excludes one of its options. Confinement does not make
 		// the excluded option harmless, so a person decides.
-		return mkVerdict(CommandCheckResultDangerous, "rule: project code with an excluded option: "+what,
+		return mkVerdict(Dangerous, "rule: project code with an excluded option: "+what,
 			"runs project code with an option that its safe entry excludes (it may run other programs or read outside the sandbox); a person decides")
 	}
 	return projectVerdict(what)
@@ -98,7 +100,7 @@ func (r *cmdClassifier) dangerousFlag(name string, args []string) bool {
 func (r *cmdClassifier) guardedOut(name string, args []string) bool {
 	for _, n := range []string{name, versionless(name)} {
 		for i := range r.s.safe.byName[n] {
-			if hasPrefix(args[1:], r.s.safe.byName[n][i].m.CommandArgsPrefix) {
+			if p := r.s.safe.byName[n][i].m.CommandArgsPrefix; len(p) <= len(args)-1 && slices.Equal(args[1:1+len(p)], p) {
 				return true
 			}
 		}
@@ -106,14 +108,14 @@ func (r *cmdClassifier) guardedOut(name string, args []string) bool {
 	return false
 }
 
-func projectVerdict(what string) cmdVerdict {
-	return cmdVerdict{res: CommandCheckResultDangerous, rule: projectRule + what, reason: projectCodeReason, project: true}
+func projectVerdict(what string) Verdict {
+	return Verdict{res: Dangerous, rule: ProjectRule + what, reason: projectCodeReason, project: true}
 }
 
 // scriptFile is the verdict of a shell running a script file (sh build.sh):
 // project code when the file is inside the sandbox, else what it was.
-func (r *cmdClassifier) scriptFile(shellName, file, cwd string, v cmdVerdict) cmdVerdict {
-	if r.sandbox == "" || file == "" || r.pathArg(file, cwd, false).res != CommandCheckResultSafe {
+func (r *cmdClassifier) scriptFile(shellName, file, cwd string, v Verdict) Verdict {
+	if r.sandbox == "" || file == "" || r.pathArg(file, cwd, false).res != Safe {
 		return v
 	}
 	return projectVerdict(shellName + " " + file)
@@ -137,7 +139,7 @@ func (r *cmdClassifier) userProjectRule(name string, args []string) string {
 // or "" when it does not.
 func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) string {
 	if arg0 := args[0]; strings.IndexByte(arg0, '/') >= 0 && r.sandbox != "" {
-		if r.pathArg(arg0, cwd, false).res == CommandCheckResultSafe {
+		if r.pathArg(arg0, cwd, false).res == Safe {
 			return "program in the project " + arg0
 		}
 	}
@@ -161,7 +163,7 @@ func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) 
 // insideFile labels "name file" when file is an existing regular file
 // inside the sandbox.
 func (r *cmdClassifier) insideFile(name, file, cwd string) string {
-	if r.sandbox == "" || file == "-" || r.pathArg(file, cwd, false).res != CommandCheckResultSafe {
+	if r.sandbox == "" || file == "-" || r.pathArg(file, cwd, false).res != Safe {
 		return ""
 	}
 	if fi, err := os.Stat(atCwd(cwd, file)); err != nil || !fi.Mode().IsRegular() {
@@ -174,13 +176,13 @@ func (r *cmdClassifier) insideFile(name, file, cwd string) string {
 // when every segment is safe or project code itself: `foo && go test` is
 // not allowed on the strength of confinement while `foo` alone is asked
 // about.
-func projectScript(overall cmdVerdict, segs []cmdVerdict) cmdVerdict {
+func projectScript(overall Verdict, segs []Verdict) Verdict {
 	if !overall.project {
 		return overall
 	}
 	for _, s := range segs {
-		if s.res != CommandCheckResultSafe && !s.project {
-			return mkVerdict(CommandCheckResultDangerous, "rule: project code with another command: "+strings.Join(s.argv, " "),
+		if s.res != Safe && !s.project {
+			return mkVerdict(Dangerous, "rule: project code with another command: "+strings.Join(s.argv, " "),
 				"the script runs project code and "+strings.Join(s.argv, " ")+", which is "+s.res.String()+" ("+s.rule+"); a person decides")
 		}
 	}

@@ -1,4 +1,4 @@
-package sandboxauth
+package classify
 
 import (
 	"os"
@@ -15,7 +15,7 @@ import (
 // internal/repotrust) makes the command dangerous. Which program reads
 // which file is the programs package's knowledge (ReadsProjectFiles). args
 // are the words after the program name.
-func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) cmdVerdict {
+func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) Verdict {
 	files := programs.ReadsProjectFiles(name, args)
 	if files != 0 && r.untrusted {
 		return untrustedVerdict("the project files "+name+" reads", "they may have been written to make it run a program or reach a host")
@@ -25,7 +25,7 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) cmd
 	}
 	dir, inside, err := r.contains(cwd)
 	if err != nil || !inside {
-		return mkVerdict(CommandCheckResultDangerous, "rule: project files outside the sandbox",
+		return mkVerdict(Dangerous, "rule: project files outside the sandbox",
 			name+" runs in a directory outside the sandbox, whose configuration files are not known")
 	}
 	checkers := [...]struct {
@@ -44,7 +44,7 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) cmd
 			continue
 		}
 		if ok, reason := c.check(dir, r.sandboxRoot()); !ok {
-			return mkVerdict(CommandCheckResultDangerous, "rule: project file steers "+name, reason)
+			return mkVerdict(Dangerous, "rule: project file steers "+name, reason)
 		}
 	}
 	return safeCmdVerdict

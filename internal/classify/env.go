@@ -1,17 +1,17 @@
-package sandboxauth
+package classify
 
 import "github.com/sandboxauth/sandboxauth/internal/programs"
 
 // envClass classifies one environment assignment in front of a command
 // (see programs.EnvEffect): the class it caps the command at (safe means
 // "no effect") and why.
-func envClass(name, value string) (CommandCheckResult, string) {
+func envClass(name, value string) (Result, string) {
 	switch effect, why := programs.EnvEffect(name, value); effect {
 	case programs.EnvHarmless:
-		return CommandCheckResultSafe, ""
+		return Safe, ""
 	case programs.EnvDangerous:
-		return CommandCheckResultDangerous, why
+		return Dangerous, why
 	default:
-		return CommandCheckResultNone, why
+		return None, why
 	}
 }

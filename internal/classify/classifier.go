@@ -1,12 +1,13 @@
-package sandboxauth
+package classify
 
 import (
 	"fmt"
-	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 	"github.com/sandboxauth/sandboxauth/internal/repotrust"
@@ -17,79 +18,77 @@ import (
 // `env env nice ...`); deeper nesting is inscrutable.
 const maxDepth = 8
 
-// cmdVerdict is the classifier's internal answer; public() turns it into a
-// Classification.
-type cmdVerdict struct {
-	res    CommandCheckResult
+// Verdict is the classifier's answer about one command: its class, the
+// rule that decided and why, the argv as classified, one Verdict per
+// segment of a compound script analysed segment by segment, and whether
+// running project code alone made it dangerous.
+type Verdict struct {
+	res    Result
 	rule   string
 	reason string
 	argv   []string
-	segs   []cmdVerdict
+	segs   []Verdict
 	// project: runs project code, and nothing else made it dangerous (see
 	// projectcode.go).
 	project bool
 }
 
-// classRank orders classes from best to worst: safe < none < dangerous <
-// inscrutable < blocked.
-func classRank(r CommandCheckResult) int {
-	switch r {
-	case CommandCheckResultSafe:
-		return 0
-	case CommandCheckResultNone:
-		return 1
-	case CommandCheckResultDangerous:
-		return 2
-	case CommandCheckResultInscrutable:
-		return 3
-	case CommandCheckResultBlocked:
-		return 4
-	}
-	return 3
-}
+// Result is the command's class.
+func (v *Verdict) Result() Result { return v.res }
+
+// Rule names the matcher or rule that decided ("blocked: curl", "rule:
+// path outside sandbox: ~/.ssh/id_rsa").
+func (v *Verdict) Rule() string { return v.rule }
+
+// Reason is one line for a person or a model.
+func (v *Verdict) Reason() string { return v.reason }
+
+// Argv is the command as classified, after unwrapping shell and
+// transparent wrappers; the caller must not modify it.
+func (v *Verdict) Argv() []string { return v.argv }
+
+// Segments holds one Verdict per command of a compound script analysed
+// segment by segment; nil otherwise. The caller must not modify it.
+func (v *Verdict) Segments() []Verdict { return v.segs }
+
+// ProjectCode reports that the command runs code defined by files in the
+// project and that this alone made it dangerous.
+func (v *Verdict) ProjectCode() bool { return v.project }
 
 // worseOf returns a unless b is strictly worse, or as bad for a reason
 // other than project code (which confinement answers) when a is project
 // code.
-func worseOf(a, b cmdVerdict) cmdVerdict {
-	if classRank(b.res) > classRank(a.res) || a.project && !b.project && b.res == a.res {
+func worseOf(a, b Verdict) Verdict {
+	if b.res.rank() > a.res.rank() || a.project && !b.project && b.res == a.res {
 		return b
 	}
 	return a
 }
 
-func (v cmdVerdict) public() Classification {
-	c := Classification{Result: v.res, Rule: v.rule, Reason: v.reason, Argv: slices.Clone(v.argv), ProjectCode: v.project}
-	for _, s := range v.segs {
-		c.Segments = append(c.Segments, s.public())
-	}
-	return c
+func mkVerdict(res Result, rule, reason string) Verdict {
+	return Verdict{res: res, rule: rule, reason: reason}
 }
 
-func mkVerdict(res CommandCheckResult, rule, reason string) cmdVerdict {
-	return cmdVerdict{res: res, rule: rule, reason: reason}
-}
-
-var safeCmdVerdict = cmdVerdict{res: CommandCheckResultSafe}
+var safeCmdVerdict = Verdict{res: Safe}
 
 // cmdClassifier holds one classification's settings. The lists are read under
 // the caller's read lock.
 type cmdClassifier struct {
-	s       *ShellAllowedCommands
+	s       *Commands
 	split   bool
 	sandbox string // "" when no sandbox is known
 
 	// protected holds the calling authorizer's protected paths: a path
 	// argument or redirection that reads or writes one is dangerous.
-	protected []protectedRule
+	protected []Protected
 
 	// searchPath is the PATH scanned against the sandbox (nil with no
 	// sandbox known): see searchpath.go.
-	searchPath *searchPath
+	searchPath *SearchPath
 
 	// projectMatchers are the caller's own commands that run project code
 	// (WithProjectCode), besides the built-in ones.
-	projectMatchers []CommandMatcher
+	projectMatchers []Matcher
 
 	// The sandbox resolved once per classification, on first use, so that
 	// each path argument resolves only its own components. rootReal is the
@@ -101,7 +100,7 @@ type cmdClassifier struct {
 	// known is the caller's working directory, placed against the
 	// sandbox once for the caller and the classifier together; nil when
 	// the caller has none.
-	known *placedDir
+	known WorkDir
 
 	// dialect is the grammar the script being classified was read with;
 	// globs are expanded with its rules.
@@ -135,12 +134,12 @@ func (r *cmdClassifier) sandboxRoot() string {
 // contains resolves p (absolute) and reports whether it lies in the
 // sandbox, as pathres.Contains does, resolving the sandbox only once.
 func (r *cmdClassifier) contains(p string) (string, bool, error) {
-	if r.known != nil && p == r.known.dir {
-		if err := r.known.place(); err == nil && r.known.inside {
+	if r.known != nil && p == r.known.Path() {
+		if resolved, root, inside, err := r.known.Place(); err == nil && inside {
 			if r.rootReal == "" {
-				r.rootReal = r.known.root
+				r.rootReal = root
 			}
-			return r.known.resolved, true, nil
+			return resolved, true, nil
 		}
 	}
 	if resolved, inside, ok := pathres.Proven(r.sandbox, p); ok {
@@ -148,7 +147,7 @@ func (r *cmdClassifier) contains(p string) (string, bool, error) {
 			r.rootReal = filepath.Clean(r.sandbox)
 		}
 		if r.known != nil {
-			r.known.provenBeneath(p)
+			r.known.ProvenBeneath(p)
 		}
 		return resolved, inside, nil
 	}
@@ -166,13 +165,13 @@ func (r *cmdClassifier) contains(p string) (string, bool, error) {
 // argv classifies one command given as an argv (for a script command,
 // after glob expansion); fromScript is false for the argv the caller gave,
 // whose elements are never shell syntax.
-func (r *cmdClassifier) argv(argv []string, cwd string, depth int, fromScript bool) cmdVerdict {
+func (r *cmdClassifier) argv(argv []string, cwd string, depth int, fromScript bool) Verdict {
 	if depth > maxDepth {
-		return mkVerdict(CommandCheckResultInscrutable, "rule: nesting too deep", "shells and wrappers nested more than 8 deep")
+		return mkVerdict(Inscrutable, "rule: nesting too deep", "shells and wrappers nested more than 8 deep")
 	}
 	if !fromScript {
 		if op, i := shellOperatorIn(argv); i >= 0 {
-			v := mkVerdict(CommandCheckResultInscrutable, "rule: shell syntax in argv",
+			v := mkVerdict(Inscrutable, "rule: shell syntax in argv",
 				fmt.Sprintf("argument %d (%q) is shell syntax, but argv is not run by a shell", i, op))
 			v.argv = argv
 			return v
@@ -185,21 +184,21 @@ func (r *cmdClassifier) argv(argv []string, cwd string, depth int, fromScript bo
 	return v
 }
 
-func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScript bool) cmdVerdict {
+func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScript bool) Verdict {
 	arg0 := argv[0]
 	base := commandBase(arg0)
 	if base == "" || base == "." || base == ".." {
-		return mkVerdict(CommandCheckResultInscrutable, "rule: empty command name", "the command name is empty or a directory")
+		return mkVerdict(Inscrutable, "rule: empty command name", "the command name is empty or a directory")
 	}
 	floor := safeCmdVerdict
 	if strings.IndexByte(arg0, '/') >= 0 {
 		floor = worseOf(floor, r.commandPath(arg0, cwd))
 	} else if sp := r.searchPath; sp != nil {
 		if sp.hasRelative {
-			floor = worseOf(floor, mkVerdict(CommandCheckResultNone, fmt.Sprintf("rule: relative PATH entry %q", sp.relative),
+			floor = worseOf(floor, mkVerdict(None, fmt.Sprintf("rule: relative PATH entry %q", sp.relative),
 				"PATH names a relative directory, so "+arg0+" may be a file in the working directory; a person decides"))
 		} else if dir, ok := sp.shadow(arg0); ok {
-			floor = worseOf(floor, mkVerdict(CommandCheckResultNone, "rule: program on PATH inside the sandbox: "+dir+"/"+arg0,
+			floor = worseOf(floor, mkVerdict(None, "rule: program on PATH inside the sandbox: "+dir+"/"+arg0,
 				arg0+" is found in a PATH directory inside the sandbox, which the model may have written; a person decides"))
 		} else if r.untrusted && len(sp.inside) > 0 {
 			floor = worseOf(floor, untrustedVerdict("PATH directory "+sp.inside[0],
@@ -222,10 +221,10 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	case kindShell:
 		return worseOf(r.shellWrapper(name, argv, cwd, depth), floor)
 	case kindForeignShell:
-		return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: shell language not parsed",
+		return worseOf(mkVerdict(Inscrutable, "rule: shell language not parsed",
 			name+" scripts are not analysed"), floor)
 	case kindXargs:
-		return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: xargs",
+		return worseOf(mkVerdict(Inscrutable, "rule: xargs",
 			"xargs runs commands built from its input"), floor)
 	}
 
@@ -233,7 +232,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	if kind == kindWrapper && !(name == "command" && len(argv) > 1 && (argv[1] == "-v" || argv[1] == "-V")) {
 		if u, ok := programs.Unwrap(name, argv[1:]); ok {
 			if u.Problem != "" {
-				return worseOf(mkVerdict(CommandCheckResultInscrutable, "rule: wrapper "+name, u.Problem), floor)
+				return worseOf(mkVerdict(Inscrutable, "rule: wrapper "+name, u.Problem), floor)
 			}
 			if u.Inner != nil {
 				inner := r.wrapped(name, u, cwd, depth, fromScript)
@@ -243,7 +242,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 				return v
 			}
 			if len(u.Assigns) > 0 {
-				return worseOf(mkVerdict(CommandCheckResultNone, "rule: env without a command", "prints an altered environment"), floor)
+				return worseOf(mkVerdict(None, "rule: env without a command", "prints an altered environment"), floor)
 			}
 		}
 	}
@@ -252,7 +251,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	// shell.
 	if !fromScript && len(argv) > 1 {
 		if i := substitutionIn(argv); i >= 0 {
-			return mkVerdict(CommandCheckResultInscrutable, "rule: shell syntax in argv",
+			return mkVerdict(Inscrutable, "rule: shell syntax in argv",
 				fmt.Sprintf("argument %d (%q) holds shell substitution syntax, but argv is not run by a shell", i, argv[i]))
 		}
 	}
@@ -262,17 +261,17 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	if kind == kindGit {
 		norm, dirs, problem := programs.GitGlobals(argv)
 		if problem != "" {
-			floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: git global option", problem))
+			floor = worseOf(floor, mkVerdict(Dangerous, "rule: git global option", problem))
 		} else if len(norm) != len(argv) {
 			args = norm
 			for _, d := range dirs {
-				if pv := r.pathArg(d, cwd, false); pv.res != CommandCheckResultSafe {
+				if pv := r.pathArg(d, cwd, false); pv.res != Safe {
 					floor = worseOf(floor, pv)
 				}
 			}
 		}
 		if problem == "" {
-			if gv := r.gitRepository(cwd, dirs, args[1:]); gv.res != CommandCheckResultSafe {
+			if gv := r.gitRepository(cwd, dirs, args[1:]); gv.res != Safe {
 				floor = worseOf(floor, gv)
 			}
 		}
@@ -281,19 +280,19 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	// The lists, safe > blocked > dangerous.
 	v, sp := r.match(name, args, safeOK)
 	listed := v
-	if kind == kindRemoteCopy && v.res != CommandCheckResultSafe {
+	if kind == kindRemoteCopy && v.res != Safe {
 		for _, a := range args[1:] {
 			if programs.RsyncRemoteOperand(a) {
-				v = mkVerdict(CommandCheckResultBlocked, "blocked: rsync to a remote host",
+				v = mkVerdict(Blocked, "blocked: rsync to a remote host",
 					"copies files to or from another host over the network")
 				break
 			}
 		}
 	}
-	if sp != nil && v.res == CommandCheckResultSafe {
+	if sp != nil && v.res == Safe {
 		v = r.specVerdict(sp, v, args, cwd)
 	}
-	if v.res == CommandCheckResultSafe && (r.sandbox != "" || r.untrusted) {
+	if v.res == Safe && (r.sandbox != "" || r.untrusted) {
 		v = worseOf(v, r.projectFiles(name, args[1:], cwd))
 		if name == "go" {
 			v = worseOf(v, r.goVCSStamping(args[1:], cwd))
@@ -301,7 +300,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	}
 	v = r.projectCode(name, args, cwd, v, listed, sp == nil)
 	v = worseOf(v, r.operands(name, args, cwd, sp == nil))
-	if floor.res != CommandCheckResultSafe {
+	if floor.res != Safe {
 		v = worseOf(v, floor)
 	}
 	return v
@@ -325,7 +324,7 @@ func (r *cmdClassifier) protectedHooks(root, value string) bool {
 		return false
 	}
 	hook := "/pre-commit"
-	return protectedRuleFor(r.protected, OpWrite, r.sandbox, root, dir+hook, resolved+hook) != nil
+	return ProtectedFor(r.protected, true, r.sandbox, root, dir+hook, resolved+hook) != nil
 }
 
 // Kinds of command that the classifier handles before the lists.
@@ -367,7 +366,7 @@ func plainCommandName(s string) bool {
 // oddName handles a command name that is not plain: case variants,
 // non-ASCII look-alikes, quoting characters. It returns the name to look up
 // and whether the command may still be safe, and worsens floor.
-func (r *cmdClassifier) oddName(base string, floor cmdVerdict) (string, bool, cmdVerdict) {
+func (r *cmdClassifier) oddName(base string, floor Verdict) (string, bool, Verdict) {
 	name := normalizeCommandName(base)
 	safeOK := name == base
 	switch {
@@ -375,12 +374,12 @@ func (r *cmdClassifier) oddName(base string, floor cmdVerdict) (string, bool, cm
 		// `check -- 'ls -la'`: one argument holding a whole command line.
 		name = strings.Fields(base + " x")[0]
 		safeOK = false
-		floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: command name with spaces",
+		floor = worseOf(floor, mkVerdict(Dangerous, "rule: command name with spaces",
 			fmt.Sprintf("%q is one argument with spaces, so no program of that name exists; pass the words separately, or use bash -c for a shell command line", base)))
 	case !isASCIIName(base):
 		name = foldLookAlikes(base)
 		safeOK = false
-		floor = worseOf(floor, mkVerdict(CommandCheckResultDangerous, "rule: non-ASCII command name",
+		floor = worseOf(floor, mkVerdict(Dangerous, "rule: non-ASCII command name",
 			fmt.Sprintf("%q contains characters outside ASCII, which can imitate another command", base)))
 	}
 	if name != "[" && strings.ContainsAny(name, "\\'\"$`*?[]{}()<>|&;= ") {
@@ -391,11 +390,11 @@ func (r *cmdClassifier) oddName(base string, floor cmdVerdict) (string, bool, cm
 			return c
 		}, name)
 		safeOK = false
-		floor = worseOf(floor, mkVerdict(CommandCheckResultNone, "rule: unusual command name",
+		floor = worseOf(floor, mkVerdict(None, "rule: unusual command name",
 			fmt.Sprintf("%q holds quoting or shell characters", base)))
 	}
-	if !safeOK && floor.res == CommandCheckResultSafe {
-		floor = mkVerdict(CommandCheckResultNone, "rule: command name in unusual case",
+	if !safeOK && floor.res == Safe {
+		floor = mkVerdict(None, "rule: command name in unusual case",
 			fmt.Sprintf("%q is not written in lower case; it is never auto-allowed", base))
 	}
 	return name, safeOK, floor
@@ -405,10 +404,10 @@ func (r *cmdClassifier) oddName(base string, floor cmdVerdict) (string, bool, cm
 // a matcher derived from a program spec comes with that spec; so does a
 // command on no list that a spec-backed safe matcher would have matched but
 // for its unsafe options, so that the spec can say what was wrong.
-func (r *cmdClassifier) match(name string, args []string, safeOK bool) (cmdVerdict, *programs.Spec) {
+func (r *cmdClassifier) match(name string, args []string, safeOK bool) (Verdict, *programs.Spec) {
 	if safeOK {
 		if cm := r.s.safe.lookup(name, args[1:]); cm != nil {
-			return cmdVerdict{res: CommandCheckResultSafe, rule: cm.rule, reason: cm.m.Reason}, cm.spec
+			return Verdict{res: Safe, rule: cm.rule, reason: cm.m.Reason}, cm.spec
 		}
 	}
 	var sp *programs.Spec
@@ -418,26 +417,26 @@ func (r *cmdClassifier) match(name string, args []string, safeOK bool) (cmdVerdi
 		// -z is a pattern), the spec decides whether the safe entry
 		// matches.
 		if sp = r.s.safe.specOf(name, args); sp != nil && specUnderstood(sp, args) {
-			return cmdVerdict{res: CommandCheckResultSafe, rule: "safe: " + specMatcher(sp).String(), reason: sp.Reason}, sp
+			return Verdict{res: Safe, rule: "safe: " + specMatcher(sp).String(), reason: sp.Reason}, sp
 		}
 	}
 	v := r.matchUnsafe(name, args)
-	if v.res == CommandCheckResultNone && sp != nil {
+	if v.res == None && sp != nil {
 		// Not safe for a reason the spec names.
-		return cmdVerdict{res: CommandCheckResultSafe, rule: "safe: " + specMatcher(sp).String(), reason: sp.Reason}, sp
+		return Verdict{res: Safe, rule: "safe: " + specMatcher(sp).String(), reason: sp.Reason}, sp
 	}
 	return v, nil
 }
 
 // matchUnsafe applies the blocked and dangerous lists.
-func (r *cmdClassifier) matchUnsafe(name string, args []string) cmdVerdict {
+func (r *cmdClassifier) matchUnsafe(name string, args []string) Verdict {
 	if cm := r.s.blocked.lookup(name, args[1:]); cm != nil {
-		return cmdVerdict{res: CommandCheckResultBlocked, rule: cm.rule, reason: cm.m.Reason}
+		return Verdict{res: Blocked, rule: cm.rule, reason: cm.m.Reason}
 	}
 	if cm := r.s.dangerous.lookup(name, args[1:]); cm != nil {
-		return cmdVerdict{res: CommandCheckResultDangerous, rule: cm.rule, reason: cm.m.Reason}
+		return Verdict{res: Dangerous, rule: cm.rule, reason: cm.m.Reason}
 	}
-	return cmdVerdict{res: CommandCheckResultNone, rule: "rule: on no list",
+	return Verdict{res: None, rule: "rule: on no list",
 		reason: "the command is understood but on no list; a person decides"}
 }
 
@@ -456,7 +455,7 @@ func (r *cmdClassifier) pathIsUnset() bool {
 // that removes PATH, or one started with PATH unset, finds its command with
 // the C library's default search path; the command then runs with PATH
 // unset.
-func (r *cmdClassifier) wrapped(name string, u programs.Unwrapped, cwd string, depth int, fromScript bool) cmdVerdict {
+func (r *cmdClassifier) wrapped(name string, u programs.Unwrapped, cwd string, depth int, fromScript bool) Verdict {
 	unset, clears := r.pathIsUnset(), programs.ClearsPath(u.Assigns)
 	if !clears && !unset {
 		return r.argv(u.Inner, cwd, depth+1, fromScript)
@@ -470,17 +469,17 @@ func (r *cmdClassifier) wrapped(name string, u programs.Unwrapped, cwd string, d
 		return r.argv(u.Inner, cwd, depth+1, fromScript)
 	}
 	r.pathUnset = true
-	return r.withSearchPath(libcDefaultPath, func() cmdVerdict {
+	return r.withSearchPath(libcDefaultPath, func() Verdict {
 		return r.argv(u.Inner, cwd, depth+1, fromScript)
 	})
 }
 
 // shellWrapper classifies sh/bash/... argv. A shell started with PATH unset
 // finds the commands of its script with its built-in default.
-func (r *cmdClassifier) shellWrapper(name string, argv []string, cwd string, depth int) cmdVerdict {
+func (r *cmdClassifier) shellWrapper(name string, argv []string, cwd string, depth int) Verdict {
 	ds, _ := programs.ShellGrammars(name) // a name of kindShell
 	if r.pathIsUnset() {
-		return r.withSearchPath(shellDefaultPath(name), func() cmdVerdict {
+		return r.withSearchPath(shellDefaultPath(name), func() Verdict {
 			return r.shellInvocation(ds, argv, cwd, depth)
 		})
 	}
@@ -489,28 +488,28 @@ func (r *cmdClassifier) shellWrapper(name string, argv []string, cwd string, dep
 
 // shellInvocation classifies a shell's argv, reading a -c script with each
 // of the grammars ds.
-func (r *cmdClassifier) shellInvocation(ds []shell.Dialect, argv []string, cwd string, depth int) cmdVerdict {
+func (r *cmdClassifier) shellInvocation(ds []shell.Dialect, argv []string, cwd string, depth int) Verdict {
 	sc := programs.ParseShellInvocation(argv[1:])
 	switch {
 	case sc.Problem != "":
-		return mkVerdict(CommandCheckResultInscrutable, "rule: shell invocation", sc.Problem)
+		return mkVerdict(Inscrutable, "rule: shell invocation", sc.Problem)
 	case !sc.HasC:
-		v := r.scriptFile(commandBase(argv[0]), sc.File, cwd, mkVerdict(CommandCheckResultNone, "rule: shell runs a script file",
+		v := r.scriptFile(commandBase(argv[0]), sc.File, cwd, mkVerdict(None, "rule: shell runs a script file",
 			"the script "+sc.File+" is not analysed"))
 		return worseOf(v, r.pathArg(sc.File, cwd, false))
 	}
 	if depth+1 > maxDepth {
-		return mkVerdict(CommandCheckResultInscrutable, "rule: nesting too deep", "shells nested too deep")
+		return mkVerdict(Inscrutable, "rule: nesting too deep", "shells nested too deep")
 	}
 	src := sc.Script
 	if words, ok := shell.PlainWords(src); ok && (ds[0] != shell.Zsh || !anyHasPrefix(words, "=")) {
 		// Plain words are read alike by every grammar.
 		return r.argv(words, cwd, depth+1, true)
 	}
-	var v cmdVerdict
+	var v Verdict
 	var prev *shell.Script
 	for i, d := range ds {
-		var dv cmdVerdict
+		var dv Verdict
 		parsed, err := shell.Parse(src, d)
 		switch {
 		case err != nil:
@@ -518,17 +517,17 @@ func (r *cmdClassifier) shellInvocation(ds []shell.Dialect, argv []string, cwd s
 			if ie, ok := err.(*shell.InscrutableError); ok {
 				reason = ie.Reason
 			}
-			dv = mkVerdict(CommandCheckResultInscrutable, "rule: shell "+firstWords(reason), reason)
+			dv = mkVerdict(Inscrutable, "rule: shell "+firstWords(reason), reason)
 		case prev != nil && !parsed.HasGlobs() && parsed.Equal(prev):
 			continue // the same commands: the same answer
 		default:
 			dv = r.script(parsed, d, cwd, depth+1)
 			prev = parsed
 		}
-		if i == 0 || classRank(dv.res) > classRank(v.res) {
+		if i == 0 || dv.res.rank() > v.res.rank() {
 			v = dv
 		}
-		if v.res == CommandCheckResultBlocked {
+		if v.res == Blocked {
 			break
 		}
 	}
@@ -536,7 +535,7 @@ func (r *cmdClassifier) shellInvocation(ds []shell.Dialect, argv []string, cwd s
 }
 
 // script classifies a script read with grammar d.
-func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, depth int) cmdVerdict {
+func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, depth int) Verdict {
 	savedDialect := r.dialect
 	r.dialect = d
 	defer func() { r.dialect = savedDialect }()
@@ -544,7 +543,7 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 		return r.command(sc.Commands[0], cwd, depth)
 	}
 	if !r.split {
-		return mkVerdict(CommandCheckResultInscrutable, "rule: compound script",
+		return mkVerdict(Inscrutable, "rule: compound script",
 			"pipelines and lists are inscrutable unless per-segment analysis is on")
 	}
 	// cur holds the directories the next segment may run in, all every
@@ -553,8 +552,8 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 	// directory seen so far is possible.
 	cur := []string{cwd}
 	all := []string{cwd}
-	overall := mkVerdict(CommandCheckResultSafe, "rule: every segment is safe", "each command of the script is safe")
-	segs := make([]cmdVerdict, len(sc.Commands))
+	overall := mkVerdict(Safe, "rule: every segment is safe", "each command of the script is safe")
+	segs := make([]Verdict, len(sc.Commands))
 	// Once a segment may write, the later ones are judged without trusting
 	// the file system (untrusted); the segments of one pipeline run at the
 	// same time, so a writer among them makes the others untrusted too.
@@ -627,8 +626,8 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 // segment classifies one command of a compound script in each directory
 // it may run in, and for a cd outside a pipeline returns the directories
 // it leads to.
-func (r *cmdClassifier) segment(c shell.Command, cur []string, depth int, inPipe bool) (cmdVerdict, []string) {
-	var v cmdVerdict
+func (r *cmdClassifier) segment(c shell.Command, cur []string, depth int, inPipe bool) (Verdict, []string) {
+	var v Verdict
 	var dirs []string
 	if len(c.Args) > 0 && (c.Args[0] == "cd" || c.Args[0] == "pushd" || c.Args[0] == "popd") {
 		v, dirs = r.cd(c, cur)
@@ -671,15 +670,15 @@ func firstWords(reason string) string {
 
 // command classifies one simple command from a parsed script: its
 // assignments, its argv and its redirections.
-func (r *cmdClassifier) command(c shell.Command, cwd string, depth int) cmdVerdict {
-	var v cmdVerdict
+func (r *cmdClassifier) command(c shell.Command, cwd string, depth int) Verdict {
+	var v Verdict
 	if len(c.Args) > 0 {
 		v = r.expanded(c, cwd, depth)
 	} else {
-		v = mkVerdict(CommandCheckResultSafe, "rule: shell variable assignment", "sets shell variables")
+		v = mkVerdict(Safe, "rule: shell variable assignment", "sets shell variables")
 	}
 	for _, a := range c.Assigns {
-		if res, why := envClass(a.Name, a.Value); res != CommandCheckResultSafe {
+		if res, why := envClass(a.Name, a.Value); res != Safe {
 			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+a.Name, why))
 		}
 	}
@@ -691,10 +690,10 @@ func (r *cmdClassifier) command(c shell.Command, cwd string, depth int) cmdVerdi
 
 // cd classifies cd/pushd/popd in a list and returns the new directory (""
 // when unknown or unchanged).
-func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string) {
-	v := mkVerdict(CommandCheckResultSafe, "rule: cd inside the sandbox", "changes directory inside the sandbox")
+func (r *cmdClassifier) cd(c shell.Command, cwds []string) (Verdict, []string) {
+	v := mkVerdict(Safe, "rule: cd inside the sandbox", "changes directory inside the sandbox")
 	for _, a := range c.Assigns {
-		if res, why := envClass(a.Name, a.Value); res != CommandCheckResultSafe {
+		if res, why := envClass(a.Name, a.Value); res != Safe {
 			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+a.Name, why))
 		}
 	}
@@ -703,7 +702,7 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string
 	}
 	if c.Args[0] == "popd" {
 		if len(c.Args) > 1 {
-			return mkVerdict(CommandCheckResultInscrutable, "rule: popd with arguments", "popd arguments are not analysed"), nil
+			return mkVerdict(Inscrutable, "rule: popd with arguments", "popd arguments are not analysed"), nil
 		}
 		return v, nil // back to a directory seen before
 	}
@@ -712,14 +711,14 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string
 		args = args[1:]
 	}
 	if len(args) != 1 || args[0] == "-" || strings.HasPrefix(args[0], "-") || (c.Globs != nil && slices.Contains(c.Globs, true)) {
-		return mkVerdict(CommandCheckResultDangerous, "rule: cd outside the sandbox",
+		return mkVerdict(Dangerous, "rule: cd outside the sandbox",
 			"cd without a plain directory goes to $HOME, $OLDPWD or somewhere unknown"), nil
 	}
 	dir := args[0]
 	var dirs []string
 	for _, wd := range cwds {
 		pv := r.pathArg(dir, wd, false)
-		if pv.res != CommandCheckResultSafe {
+		if pv.res != Safe {
 			if !r.untrusted {
 				pv.rule = "rule: cd outside the sandbox: " + dir
 			}
@@ -734,7 +733,7 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string
 		}
 		res, inside, err := r.contains(p)
 		if err != nil || !inside {
-			return mkVerdict(CommandCheckResultDangerous, "rule: cd outside the sandbox: "+dir, "the directory resolves outside the sandbox"), nil
+			return mkVerdict(Dangerous, "rule: cd outside the sandbox: "+dir, "the directory resolves outside the sandbox"), nil
 		}
 		dirs = append(dirs, res)
 	}
@@ -742,17 +741,25 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (cmdVerdict, []string
 }
 
 // envSettings classifies env NAME=VALUE settings.
-func (r *cmdClassifier) envSettings(settings []programs.EnvSetting) cmdVerdict {
+func (r *cmdClassifier) envSettings(settings []programs.EnvSetting) Verdict {
 	v := safeCmdVerdict
 	for _, s := range settings {
 		if s.Unset {
 			continue // removing a variable: PATH is followed by wrapped
 		}
-		if res, why := envClass(s.Name, s.Value); res != CommandCheckResultSafe {
+		if res, why := envClass(s.Name, s.Value); res != Safe {
 			v = worseOf(v, mkVerdict(res, "rule: environment assignment "+s.Name, why))
 		}
 	}
 	return v
+}
+
+// ShellSyntaxIn reports whether an argv element is a shell operator or
+// holds a substitution: given as an argv, such an element is read
+// differently than in a script (see shellOperatorIn, substitutionIn).
+func ShellSyntaxIn(argv []string) bool {
+	_, i := shellOperatorIn(argv)
+	return i >= 0 || substitutionIn(argv) >= 0
 }
 
 // shellOperatorIn returns the first argv element that is a shell operator
@@ -841,12 +848,12 @@ func isAllDigits(s string) bool {
 }
 
 // commandPath judges a path-qualified command name.
-func (r *cmdClassifier) commandPath(arg0, cwd string) cmdVerdict {
+func (r *cmdClassifier) commandPath(arg0, cwd string) Verdict {
 	if r.sandbox == "" {
-		return mkVerdict(CommandCheckResultDangerous, "rule: path-qualified command: "+arg0,
+		return mkVerdict(Dangerous, "rule: path-qualified command: "+arg0,
 			"with no sandbox known, a command given by path may lie outside the sandbox")
 	}
-	if pv := r.pathArg(arg0, cwd, false); pv.res != CommandCheckResultSafe {
+	if pv := r.pathArg(arg0, cwd, false); pv.res != Safe {
 		if systemProgram(arg0) {
 			return safeCmdVerdict // classified by its base name
 		}
@@ -856,12 +863,12 @@ func (r *cmdClassifier) commandPath(arg0, cwd string) cmdVerdict {
 		}
 		return pv
 	}
-	return mkVerdict(CommandCheckResultNone, "rule: program inside the sandbox",
+	return mkVerdict(None, "rule: program inside the sandbox",
 		arg0+" is a program inside the sandbox; what it does is unknown")
 }
 
 // operands checks every argument of args that may name a file.
-func (r *cmdClassifier) operands(name string, args []string, cwd string, walk bool) cmdVerdict {
+func (r *cmdClassifier) operands(name string, args []string, cwd string, walk bool) Verdict {
 	bad := safeCmdVerdict
 	if !walk {
 		return bad // a spec named the files
@@ -870,10 +877,10 @@ func (r *cmdClassifier) operands(name string, args []string, cwd string, walk bo
 	// judged both as a read and as a write.
 	pathWords(flagStyleOf(name), args[1:], func(p string) bool {
 		pv := r.pathArg(p, cwd, false)
-		if pv.res == CommandCheckResultSafe {
+		if pv.res == Safe {
 			pv = r.pathArg(p, cwd, true)
 		}
-		if pv.res != CommandCheckResultSafe {
+		if pv.res != Safe {
 			bad = worseOf(bad, pv)
 			return false
 		}
@@ -894,21 +901,21 @@ func isHarmlessDevice(p string) bool {
 // pathArg judges one argument that may name a file: safeCmdVerdict when it
 // stays inside the sandbox (or, with no sandbox known, cannot point
 // outside), dangerous otherwise.
-func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
+func (r *cmdClassifier) pathArg(p, cwd string, writes bool) Verdict {
 	if p == "" || isHarmlessDevice(p) {
 		return safeCmdVerdict
 	}
 	if p[0] == '~' {
-		return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+p,
+		return mkVerdict(Dangerous, "rule: path outside sandbox: "+p,
 			"a ~ path names the home directory, outside the sandbox")
 	}
 	if r.sandbox == "" {
 		if p[0] == '/' || hasDotDotComponent(p) {
-			return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+p,
+			return mkVerdict(Dangerous, "rule: path outside sandbox: "+p,
 				"with no sandbox known, an absolute or .. path may point outside it")
 		}
 		if writes && inGitDir(p) {
-			return mkVerdict(CommandCheckResultDangerous, "rule: writes into .git: "+p,
+			return mkVerdict(Dangerous, "rule: writes into .git: "+p,
 				"files in .git (hooks, config) make later git commands run programs")
 		}
 		if r.untrusted {
@@ -919,27 +926,27 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) cmdVerdict {
 	abs := atCwd(cwd, p)
 	resolved, inside, err := r.contains(abs)
 	if err != nil || !inside {
-		return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+p,
+		return mkVerdict(Dangerous, "rule: path outside sandbox: "+p,
 			"the path resolves outside the sandbox")
 	}
 	if writes && inGitDir(resolved) {
-		return mkVerdict(CommandCheckResultDangerous, "rule: writes into .git: "+p,
+		return mkVerdict(Dangerous, "rule: writes into .git: "+p,
 			"files in .git (hooks, config) make later git commands run programs")
 	}
 	if writes && r.searchPath != nil {
-		if dir, ok := r.searchPath.holds(abs, resolved); ok {
-			return mkVerdict(CommandCheckResultDangerous, "rule: writes into a PATH directory: "+p,
+		if dir, ok := r.searchPath.Holds(abs, resolved); ok {
+			return mkVerdict(Dangerous, "rule: writes into a PATH directory: "+p,
 				dir+" is on PATH: a program written there would run in place of a trusted one")
 		}
 	}
 	if len(r.protected) > 0 {
-		op := OpRead
+		op := "read"
 		if writes {
-			op = OpWrite
+			op = "write"
 		}
-		if rule := protectedRuleFor(r.protected, op, r.sandbox, r.sandboxRoot(), abs, resolved); rule != nil {
-			return mkVerdict(CommandCheckResultDangerous, "rule: protected path "+rule.src.Pattern+": "+p,
-				"the command would "+string(op)+" a protected path; a person decides")
+		if rule := ProtectedFor(r.protected, writes, r.sandbox, r.sandboxRoot(), abs, resolved); rule != nil {
+			return mkVerdict(Dangerous, "rule: protected path "+rule.Pattern+": "+p,
+				"the command would "+op+" a protected path; a person decides")
 		}
 	}
 	if r.untrusted {
@@ -975,13 +982,13 @@ func inGitDir(p string) bool {
 // each -C directory; args are the words after git's global options) with
 // git's own discovery, configuration, hooks and layout: see
 // internal/repotrust. With no sandbox known, -C is enough to be dangerous.
-func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) cmdVerdict {
+func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) Verdict {
 	if r.untrusted {
 		return untrustedVerdict("git repository", "its configuration, hooks or location may have changed")
 	}
 	if r.sandbox == "" {
 		if len(dirs) > 0 {
-			return mkVerdict(CommandCheckResultDangerous, "rule: git repository not known",
+			return mkVerdict(Dangerous, "rule: git repository not known",
 				"with no sandbox known, git -C may use any repository, whose configuration may name programs to run")
 		}
 		return safeCmdVerdict
@@ -992,7 +999,7 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 	}
 	d, inside, err := r.contains(dir)
 	if err != nil || !inside {
-		return mkVerdict(CommandCheckResultDangerous, "rule: git repository outside the sandbox",
+		return mkVerdict(Dangerous, "rule: git repository outside the sandbox",
 			"git would run in a directory outside the sandbox, whose repository configuration may name programs to run")
 	}
 	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.sandboxRoot(), Env: os.LookupEnv})
@@ -1004,22 +1011,22 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 		return p.Setting == "core.hookspath" && r.protectedHooks(root, p.Value)
 	})
 	if !ok {
-		return mkVerdict(CommandCheckResultDangerous, "rule: repository not trusted: "+subject, reason)
+		return mkVerdict(Dangerous, "rule: repository not trusted: "+subject, reason)
 	}
 	return safeCmdVerdict
 }
 
 // redirect judges one redirection of a script command.
-func (r *cmdClassifier) redirect(rd shell.Redirect, cwd string) cmdVerdict {
+func (r *cmdClassifier) redirect(rd shell.Redirect, cwd string) Verdict {
 	if rd.IsDup() || isHarmlessDevice(rd.Target) {
 		return safeCmdVerdict
 	}
 	if r.sandbox == "" {
-		return mkVerdict(CommandCheckResultDangerous, "rule: file redirection with no sandbox known: "+rd.Op+rd.Target,
+		return mkVerdict(Dangerous, "rule: file redirection with no sandbox known: "+rd.Op+rd.Target,
 			"with no sandbox known, a redirection may read or write outside it")
 	}
 	pv := r.pathArg(rd.Target, cwd, rd.Writes())
-	if pv.res != CommandCheckResultSafe && strings.HasPrefix(pv.rule, "rule: path outside sandbox") {
+	if pv.res != Safe && strings.HasPrefix(pv.rule, "rule: path outside sandbox") {
 		pv.rule = "rule: redirection outside sandbox: " + rd.Op + rd.Target
 		if rd.Writes() {
 			pv.reason = "the redirection writes outside the sandbox"

@@ -1,4 +1,4 @@
-package sandboxauth
+package classify
 
 import (
 	"io/fs"
@@ -18,8 +18,8 @@ import (
 // names a file is checked with the role the program gives it.
 
 // specMatcher is the default safe matcher derived from a spec.
-func specMatcher(sp *programs.Spec) CommandMatcher {
-	return CommandMatcher{
+func specMatcher(sp *programs.Spec) Matcher {
+	return Matcher{
 		Command:           sp.Command,
 		CommandArgsPrefix: append([]string(nil), sp.Prefix...),
 		ExceptFlags:       slices.Clone(sp.UnsafeNames()),
@@ -30,10 +30,10 @@ func specMatcher(sp *programs.Spec) CommandMatcher {
 // specMatchers returns the matchers derived from every spec, the longer
 // prefixes of a program first, so that the first match is the most
 // specific form (python -m unittest discover before python -m unittest).
-func specMatchers() []CommandMatcher {
+func specMatchers() []Matcher {
 	all := programs.All()
 	slices.SortStableFunc(all, func(a, b *programs.Spec) int { return len(b.Prefix) - len(a.Prefix) })
-	out := make([]CommandMatcher, len(all))
+	out := make([]Matcher, len(all))
 	for i, sp := range all {
 		out[i] = specMatcher(sp)
 	}
@@ -43,7 +43,7 @@ func specMatchers() []CommandMatcher {
 // specFor returns the spec behind m when m is exactly the matcher derived
 // from it (a user's own matcher for the same command keeps the seed's
 // meaning), or nil.
-func specFor(m *CommandMatcher) *programs.Spec {
+func specFor(m *Matcher) *programs.Spec {
 	sp := programs.Lookup(normalizeCommandName(m.Command), m.CommandArgsPrefix)
 	if sp == nil {
 		return nil
@@ -86,29 +86,29 @@ func (l *matcherList) specOf(name string, args []string) *programs.Spec {
 // every file it names. v is the verdict of the matcher that selected sp. A
 // form the spec finds unsafe stays blocked when the blocked list names it
 // (crontab -r), and is dangerous otherwise.
-func (r *cmdClassifier) specVerdict(sp *programs.Spec, v cmdVerdict, args []string, cwd string) cmdVerdict {
+func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string, cwd string) Verdict {
 	p := programs.Acquire(sp, args[1+len(sp.Prefix):])
 	defer programs.Release(p)
 	if p.Problem != nil {
-		if b := r.matchUnsafe(args[0], args); b.res == CommandCheckResultBlocked {
+		if b := r.matchUnsafe(args[0], args); b.res == Blocked {
 			return b
 		}
-		return mkVerdict(CommandCheckResultDangerous, "rule: "+p.Problem.Rule, p.Problem.Reason)
+		return mkVerdict(Dangerous, "rule: "+p.Problem.Rule, p.Problem.Reason)
 	}
 	for _, f := range p.Files {
-		var pv cmdVerdict
+		var pv Verdict
 		switch f.Role {
 		case programs.Write:
 			pv = r.pathArg(f.Word, cwd, true)
 		case programs.ReadTree:
 			pv = r.pathArg(f.Word, cwd, false)
-			if pv.res == CommandCheckResultSafe {
+			if pv.res == Safe {
 				pv = r.treeProtected(f.Word, cwd, p.Hidden)
 			}
 		default:
 			pv = r.pathArg(f.Word, cwd, false)
 		}
-		if pv.res != CommandCheckResultSafe {
+		if pv.res != Safe {
 			return worseOf(v, pv)
 		}
 	}
@@ -128,14 +128,14 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v cmdVerdict, args []stri
 // :.env) and the pathspecs among them: each must stay inside the sandbox,
 // and must not name a protected path. git prints a file from history or the
 // index without touching the file system, so only its name can be judged.
-func (r *cmdClassifier) revPaths(operands []string, cwd string) cmdVerdict {
+func (r *cmdClassifier) revPaths(operands []string, cwd string) Verdict {
 	protection := r.readProtection()
 	for _, o := range operands {
 		path := o
 		if i := strings.IndexByte(o, ':'); i >= 0 {
 			path = o[i+1:]
 		}
-		if pv := r.pathArg(path, cwd, false); pv.res != CommandCheckResultSafe {
+		if pv := r.pathArg(path, cwd, false); pv.res != Safe {
 			return pv
 		}
 		path = strings.TrimPrefix(path, "./")
@@ -144,8 +144,8 @@ func (r *cmdClassifier) revPaths(operands []string, cwd string) cmdVerdict {
 		}
 		for _, base := range []string{cwd, r.sandboxRoot()} {
 			abs := atCwd(base, path)
-			if rule := protectedRuleFor(r.protected, OpRead, r.sandbox, r.sandboxRoot(), abs, abs); rule != nil {
-				return mkVerdict(CommandCheckResultDangerous, "rule: protected path "+rule.src.Pattern+": "+o,
+			if rule := ProtectedFor(r.protected, false, r.sandbox, r.sandboxRoot(), abs, abs); rule != nil {
+				return mkVerdict(Dangerous, "rule: protected path "+rule.Pattern+": "+o,
 					"the command prints "+path+" from the repository's history or index, and that path is protected; a person decides")
 			}
 		}
@@ -156,13 +156,13 @@ func (r *cmdClassifier) revPaths(operands []string, cwd string) cmdVerdict {
 // compareTrees: comparing two directories makes diff open every entry in
 // them, following symbolic links that the operands' check did not see.
 // Each operand that is a directory makes the command "none".
-func compareTrees(operands []string, cwd string) cmdVerdict {
+func compareTrees(operands []string, cwd string) Verdict {
 	for _, o := range operands {
 		if o == "" || o == "-" || isHarmlessDevice(o) {
 			continue
 		}
 		if fi, err := os.Stat(atCwd(cwd, o)); err == nil && fi.IsDir() {
-			return mkVerdict(CommandCheckResultNone, "rule: diff of directories: "+o,
+			return mkVerdict(None, "rule: diff of directories: "+o,
 				"comparing directories opens every entry in them, and an entry may be a link out of the sandbox")
 		}
 	}
@@ -173,7 +173,7 @@ func compareTrees(operands []string, cwd string) cmdVerdict {
 // into an existing directory, each source lands at DIR/BASE, which is
 // checked as a write (a protected name, .git, a PATH directory); and mv of
 // a directory carries a whole tree, which is "none".
-func (r *cmdClassifier) copyTargets(sp *programs.Spec, p *programs.Parsed, cwd string) cmdVerdict {
+func (r *cmdClassifier) copyTargets(sp *programs.Spec, p *programs.Parsed, cwd string) Verdict {
 	ops := p.Operands
 	target := ""
 	if t := p.Values("-t"); len(t) > 0 {
@@ -187,7 +187,7 @@ func (r *cmdClassifier) copyTargets(sp *programs.Spec, p *programs.Parsed, cwd s
 	if sp.Moves {
 		for _, src := range ops {
 			if fi, err := os.Stat(atCwd(cwd, src)); err == nil && fi.IsDir() {
-				return mkVerdict(CommandCheckResultNone, "rule: mv of a directory: "+src,
+				return mkVerdict(None, "rule: mv of a directory: "+src,
 					"moving a directory carries a whole tree to its new place; a person decides")
 			}
 		}
@@ -200,7 +200,7 @@ func (r *cmdClassifier) copyTargets(sp *programs.Spec, p *programs.Parsed, cwd s
 	}
 	for _, src := range ops {
 		dest := strings.TrimSuffix(target, "/") + "/" + filepath.Base(src)
-		if pv := r.pathArg(dest, cwd, true); pv.res != CommandCheckResultSafe {
+		if pv := r.pathArg(dest, cwd, true); pv.res != Safe {
 			return pv
 		}
 	}
@@ -218,18 +218,18 @@ const maxTreeEntries = 20000
 // them. Symbolic links are not followed, as recursive readers without -R or
 // -L do not follow them. .git directories are not entered: their contents
 // are git's, read by git commands only.
-func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) cmdVerdict {
+func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) Verdict {
 	if !r.readProtection() {
 		return safeCmdVerdict
 	}
 	if r.sandbox == "" {
-		return mkVerdict(CommandCheckResultDangerous, "rule: recursive read without a sandbox",
+		return mkVerdict(Dangerous, "rule: recursive read without a sandbox",
 			"with no sandbox known, the files a recursive read reaches cannot be checked against the protected paths")
 	}
 	abs := atCwd(cwd, dir)
 	real, inside, err := r.contains(abs)
 	if err != nil || !inside {
-		return mkVerdict(CommandCheckResultDangerous, "rule: path outside sandbox: "+dir, "the path resolves outside the sandbox")
+		return mkVerdict(Dangerous, "rule: path outside sandbox: "+dir, "the path resolves outside the sandbox")
 	}
 	root := r.sandboxRoot()
 	n := 0
@@ -260,7 +260,7 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) cmdVerdict {
 		elems := protectedElems(rel, elemBuf[:0])
 		for i := range r.protected {
 			rule := &r.protected[i]
-			if rule.src.Read && rule.matchElems(elems) {
+			if rule.Read && rule.matchElems(elems) {
 				hit = rel
 				return fs.SkipAll
 			}
@@ -269,13 +269,13 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) cmdVerdict {
 	})
 	switch {
 	case hit != "":
-		return mkVerdict(CommandCheckResultDangerous, "rule: recursive read of a protected path: "+hit,
+		return mkVerdict(Dangerous, "rule: recursive read of a protected path: "+hit,
 			"the command reads every file under "+dir+", including the protected "+hit+"; search a narrower directory, exclude it, or a person decides")
 	case n > maxTreeEntries:
-		return mkVerdict(CommandCheckResultDangerous, "rule: tree too large to check",
+		return mkVerdict(Dangerous, "rule: tree too large to check",
 			"the tree under "+dir+" holds more than 20000 entries, too many to check for protected files; search a narrower directory")
 	case walkErr != nil:
-		return mkVerdict(CommandCheckResultDangerous, "rule: tree not readable", "the tree under "+dir+" could not be checked")
+		return mkVerdict(Dangerous, "rule: tree not readable", "the tree under "+dir+" could not be checked")
 	}
 	return safeCmdVerdict
 }
@@ -283,7 +283,7 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) cmdVerdict {
 // readProtection reports whether any protected path guards reads.
 func (r *cmdClassifier) readProtection() bool {
 	for i := range r.protected {
-		if r.protected[i].src.Read {
+		if r.protected[i].Read {
 			return true
 		}
 	}

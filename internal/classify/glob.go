@@ -1,4 +1,4 @@
-package sandboxauth
+package classify
 
 import (
 	"os"
@@ -27,7 +27,7 @@ import (
 // both argvs are classified and the worse answer is kept.
 
 // expanded classifies a script command after glob expansion.
-func (r *cmdClassifier) expanded(c shell.Command, cwd string, depth int) cmdVerdict {
+func (r *cmdClassifier) expanded(c shell.Command, cwd string, depth int) Verdict {
 	if c.Globs == nil {
 		return r.argv(c.Args, cwd, depth, true)
 	}
@@ -40,19 +40,19 @@ func (r *cmdClassifier) expanded(c shell.Command, cwd string, depth int) cmdVerd
 	}
 	for i, g := range c.Globs {
 		if g && dotGlob(c.Patterns[i]) {
-			return worseOf(r.argv(c.Args, cwd, depth, true), mkVerdict(CommandCheckResultDangerous, "rule: glob may match ..: "+c.Args[i],
+			return worseOf(r.argv(c.Args, cwd, depth, true), mkVerdict(Dangerous, "rule: glob may match ..: "+c.Args[i],
 				"a pattern component starting with . matches .. (the parent directory) in bash before 5.2"))
 		}
 	}
-	var fail cmdVerdict
+	var fail Verdict
 	switch {
 	case globSettingsInherited():
-		fail = mkVerdict(CommandCheckResultInscrutable, "rule: glob settings inherited: "+pattern,
+		fail = mkVerdict(Inscrutable, "rule: glob settings inherited: "+pattern,
 			"GLOBIGNORE, BASHOPTS or SHELLOPTS in this process's environment change how the shell expands globs")
 	case r.untrusted:
 		fail = untrustedVerdict("glob "+pattern, "it may match files written since")
 	case r.sandbox == "":
-		fail = mkVerdict(CommandCheckResultInscrutable, "rule: glob expansion unknown: "+pattern,
+		fail = mkVerdict(Inscrutable, "rule: glob expansion unknown: "+pattern,
 			"with no sandbox known, the names a glob expands to (options, links out) cannot be checked")
 	default:
 		words, alt, err := r.expandGlobs(c, cwd)
@@ -63,7 +63,7 @@ func (r *cmdClassifier) expanded(c shell.Command, cwd string, depth int) cmdVerd
 			}
 			return v
 		}
-		fail = mkVerdict(CommandCheckResultInscrutable, "rule: glob not expanded exactly: "+pattern,
+		fail = mkVerdict(Inscrutable, "rule: glob not expanded exactly: "+pattern,
 			err.Error()+"; name the files, or quote the pattern if the program should see it")
 	}
 	// The command is not safe; the literal words still say whether it is

@@ -1,4 +1,4 @@
-package sandboxauth
+package classify
 
 import (
 	"slices"
@@ -8,13 +8,13 @@ import (
 // control facts by running git status and git log in the module's
 // repository (-buildvcs defaults to auto), so the repository is judged as
 // for git status. args are the words after "go".
-func (r *cmdClassifier) goVCSStamping(args []string, cwd string) cmdVerdict {
+func (r *cmdClassifier) goVCSStamping(args []string, cwd string) Verdict {
 	if len(args) == 0 || args[0] != "build" && args[0] != "install" ||
 		slices.Contains(args, "-buildvcs=false") || slices.Contains(args, "--buildvcs=false") {
 		return safeCmdVerdict
 	}
 	v := r.gitRepository(cwd, nil, []string{"status"})
-	if v.res != CommandCheckResultSafe {
+	if v.res != Safe {
 		v.reason = "go " + args[0] + " runs git status to stamp version control facts: " + v.reason
 	}
 	return v

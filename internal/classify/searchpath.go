@@ -1,4 +1,4 @@
-package sandboxauth
+package classify
 
 import (
 	"os"
@@ -26,24 +26,24 @@ import (
 // The PATH consulted is this process's, read at each decision: the library
 // assumes that the tool runs commands with the environment it inherits.
 
-// searchPath is one scan of a PATH value against one sandbox.
-type searchPath struct {
+// SearchPath is one scan of a PATH value against one sandbox.
+type SearchPath struct {
 	value, sandbox string
 	relative       string // the first relative or empty entry, when hasRelative
 	hasRelative    bool
 	inside         []string // entries inside the sandbox, as written (cleaned) and resolved
 }
 
-// searchPathCache keeps the last scan, so that a PATH value is resolved once
+// SearchPathCache keeps the last scan, so that a PATH value is resolved once
 // per sandbox rather than once per decision. Safe for concurrent use; the
 // zero value is ready.
-type searchPathCache struct {
-	last atomic.Pointer[searchPath]
+type SearchPathCache struct {
+	last atomic.Pointer[SearchPath]
 }
 
-// get returns the scan of the current PATH against sandbox (absolute and
+// Get returns the scan of the current PATH against sandbox (absolute and
 // clean).
-func (c *searchPathCache) get(sandbox string) *searchPath {
+func (c *SearchPathCache) Get(sandbox string) *SearchPath {
 	v := os.Getenv("PATH")
 	if p := c.last.Load(); p != nil && p.value == v && p.sandbox == sandbox {
 		return p
@@ -57,8 +57,8 @@ func (c *searchPathCache) get(sandbox string) *searchPath {
 // lead into sandbox. An absolute entry counts as inside when it is
 // lexically below the sandbox (whatever it resolves to now: a symlink there
 // can be replaced) or when it resolves inside.
-func scanSearchPath(value, sandbox string) *searchPath {
-	p := &searchPath{value: value, sandbox: sandbox}
+func scanSearchPath(value, sandbox string) *SearchPath {
+	p := &SearchPath{value: value, sandbox: sandbox}
 	if value == "" {
 		// An empty PATH is one empty entry: the shells search the working
 		// directory.
@@ -87,7 +87,7 @@ func scanSearchPath(value, sandbox string) *searchPath {
 	return p
 }
 
-func (p *searchPath) add(dir string) {
+func (p *SearchPath) add(dir string) {
 	for _, d := range p.inside {
 		if d == dir {
 			return
@@ -98,7 +98,7 @@ func (p *searchPath) add(dir string) {
 
 // shadow returns the PATH directory inside the sandbox that holds a file
 // named name, if any.
-func (p *searchPath) shadow(name string) (string, bool) {
+func (p *SearchPath) shadow(name string) (string, bool) {
 	for _, d := range p.inside {
 		if _, err := os.Lstat(d + "/" + name); err == nil {
 			return d, true
@@ -107,10 +107,10 @@ func (p *searchPath) shadow(name string) (string, bool) {
 	return "", false
 }
 
-// holds returns the PATH directory inside the sandbox that a write of any
+// Holds returns the PATH directory inside the sandbox that a write of any
 // of the given paths (absolute) would change: the directory itself, a file
 // in it or below it, or one of its ancestors (creating or replacing it).
-func (p *searchPath) holds(paths ...string) (string, bool) {
+func (p *SearchPath) Holds(paths ...string) (string, bool) {
 	for _, d := range p.inside {
 		for _, w := range paths {
 			if w != "" && (pathres.Within(d, w) || pathres.Within(w, d)) {

@@ -1,4 +1,4 @@
-package sandboxauth
+package classify
 
 // The default lists. "Safe" means: runs without asking inside the sandbox
 // because it cannot write, delete or execute outside it, reach the network,
@@ -9,29 +9,29 @@ package sandboxauth
 // Precedence is safe > blocked > dangerous, so a safe entry must never match
 // a dangerous form of its command: that is what ExceptFlags are for.
 
-func namesMatchers(reason string, cmds ...string) []CommandMatcher {
-	ms := make([]CommandMatcher, len(cmds))
+func namesMatchers(reason string, cmds ...string) []Matcher {
+	ms := make([]Matcher, len(cmds))
 	for i, c := range cmds {
-		ms[i] = CommandMatcher{Command: c, Reason: reason}
+		ms[i] = Matcher{Command: c, Reason: reason}
 	}
 	return ms
 }
 
-func flagMatcher(cmd string, prefix []string, flags []string, reason string) CommandMatcher {
-	return CommandMatcher{Command: cmd, CommandArgsPrefix: prefix, Flags: flags, Reason: reason}
+func flagMatcher(cmd string, prefix []string, flags []string, reason string) Matcher {
+	return Matcher{Command: cmd, CommandArgsPrefix: prefix, Flags: flags, Reason: reason}
 }
 
-func concatMatchers(groups ...[]CommandMatcher) []CommandMatcher {
-	var out []CommandMatcher
+func concatMatchers(groups ...[]Matcher) []Matcher {
+	var out []Matcher
 	for _, g := range groups {
 		out = append(out, g...)
 	}
 	return out
 }
 
-func matcherList1(ms ...CommandMatcher) []CommandMatcher { return ms }
+func matcherList1(ms ...Matcher) []Matcher { return ms }
 
-func defaultBlocked() []CommandMatcher {
+func defaultBlocked() []Matcher {
 	return concatMatchers(
 		namesMatchers("network client: downloads, uploads or connects out",
 			"curl", "wget", "wget2", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "tftp", "lftp",
@@ -68,11 +68,11 @@ func defaultBlocked() []CommandMatcher {
 	)
 }
 
-func defaultDangerous() []CommandMatcher {
-	gitSub := func(reason string, subs ...string) []CommandMatcher {
-		ms := make([]CommandMatcher, len(subs))
+func defaultDangerous() []Matcher {
+	gitSub := func(reason string, subs ...string) []Matcher {
+		ms := make([]Matcher, len(subs))
 		for i, s := range subs {
-			ms[i] = CommandMatcher{Command: "git", CommandArgsPrefix: []string{s}, Reason: reason}
+			ms[i] = Matcher{Command: "git", CommandArgsPrefix: []string{s}, Reason: reason}
 		}
 		return ms
 	}
@@ -191,7 +191,7 @@ func defaultDangerous() []CommandMatcher {
 	)
 }
 
-func pkgInstalls() []CommandMatcher {
+func pkgInstalls() []Matcher {
 	type sp struct {
 		cmd    string
 		prefix []string
@@ -230,9 +230,9 @@ func pkgInstalls() []CommandMatcher {
 		{"cabal", []string{"install"}}, {"stack", []string{"install"}}, {"deno", []string{"install"}},
 		{"go", []string{"mod", "vendor"}}, {"corepack", nil}, {"helm", nil},
 	}
-	ms := make([]CommandMatcher, len(list))
+	ms := make([]Matcher, len(list))
 	for i, e := range list {
-		ms[i] = CommandMatcher{Command: e.cmd, CommandArgsPrefix: e.prefix,
+		ms[i] = Matcher{Command: e.cmd, CommandArgsPrefix: e.prefix,
 			Reason: "installs or runs packages from the network"}
 	}
 	return ms
@@ -240,10 +240,10 @@ func pkgInstalls() []CommandMatcher {
 
 // npmScripts are the npm commands that run the project's package scripts
 // (project code): npm test is npm run test, so both go the same way.
-func npmScripts() []CommandMatcher {
-	var ms []CommandMatcher
+func npmScripts() []Matcher {
+	var ms []Matcher
 	for _, sub := range []string{"run", "run-script", "rum", "urn", "test", "tst", "t", "start", "stop", "restart"} {
-		ms = append(ms, CommandMatcher{Command: "npm", CommandArgsPrefix: []string{sub},
+		ms = append(ms, Matcher{Command: "npm", CommandArgsPrefix: []string{sub},
 			Reason: "runs the project's package scripts (project code)"})
 	}
 	return ms
@@ -255,6 +255,6 @@ func npmScripts() []CommandMatcher {
 //
 // npm test is left out: it runs the project's "test" script exactly as npm
 // run test does, so both are decided by npmScripts, the same way.
-func defaultSafe() []CommandMatcher {
+func defaultSafe() []Matcher {
 	return specMatchers()
 }

@@ -1,4 +1,4 @@
-package sandboxauth
+package classify
 
 import (
 	"math/rand/v2"
@@ -37,12 +37,13 @@ func TestFirstIndexAgreesWithScan(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 20 {
-		s := NewShellAllowedCommands()
-		var added []CommandMatcher
+		s := &Commands{}
+		s.AddDefaults()
+		var added []Matcher
 		for range 40 {
 			if len(added) > 0 && rng.IntN(4) == 0 {
 				i := rng.IntN(len(added))
-				require.NoError(t, s.RemoveSafe(added[i]))
+				require.True(t, s.Remove(SafeList, added[i]))
 				added = append(added[:i], added[i+1:]...)
 				continue
 			}
@@ -50,13 +51,13 @@ func TestFirstIndexAgreesWithScan(t *testing.T) {
 			for range rng.IntN(3) {
 				prefix = append(prefix, words[rng.IntN(len(words)-1)])
 			}
-			m := CommandMatcher{Command: "git", CommandArgsPrefix: prefix, Reason: "test " + strings.Join(prefix, " ")}
+			m := Matcher{Command: "git", CommandArgsPrefix: prefix, Reason: "test " + strings.Join(prefix, " ")}
 			if rng.IntN(3) == 0 {
 				m.ExceptFlags = []string{"--output"}
 			}
-			before := len(s.SafeCommandMatchers())
-			s.AddSafe(m)
-			if len(s.SafeCommandMatchers()) > before {
+			before := len(s.Matchers(SafeList))
+			s.Add(SafeList, m)
+			if len(s.Matchers(SafeList)) > before {
 				added = append(added, m)
 			}
 		}

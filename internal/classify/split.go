@@ -1,4 +1,4 @@
-package sandboxauth
+package classify
 
 import (
 	"github.com/sandboxauth/sandboxauth/internal/programs"
@@ -22,16 +22,16 @@ import (
 
 // untrustedVerdict is the answer for a segment whose safety would rest on
 // a file-system fact that an earlier segment may have changed.
-func untrustedVerdict(what, why string) cmdVerdict {
-	return mkVerdict(CommandCheckResultDangerous, "rule: file system changed by an earlier segment: "+what,
+func untrustedVerdict(what, why string) Verdict {
+	return mkVerdict(Dangerous, "rule: file system changed by an earlier segment: "+what,
 		"an earlier command of the script may write files, so "+what+" is not judged by what it is now: "+why+
 			"; run the writing command on its own first, then this one")
 }
 
 // segmentWrites reports whether a script command, classified v, may
 // change the file system that later segments see.
-func segmentWrites(c shell.Command, v cmdVerdict) bool {
-	if v.res != CommandCheckResultSafe {
+func segmentWrites(c shell.Command, v Verdict) bool {
+	if v.res != Safe {
 		return true // not safe anyway; nothing is assumed about it
 	}
 	for _, rd := range c.Redirs {

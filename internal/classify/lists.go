@@ -1,0 +1,186 @@
+package classify
+
+import (
+	"slices"
+
+	"github.com/sandboxauth/sandboxauth/internal/programs"
+)
+
+// matcherList is one list, kept in insertion order and indexed by
+// normalised command name.
+type matcherList struct {
+	list   []Matcher
+	byName map[string][]compiledMatcher
+	// firsts indexes, for a name with many matchers (git's), which of
+	// them can match given the first argument: only those whose prefix
+	// begins with it, or that have no prefix. Rebuilt with the name.
+	firsts map[string]*firstIndex
+}
+
+// firstIndex lists, in order, the positions in byName[name] of the
+// matchers whose CommandArgsPrefix begins with a word (byWord) and of those
+// without a prefix (bare).
+type firstIndex struct {
+	byWord map[string][]int32
+	bare   []int32
+}
+
+// add records that the matcher at position i (after every position
+// recorded so far) has the given prefix.
+func (fi *firstIndex) add(i int32, prefix []string) {
+	if len(prefix) > 0 {
+		fi.byWord[prefix[0]] = append(fi.byWord[prefix[0]], i)
+	} else {
+		fi.bare = append(fi.bare, i)
+	}
+}
+
+// minIndexed is how many matchers a name needs before lookups use a
+// firstIndex rather than trying each matcher.
+const minIndexed = 8
+
+// indexFirst rebuilds the firstIndex of name.
+func (l *matcherList) indexFirst(name string) {
+	cms := l.byName[name]
+	if len(cms) < minIndexed {
+		delete(l.firsts, name)
+		return
+	}
+	fi := &firstIndex{byWord: make(map[string][]int32)}
+	for i := range cms {
+		fi.add(int32(i), cms[i].m.CommandArgsPrefix)
+	}
+	if l.firsts == nil {
+		l.firsts = make(map[string]*firstIndex)
+	}
+	l.firsts[name] = fi
+}
+
+type compiledMatcher struct {
+	m     Matcher
+	style flagStyle
+	rule  string         // "safe: git log (except --output, ...)"
+	spec  *programs.Spec // the spec a default safe matcher was derived from
+}
+
+func compile(kind, name string, m Matcher) compiledMatcher {
+	cm := compiledMatcher{m: m, style: flagStyleOf(name), rule: kind + ": " + m.String()}
+	if kind == "safe" {
+		cm.spec = specFor(&m)
+	}
+	return cm
+}
+
+func (l *matcherList) add(kind string, m Matcher) {
+	if m.Command == "" {
+		return
+	}
+	// A duplicate has the same normalised name, so only that name's
+	// matchers are compared (the default lists are built in linear time).
+	name := normalizeCommandName(m.Command)
+	for i := range l.byName[name] {
+		if sameMatcher(&l.byName[name][i].m, &m) {
+			return
+		}
+	}
+	m = m.Clone()
+	l.list = append(l.list, m)
+	if l.byName == nil {
+		l.byName = make(map[string][]compiledMatcher)
+	}
+	l.byName[name] = append(l.byName[name], compile(kind, name, m))
+	if fi := l.firsts[name]; fi != nil {
+		fi.add(int32(len(l.byName[name])-1), m.CommandArgsPrefix)
+	} else {
+		l.indexFirst(name)
+	}
+}
+
+// remove removes the matcher equal to m (ignoring Reason), reporting
+// whether there was one.
+func (l *matcherList) remove(kind string, m Matcher) bool {
+	for i := range l.list {
+		if sameMatcher(&l.list[i], &m) {
+			l.list = slices.Delete(l.list, i, i+1)
+			l.reindex(kind, normalizeCommandName(m.Command))
+			return true
+		}
+	}
+	return false
+}
+
+// reindex rebuilds the index entry of one command name.
+func (l *matcherList) reindex(kind, name string) {
+	if l.byName == nil {
+		l.byName = make(map[string][]compiledMatcher)
+	}
+	var cms []compiledMatcher
+	for _, m := range l.list {
+		if normalizeCommandName(m.Command) == name {
+			cms = append(cms, compile(kind, name, m))
+		}
+	}
+	if len(cms) == 0 {
+		delete(l.byName, name)
+	} else {
+		l.byName[name] = cms
+	}
+	l.indexFirst(name)
+}
+
+func (l *matcherList) copies() []Matcher {
+	out := make([]Matcher, len(l.list))
+	for i, m := range l.list {
+		out[i] = m.Clone()
+	}
+	return out
+}
+
+// lookup returns the first matcher of the list that matches args (argv
+// with argv[0] already normalised to name).
+func (l *matcherList) lookup(name string, args []string) *compiledMatcher {
+	if l.byName == nil || name == "" {
+		return nil
+	}
+	if cm := l.lookupName(name, args); cm != nil {
+		return cm
+	}
+	if last := name[len(name)-1]; last >= '0' && last <= '9' || last == '.' {
+		if vl := versionless(name); vl != name {
+			return l.lookupName(vl, args)
+		}
+	}
+	return nil
+}
+
+// lookupName returns the first of name's matchers, in list order, that
+// matches args, trying through the firstIndex only those that can.
+func (l *matcherList) lookupName(name string, args []string) *compiledMatcher {
+	cms := l.byName[name]
+	fi := l.firsts[name]
+	if fi == nil {
+		for i := range cms {
+			if matchArgs(&cms[i].m, cms[i].style, args) {
+				return &cms[i]
+			}
+		}
+		return nil
+	}
+	var a []int32
+	if len(args) > 0 {
+		a = fi.byWord[args[0]]
+	}
+	b := fi.bare
+	for len(a) > 0 || len(b) > 0 {
+		var i int32
+		if len(b) == 0 || len(a) > 0 && a[0] < b[0] {
+			i, a = a[0], a[1:]
+		} else {
+			i, b = b[0], b[1:]
+		}
+		if matchArgs(&cms[i].m, cms[i].style, args) {
+			return &cms[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+)
+
+// Protected is a compiled protected path (the public ProtectedPath): a
+// slash-separated pattern relative to the sandbox, matched element by
+// element with path.Match without regard to letter case; without a slash
+// (or after a leading "**/") at any depth, with a trailing slash the
+// directory and everything below it.
+type Protected struct {
+	// Pattern is the pattern as given.
+	Pattern string
+	// Read and Write say which accesses it protects.
+	Read, Write bool
+
+	elems    []string // pattern elements
+	anyDepth bool     // no slash: match the base name at any depth
+	subtree  bool     // trailing slash: match below too
+}
+
+// CompileProtected compiles a pattern that protects reads, writes or
+// both. The error says what is wrong with the pattern, without naming it.
+func CompileProtected(pattern string, read, write bool) (Protected, error) {
+	pat := strings.TrimSpace(pattern)
+	if pat == "" || strings.HasPrefix(pat, "/") || strings.Contains(pat, "\x00") {
+		return Protected{}, errors.New("the pattern must be a non-empty path relative to the sandbox")
+	}
+	if !read && !write {
+		return Protected{}, errors.New("it protects neither reads nor writes")
+	}
+	pat = strings.ToLower(pat)
+	r := Protected{Pattern: pattern, Read: read, Write: write, subtree: strings.HasSuffix(pat, "/")}
+	pat = strings.TrimSuffix(pat, "/")
+	r.anyDepth = !strings.Contains(pat, "/")
+	if rest, ok := strings.CutPrefix(pat, "**/"); ok {
+		pat, r.anyDepth = rest, true
+	}
+	r.elems = strings.Split(pat, "/")
+	for _, e := range r.elems {
+		if e == "" || e == "." || e == ".." {
+			return Protected{}, errors.New(`empty, "." or ".." elements are not allowed`)
+		}
+		if _, err := path.Match(e, ""); err != nil {
+			return Protected{}, fmt.Errorf("%v", err)
+		}
+	}
+	return r, nil
+}
+
+// Match reports whether rel (slash-separated, relative to the sandbox) is
+// protected by r, for either access.
+func (r *Protected) Match(rel string) bool {
+	var buf [elemsOnStack]string
+	return r.matchElems(protectedElems(rel, buf[:0]))
+}
+
+// elemsOnStack is how many elements of a path protectedElems can split into
+// a caller's array without allocating; deeper paths allocate.
+const elemsOnStack = 16
+
+// protectedElems splits a relative path into the lower-cased elements the
+// rules match, once for all rules, appending them to buf[:0].
+func protectedElems(rel string, buf []string) []string {
+	rel = strings.ToLower(rel) // rel itself when it has no upper case
+	elems := buf[:0]
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return append(elems, rel)
+		}
+		elems = append(elems, rel[:i])
+		rel = rel[i+1:]
+	}
+}
+
+// matchElems is Match for a path already split by protectedElems.
+func (r *Protected) matchElems(elems []string) bool {
+	if !r.anyDepth {
+		return r.matchAt(elems)
+	}
+	for i := range elems {
+		if r.matchAt(elems[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchAt reports whether the pattern matches elems from their first
+// element: exactly, or as a prefix when the pattern names a subtree.
+func (r *Protected) matchAt(elems []string) bool {
+	if len(elems) < len(r.elems) || (len(elems) > len(r.elems) && !r.subtree) {
+		return false
+	}
+	for i, pe := range r.elems {
+		if ok, _ := path.Match(pe, elems[i]); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// ProtectedFor returns the first rule protecting a path for a write
+// (write true) or a read, or nil. given is the path as the tool named it
+// (absolute), real its resolved form; sandboxDir and root are the sandbox
+// as given and resolved. Both forms are matched, so neither a symlink to a
+// protected file nor a symlink named like one slips through.
+func ProtectedFor(rules []Protected, write bool, sandboxDir, root, given, real string) *Protected {
+	var rels [2][]string
+	var bufs [2][elemsOnStack]string
+	n := 0
+	givenRel, givenOK := relInside(filepath.Clean(sandboxDir), filepath.Clean(given))
+	if givenOK {
+		rels[n], n = protectedElems(givenRel, bufs[n][:0]), n+1
+	}
+	if rel, ok := relInside(filepath.Clean(root), filepath.Clean(real)); ok && (!givenOK || rel != givenRel) {
+		rels[n], n = protectedElems(rel, bufs[n][:0]), n+1
+	}
+	for i := range rules {
+		rule := &rules[i]
+		if write && !rule.Write || !write && !rule.Read {
+			continue
+		}
+		for _, elems := range rels[:n] {
+			if rule.matchElems(elems) {
+				return rule
+			}
+		}
+	}
+	return nil
+}
+
+// relInside returns p relative to root when p is strictly below root. Both
+// are clean absolute paths (as filepath.Clean and pathres leave them); the
+// result shares p's memory.
+func relInside(root, p string) (string, bool) {
+	if len(p) == len(root) || !pathres.Within(root, p) {
+		return "", false
+	}
+	if root == "/" {
+		return p[1:], true
+	}
+	return p[len(root)+1:], true
+}
