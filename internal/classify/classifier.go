@@ -210,26 +210,26 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	if !plainCommandName(base) {
 		name, safeOK, floor = r.oddName(base, floor)
 	}
-	kind := commandKinds[name]
-	if kind == 0 && name != "" && name[len(name)-1] >= '0' && name[len(name)-1] <= '9' {
-		if k := commandKinds[versionless(name)]; k == kindShell {
+	kind := programs.KindOf(name)
+	if kind == programs.KindPlain && name != "" && name[len(name)-1] >= '0' && name[len(name)-1] <= '9' {
+		if k := programs.KindOf(versionless(name)); k == programs.KindShell {
 			kind, name = k, versionless(name)
 		}
 	}
 
 	switch kind {
-	case kindShell:
+	case programs.KindShell:
 		return worseOf(r.shellWrapper(name, argv, cwd, depth), floor)
-	case kindForeignShell:
+	case programs.KindForeignShell:
 		return worseOf(mkVerdict(Inscrutable, "rule: shell language not parsed",
 			name+" scripts are not analysed"), floor)
-	case kindXargs:
+	case programs.KindXargs:
 		return worseOf(mkVerdict(Inscrutable, "rule: xargs",
 			"xargs runs commands built from its input"), floor)
 	}
 
 	// Transparent wrappers.
-	if kind == kindWrapper && !(name == "command" && len(argv) > 1 && (argv[1] == "-v" || argv[1] == "-V")) {
+	if kind == programs.KindWrapper {
 		if u, ok := programs.Unwrap(name, argv[1:]); ok {
 			if u.Problem != "" {
 				return worseOf(mkVerdict(Inscrutable, "rule: wrapper "+name, u.Problem), floor)
@@ -258,7 +258,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 
 	// git's global options.
 	args := argv
-	if kind == kindGit {
+	if kind == programs.KindGit {
 		norm, dirs, problem := programs.GitGlobals(argv)
 		if problem != "" {
 			floor = worseOf(floor, mkVerdict(Dangerous, "rule: git global option", problem))
@@ -280,7 +280,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	// The lists, safe > blocked > dangerous.
 	v, sp := r.match(name, args, safeOK)
 	listed := v
-	if kind == kindRemoteCopy && v.res != Safe {
+	if kind == programs.KindRemoteCopy && v.res != Safe {
 		for _, a := range args[1:] {
 			if programs.RsyncRemoteOperand(a) {
 				v = mkVerdict(Blocked, "blocked: rsync to a remote host",
@@ -294,9 +294,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	}
 	if v.res == Safe && (r.sandbox != "" || r.untrusted) {
 		v = worseOf(v, r.projectFiles(name, args[1:], cwd))
-		if name == "go" {
-			v = worseOf(v, r.goVCSStamping(args[1:], cwd))
-		}
+		v = worseOf(v, r.runsGit(name, args[1:], cwd))
 	}
 	v = r.projectCode(name, args, cwd, v, listed, sp == nil)
 	v = worseOf(v, r.operands(name, args, cwd, sp == nil))
@@ -326,30 +324,6 @@ func (r *cmdClassifier) protectedHooks(root, value string) bool {
 	hook := "/pre-commit"
 	return ProtectedFor(r.protected, true, r.sandbox, root, dir+hook, resolved+hook) != nil
 }
-
-// Kinds of command that the classifier handles before the lists.
-const (
-	kindShell = 1 + iota
-	kindForeignShell
-	kindXargs
-	kindWrapper
-	kindGit
-	kindRemoteCopy // rsync: blocked when it names another host
-)
-
-var commandKinds = func() map[string]uint8 {
-	m := map[string]uint8{"xargs": kindXargs, "git": kindGit, "rsync": kindRemoteCopy}
-	for _, n := range programs.Shells() {
-		m[n] = kindShell
-	}
-	for _, n := range programs.ForeignShells() {
-		m[n] = kindForeignShell
-	}
-	for _, n := range programs.Wrappers() {
-		m[n] = kindWrapper
-	}
-	return m
-}()
 
 // plainCommandName reports a name made only of lower-case ASCII letters,
 // digits and . _ + - (the common case, checked without allocating).
@@ -462,7 +436,7 @@ func (r *cmdClassifier) wrapped(name string, u programs.Unwrapped, cwd string, d
 	}
 	saved := r.pathUnset
 	defer func() { r.pathUnset = saved }()
-	if name == "exec" && !r.pathUnset {
+	if u.ShellExec && !r.pathUnset {
 		// The shell finds exec's command with its own PATH; the command
 		// starts without one.
 		r.pathUnset = true
@@ -477,9 +451,9 @@ func (r *cmdClassifier) wrapped(name string, u programs.Unwrapped, cwd string, d
 // shellWrapper classifies sh/bash/... argv. A shell started with PATH unset
 // finds the commands of its script with its built-in default.
 func (r *cmdClassifier) shellWrapper(name string, argv []string, cwd string, depth int) Verdict {
-	ds, _ := programs.ShellGrammars(name) // a name of kindShell
+	ds, _ := programs.ShellGrammars(name) // a name of programs.KindShell
 	if r.pathIsUnset() {
-		return r.withSearchPath(shellDefaultPath(name), func() Verdict {
+		return r.withSearchPath(programs.ShellDefaultPath(name), func() Verdict {
 			return r.shellInvocation(ds, argv, cwd, depth)
 		})
 	}
@@ -629,7 +603,7 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 func (r *cmdClassifier) segment(c shell.Command, cur []string, depth int, inPipe bool) (Verdict, []string) {
 	var v Verdict
 	var dirs []string
-	if len(c.Args) > 0 && (c.Args[0] == "cd" || c.Args[0] == "pushd" || c.Args[0] == "popd") {
+	if len(c.Args) > 0 && programs.ChangesDirectory(c.Args[0]) {
 		v, dirs = r.cd(c, cur)
 		if inPipe {
 			dirs = nil
@@ -700,21 +674,17 @@ func (r *cmdClassifier) cd(c shell.Command, cwds []string) (Verdict, []string) {
 	for _, rd := range c.Redirs {
 		v = worseOf(v, r.redirect(rd, cwds[0]))
 	}
-	if c.Args[0] == "popd" {
-		if len(c.Args) > 1 {
-			return mkVerdict(Inscrutable, "rule: popd with arguments", "popd arguments are not analysed"), nil
-		}
+	dc, _ := programs.ChangeDirectory(c.Args)
+	switch {
+	case dc.Problem != "":
+		return mkVerdict(Inscrutable, "rule: "+c.Args[0]+" with arguments", dc.Problem), nil
+	case dc.Back:
 		return v, nil // back to a directory seen before
-	}
-	args := c.Args[1:]
-	for len(args) > 0 && (args[0] == "-P" || args[0] == "-L" || args[0] == "-e" || args[0] == "--") {
-		args = args[1:]
-	}
-	if len(args) != 1 || args[0] == "-" || strings.HasPrefix(args[0], "-") || (c.Globs != nil && slices.Contains(c.Globs, true)) {
+	case dc.Dir == "" || c.Globs != nil && slices.Contains(c.Globs, true):
 		return mkVerdict(Dangerous, "rule: cd outside the sandbox",
 			"cd without a plain directory goes to $HOME, $OLDPWD or somewhere unknown"), nil
 	}
-	dir := args[0]
+	dir := dc.Dir
 	var dirs []string
 	for _, wd := range cwds {
 		pv := r.pathArg(dir, wd, false)
@@ -772,9 +742,9 @@ func shellOperatorIn(argv []string) (string, int) {
 	sawFind, inExec := false, false
 	for i, a := range argv {
 		switch {
-		case !sawFind && findPrograms[commandBase(a)]:
+		case !sawFind && programs.IsFind(commandBase(a)):
 			sawFind = true
-		case sawFind && execActions[a]:
+		case sawFind && programs.FindExecAction(a):
 			inExec = true
 		case inExec && a == ";":
 			// The terminator of find -exec CMD ;, which
@@ -789,13 +759,6 @@ func shellOperatorIn(argv []string) (string, int) {
 	}
 	return "", -1
 }
-
-// execActions are find's actions after which a lone ";" ends the command
-// that find runs, rather than being shell syntax.
-var execActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
-
-// findPrograms are the programs that take those actions.
-var findPrograms = map[string]bool{"find": true, "gfind": true, "bfs": true}
 
 // hasSpace reports whether s holds ASCII white space.
 func hasSpace(s string) bool { return strings.ContainsAny(s, " \t\n\r\v\f") }

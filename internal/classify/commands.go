@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 )
 
@@ -77,13 +78,21 @@ func (c *Commands) AddDefaults() {
 func DefaultMatchers(l List) []Matcher {
 	switch l {
 	case BlockedList:
-		return defaultBlocked()
+		return fromEntries(programs.Blocked())
 	case DangerousList:
-		return defaultDangerous()
+		return fromEntries(programs.Dangerous())
 	case SafeList:
 		return defaultSafe()
 	}
 	return nil
+}
+
+func fromEntries(es []programs.ListEntry) []Matcher {
+	out := make([]Matcher, len(es))
+	for i := range es {
+		out[i] = Matcher(es[i])
+	}
+	return out
 }
 
 // Add adds a copy of m to list l. It is a no-op if an equal matcher

@@ -3,6 +3,8 @@ package classify
 import (
 	"slices"
 	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 )
 
 // Matcher is the engine's form of the public Matcher (same fields,
@@ -205,22 +207,16 @@ const (
 	styleGo                          // Go's flag package: -name or --name, no bundling
 )
 
-// flagStyles lists the programs that do not parse options like getopt_long.
-var flagStyles = map[string]flagStyle{
-	"find":      styleSingleDash,
-	"gfind":     styleSingleDash,
-	"bfs":       styleSingleDash,
-	"go":        styleGo,
-	"gofmt":     styleGo,
-	"goimports": styleGo,
-	"godoc":     styleGo,
-	"gopls":     styleGo,
-	"java":      styleSingleDash,
-	"javac":     styleSingleDash,
-}
-
+// flagStyleOf returns how the program name reads options, as far as
+// matchers care (programs.MatcherSyntax).
 func flagStyleOf(name string) flagStyle {
-	return flagStyles[name] // zero value: styleGNU
+	switch programs.MatcherSyntax(name) {
+	case programs.Find:
+		return styleSingleDash
+	case programs.GoFlag, programs.GoTool:
+		return styleGo
+	}
+	return styleGNU
 }
 
 // commandBase returns the base name of argv[0]: the text after its last

@@ -53,7 +53,7 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 	if what == "" {
 		return v
 	}
-	if v.res != Safe && (r.guardedOut(name, args) || r.dangerousFlag(name, args) || specRejects(name, args) || npmConfigFlag(name, args)) {
+	if v.res != Safe && (r.guardedOut(name, args) || r.dangerousFlag(name, args) || specRejects(name, args) || programs.RunnerConfigOption(name, args[1:])) {
 		// go test -exec x, pytest -p x: a safe entry for this very
 		// command excludes one of its options. Confinement does not make
 		// the excluded option harmless, so a person decides.
@@ -75,19 +75,12 @@ func specRejects(name string, args []string) bool {
 	return false
 }
 
-// npmConfigFlag reports an npm script command (npm test, npm run x)
-// given an option that npm would read as configuration.
-func npmConfigFlag(name string, args []string) bool {
-	return name == "npm" && programs.NpmConfigOption(args[1:])
-}
-
 // dangerousFlag reports whether a dangerous matcher with flags matched
 // (npm test --script-shell x): the command is dangerous for an option, not
 // for running project code. Interpreters are the exception: their inline
 // code flags (python -c, node -e) are read by interpreterFile.
 func (r *cmdClassifier) dangerousFlag(name string, args []string) bool {
-	switch versionless(name) {
-	case "python", "pypy", "node", "nodejs":
+	if programs.InterpreterOf(versionless(name)) != nil {
 		return false
 	}
 	cm := r.s.dangerous.lookup(name, args[1:])

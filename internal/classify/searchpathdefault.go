@@ -7,11 +7,10 @@ package classify
 //   - a program that runs its operand with execvp (env, nice, timeout, ...)
 //     searches the C library's default: /bin:/usr/bin for glibc,
 //     /usr/local/bin:/bin:/usr/bin for musl;
-//   - a shell sets its own default, which it does not export: for bash 5
-//     /usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:. (the
-//     last entry is the working directory, so `env -i bash -c 'go test'`
-//     runs ./go when no system directory has go), for dash
-//     /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin.
+//   - a shell sets its own default, which it does not export
+//     (programs.ShellDefaultPath): bash's ends in ".", the working
+//     directory, so `env -i bash -c 'go test'` runs ./go when no system
+//     directory has go.
 //
 // The classifier resolves each command name with the PATH that applies,
 // and judges it as for the caller's PATH (searchpath.go): a relative entry
@@ -19,23 +18,9 @@ package classify
 // there "none". A shell whose default is not known here is given bash's,
 // which holds the relative entry.
 
-const (
-	// libcDefaultPath is every directory the C libraries' execvp searches
-	// when PATH is unset.
-	libcDefaultPath = "/usr/local/bin:/bin:/usr/bin"
-	bashDefaultPath = "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
-	dashDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-)
-
-// shellDefaultPath returns the PATH a shell named name gives itself when
-// it starts with none.
-func shellDefaultPath(name string) string {
-	switch name {
-	case "dash", "posh":
-		return dashDefaultPath
-	}
-	return bashDefaultPath
-}
+// libcDefaultPath is every directory the C libraries' execvp searches
+// when PATH is unset.
+const libcDefaultPath = "/usr/local/bin:/bin:/usr/bin"
 
 // withSearchPath runs f with the command names resolved against value,
 // and restores the classifier's search path afterwards.

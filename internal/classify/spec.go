@@ -298,3 +298,13 @@ func specUnderstood(sp *programs.Spec, args []string) bool {
 	programs.Release(p)
 	return ok
 }
+
+// defaultSafe is derived from the program specs (internal/programs): one
+// matcher per safe form of a program, so that the list and the grammar that
+// reads each argv cannot disagree.
+//
+// npm test is left out: it runs the project's "test" script exactly as npm
+// run test does, so both are decided by npmScripts, the same way.
+func defaultSafe() []Matcher {
+	return specMatchers()
+}

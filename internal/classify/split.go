@@ -42,27 +42,14 @@ func segmentWrites(c shell.Command, v Verdict) bool {
 	if len(c.Args) == 0 {
 		return false // a shell variable assignment
 	}
-	switch c.Args[0] {
-	case "cd", "pushd", "popd":
+	if programs.ChangesDirectory(c.Args[0]) {
 		return false
 	}
 	return !readOnlyArgv(v.argv)
 }
 
 // readOnlyArgv reports whether argv (after wrappers) runs a form that its
-// program spec says changes no file. git is read after its global options.
+// program spec says changes no file.
 func readOnlyArgv(argv []string) bool {
-	if len(argv) == 0 {
-		return false
-	}
-	name := commandBase(argv[0])
-	args := argv[1:]
-	if name == "git" {
-		norm, _, problem := programs.GitGlobals(argv)
-		if problem != "" {
-			return false
-		}
-		args = norm[1:]
-	}
-	return programs.ReadOnlyArgv(name, args)
+	return len(argv) > 0 && programs.ReadOnlyArgv(commandBase(argv[0]), argv[1:])
 }

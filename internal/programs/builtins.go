@@ -34,3 +34,45 @@ func printfCheck(p *Parsed) *Problem {
 	}
 	return nil
 }
+
+// DirChange is what a cd, pushd or popd command does to the working
+// directory of the commands after it.
+type DirChange struct {
+	// Back: popd, back to a directory seen before.
+	Back bool
+	// Dir is the one directory operand of cd or pushd; "" when there is
+	// not exactly one plain directory (cd alone goes to $HOME, cd - to
+	// $OLDPWD, an option leaves it unknown).
+	Dir string
+	// Problem says why the command is not analysed (popd's arguments).
+	Problem string
+}
+
+// ChangeDirectory reads argv as the shell's cd, pushd or popd; ok is false
+// for any other command. cd's options -P, -L and -e, and "--", come before
+// the directory.
+func ChangeDirectory(argv []string) (c DirChange, ok bool) {
+	if len(argv) == 0 || !ChangesDirectory(argv[0]) {
+		return DirChange{}, false
+	}
+	if argv[0] == "popd" {
+		if len(argv) > 1 {
+			return DirChange{Problem: "popd arguments are not analysed"}, true
+		}
+		return DirChange{Back: true}, true
+	}
+	args := argv[1:]
+	for len(args) > 0 && (args[0] == "-P" || args[0] == "-L" || args[0] == "-e" || args[0] == "--") {
+		args = args[1:]
+	}
+	if len(args) != 1 || args[0] == "-" || strings.HasPrefix(args[0], "-") {
+		return DirChange{}, true
+	}
+	return DirChange{Dir: args[0]}, true
+}
+
+// ChangesDirectory reports whether name is one of the shell's commands
+// that change its working directory (cd, pushd, popd).
+func ChangesDirectory(name string) bool {
+	return name == "cd" || name == "pushd" || name == "popd"
+}

@@ -59,6 +59,10 @@ func fileutils() []*Spec {
 	}
 }
 
+// fileutilKinds: rsync reaches another host when an operand names one
+// (RsyncRemoteOperand).
+var fileutilKinds = map[string]Kind{"rsync": KindRemoteCopy}
+
 // RsyncRemoteOperand reports an rsync operand naming another host: host:path,
 // user@host:path, host::module or rsync://host/.
 func RsyncRemoteOperand(a string) bool {

@@ -30,3 +30,20 @@ func finders() []*Spec {
 		},
 	}
 }
+
+// findNames are find and its clones, which read find's expression.
+var findNames = map[string]bool{"find": true, "gfind": true, "bfs": true}
+
+// IsFind reports whether name (a base name) is find or a clone of it.
+func IsFind(name string) bool { return findNames[name] }
+
+// FindExecAction reports whether arg is one of find's actions that run a
+// command given in the following arguments, up to a lone ";" (or "+"):
+// that ";" is find's argument, not shell syntax.
+func FindExecAction(arg string) bool {
+	switch arg {
+	case "-exec", "-execdir", "-ok", "-okdir":
+		return true
+	}
+	return false
+}

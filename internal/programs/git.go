@@ -290,3 +290,7 @@ func GitGlobals(argv []string) (norm []string, dirs []string, problem string) {
 func hasLongPrefix(a, name string) bool {
 	return a == name || strings.HasPrefix(a, name+"=")
 }
+
+// gitKinds: git is read after its global options (GitGlobals), and its
+// repository's configuration is judged before its spec.
+var gitKinds = map[string]Kind{"git": KindGit}

@@ -1,5 +1,7 @@
 package programs
 
+import "slices"
+
 // golang: the go command and Go's formatters. The go command reads its
 // build flags with Go's flag package and accepts them after the package
 // operands too (GoTool). Flags that run other programs (-exec, -toolexec,
@@ -55,3 +57,20 @@ func golang() []*Spec {
 func goProjectCode() []ProjectCodeEntry {
 	return []ProjectCodeEntry{{Command: "go", Subcommands: words("test run generate build vet")}}
 }
+
+// RunsGitStatus says why a command runs git status in its working
+// directory's repository, or "" when it does not (args are the words after
+// name): go build and go install stamp the binary with version control
+// facts by running git status and git log there (-buildvcs defaults to
+// auto), unless -buildvcs=false.
+func RunsGitStatus(name string, args []string) string {
+	if name != "go" || len(args) == 0 || args[0] != "build" && args[0] != "install" ||
+		slices.Contains(args, "-buildvcs=false") || slices.Contains(args, "--buildvcs=false") {
+		return ""
+	}
+	return "go " + args[0] + " runs git status to stamp version control facts"
+}
+
+// goToolNames are the Go tools that read options with Go's flag package:
+// -name and --name alike, no bundling.
+var goToolNames = map[string]bool{"go": true, "gofmt": true, "goimports": true, "godoc": true, "gopls": true}

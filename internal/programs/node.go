@@ -79,6 +79,14 @@ func nodeProjectCode() []ProjectCodeEntry {
 	}
 }
 
+// RunnerConfigOption reports an option, given to a command that runs the
+// project's scripts, that the program reads as configuration, which can
+// change what it runs (npm's: see NpmConfigOption). args are the words
+// after name.
+func RunnerConfigOption(name string, args []string) bool {
+	return name == "npm" && NpmConfigOption(args)
+}
+
 // NpmConfigOption reports an option of an npm script command (npm test,
 // npm run x; args are the words after npm) before "--" that npm reads as
 // configuration (--script-shell, --node-options, --userconfig, --prefix,

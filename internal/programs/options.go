@@ -107,3 +107,17 @@ func join(lists ...[]Option) []Option {
 
 // words splits a space-separated list of words.
 func words(s string) []string { return strings.Fields(s) }
+
+// MatcherSyntax returns how a list matcher for the program name (a base
+// name) recognises options: Find for programs that take long options with
+// one dash and do not bundle (find and its clones, java), GoFlag for Go's
+// tools, GNU for every other.
+func MatcherSyntax(name string) Syntax {
+	switch {
+	case findNames[name], jvmNames[name]:
+		return Find
+	case goToolNames[name]:
+		return GoFlag
+	}
+	return GNU
+}

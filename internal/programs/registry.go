@@ -84,8 +84,16 @@ var maxPrefix = sync.OnceValue(func() int {
 
 // ReadOnlyArgv reports whether args (the words after command) select a
 // ReadOnly form that reads them without a problem and names no file to
-// write.
+// write. git is read after its global options (GitGlobals); one that
+// points it elsewhere or sets configuration is not read-only.
 func ReadOnlyArgv(command string, args []string) bool {
+	if KindOf(command) == KindGit {
+		norm, _, problem := GitGlobals(append([]string{command}, args...))
+		if problem != "" {
+			return false
+		}
+		args = norm[1:]
+	}
 	s := Form(command, args)
 	if s == nil || !s.ReadOnly {
 		return false

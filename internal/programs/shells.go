@@ -23,6 +23,18 @@ var shellDialects = map[string][]shell.Dialect{
 	"zsh":  {shell.Zsh},
 }
 
+// ShellDefaultPath returns the PATH the shell name gives itself when it
+// starts with none, which it does not export: bash 5's (whose last entry,
+// ".", is the working directory) for every shell but dash and posh, whose
+// default is not known here or is bash's.
+func ShellDefaultPath(name string) string {
+	switch name {
+	case "dash", "posh":
+		return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	}
+	return "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
+}
+
 // Shells whose language the classifier does not parse.
 var foreignShells = map[string]bool{
 	"tcsh": true, "csh": true, "fish": true, "nu": true, "xonsh": true, "elvish": true,

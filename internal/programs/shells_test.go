@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sandboxauth/sandboxauth/internal/shell"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/sandboxauth/sandboxauth/internal/shell"
 )
 
 func TestParseShellInvocation(t *testing.T) {

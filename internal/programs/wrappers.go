@@ -16,6 +16,9 @@ type Unwrapped struct {
 	Inner   []string     // the wrapped command; nil when there is none
 	Assigns []EnvSetting // env NAME=VALUE settings, and unset variables
 	Problem string       // why the wrapper is inscrutable
+	// ShellExec: the wrapper is the shell's exec, which finds the command
+	// with the shell's own PATH; the settings apply to the command only.
+	ShellExec bool
 }
 
 // EnvSetting is one change a wrapper makes to the environment: NAME=value,
@@ -57,6 +60,10 @@ var transparentWrappers = map[string]func(args []string) (int, []EnvSetting, str
 	"toybox":  unwrapMultiCall,
 }
 
+// wrapperKinds: xargs runs commands built from its input, which the
+// engine cannot see.
+var wrapperKinds = map[string]Kind{"xargs": KindXargs}
+
 // Wrappers returns the names of the transparent wrappers, in no order.
 func Wrappers() []string { return keys(transparentWrappers) }
 
@@ -65,11 +72,13 @@ func Wrappers() []string { return keys(transparentWrappers) }
 // none).
 func Unwrap(name string, args []string) (Unwrapped, bool) {
 	f, ok := transparentWrappers[name]
-	if !ok {
+	if !ok || name == "command" && len(args) > 0 && (args[0] == "-v" || args[0] == "-V") {
+		// command -v and -V look a name up and run nothing; their specs
+		// (builtins.go) judge them.
 		return Unwrapped{}, false
 	}
 	idx, settings, problem := f(args)
-	u := Unwrapped{Assigns: settings, Problem: problem}
+	u := Unwrapped{Assigns: settings, Problem: problem, ShellExec: name == "exec"}
 	if problem == "" && idx < len(args) {
 		u.Inner = args[idx:]
 	}

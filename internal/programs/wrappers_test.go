@@ -51,6 +51,21 @@ func TestUnwrap(t *testing.T) {
 	}
 	_, ok := Unwrap("ls", []string{"-la"})
 	assert.False(t, ok, "ls is no wrapper")
+	for _, opt := range []string{"-v", "-V"} {
+		_, ok = Unwrap("command", []string{opt, "ls"})
+		assert.False(t, ok, "command %s looks a name up and runs nothing", opt)
+	}
+	u, _ := Unwrap("exec", []string{"ls"})
+	assert.True(t, u.ShellExec, "exec is the shell's")
+	u, _ = Unwrap("env", []string{"ls"})
+	assert.False(t, u.ShellExec)
+	assert.Equal(t, KindWrapper, KindOf("env"))
+	assert.Equal(t, KindXargs, KindOf("xargs"))
+	assert.Equal(t, KindGit, KindOf("git"))
+	assert.Equal(t, KindRemoteCopy, KindOf("rsync"))
+	assert.Equal(t, KindShell, KindOf("bash"))
+	assert.Equal(t, KindForeignShell, KindOf("fish"))
+	assert.Equal(t, KindPlain, KindOf("ls"))
 	assert.Contains(t, Wrappers(), "env")
 	assert.True(t, ClearsPath([]EnvSetting{{Name: "PATH", Unset: true}}))
 	assert.True(t, ClearsPath([]EnvSetting{{Unset: true}}))

@@ -1,6 +1,7 @@
-package classify
+package programs
 
-// The default lists. "Safe" means: runs without asking inside the sandbox
+// The default blocked and dangerous lists (the safe list is derived from
+// the specs). "Safe" means: runs without asking inside the sandbox
 // because it cannot write, delete or execute outside it, reach the network,
 // install software, or change git history or remotes. Every safe entry is
 // guarded against the flags that would break that promise; path arguments
@@ -9,29 +10,43 @@ package classify
 // Precedence is safe > blocked > dangerous, so a safe entry must never match
 // a dangerous form of its command: that is what ExceptFlags are for.
 
-func namesMatchers(reason string, cmds ...string) []Matcher {
-	ms := make([]Matcher, len(cmds))
+func namesMatchers(reason string, cmds ...string) []ListEntry {
+	ms := make([]ListEntry, len(cmds))
 	for i, c := range cmds {
-		ms[i] = Matcher{Command: c, Reason: reason}
+		ms[i] = ListEntry{Command: c, Reason: reason}
 	}
 	return ms
 }
 
-func flagMatcher(cmd string, prefix []string, flags []string, reason string) Matcher {
-	return Matcher{Command: cmd, CommandArgsPrefix: prefix, Flags: flags, Reason: reason}
+func flagMatcher(cmd string, prefix []string, flags []string, reason string) ListEntry {
+	return ListEntry{Command: cmd, CommandArgsPrefix: prefix, Flags: flags, Reason: reason}
 }
 
-func concatMatchers(groups ...[]Matcher) []Matcher {
-	var out []Matcher
+func concatMatchers(groups ...[]ListEntry) []ListEntry {
+	var out []ListEntry
 	for _, g := range groups {
 		out = append(out, g...)
 	}
 	return out
 }
 
-func matcherList1(ms ...Matcher) []Matcher { return ms }
+func matcherList1(ms ...ListEntry) []ListEntry { return ms }
 
-func defaultBlocked() []Matcher {
+// ListEntry is one entry of a default list. Its fields are those of the
+// public CommandMatcher, whose documentation says how it matches.
+type ListEntry struct {
+	Command           string
+	CommandArgsPrefix []string
+	Flags             []string
+	ExceptFlags       []string
+	Reason            string
+}
+
+// Blocked returns a fresh copy of the default blocked list: network
+// clients, remote shells, privilege escalation, system package managers,
+// system control, scheduled jobs, kernel, firewall and network
+// configuration, user administration.
+func Blocked() []ListEntry {
 	return concatMatchers(
 		namesMatchers("network client: downloads, uploads or connects out",
 			"curl", "wget", "wget2", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "tftp", "lftp",
@@ -68,11 +83,15 @@ func defaultBlocked() []Matcher {
 	)
 }
 
-func defaultDangerous() []Matcher {
-	gitSub := func(reason string, subs ...string) []Matcher {
-		ms := make([]Matcher, len(subs))
+// Dangerous returns a fresh copy of the default dangerous list: git
+// operations that change history or talk to remotes, forced or recursive
+// deletes, installs, interpreters with inline code, container and cloud
+// tools, and programs that run other commands.
+func Dangerous() []ListEntry {
+	gitSub := func(reason string, subs ...string) []ListEntry {
+		ms := make([]ListEntry, len(subs))
 		for i, s := range subs {
-			ms[i] = Matcher{Command: "git", CommandArgsPrefix: []string{s}, Reason: reason}
+			ms[i] = ListEntry{Command: "git", CommandArgsPrefix: []string{s}, Reason: reason}
 		}
 		return ms
 	}
@@ -191,7 +210,7 @@ func defaultDangerous() []Matcher {
 	)
 }
 
-func pkgInstalls() []Matcher {
+func pkgInstalls() []ListEntry {
 	type sp struct {
 		cmd    string
 		prefix []string
@@ -230,9 +249,9 @@ func pkgInstalls() []Matcher {
 		{"cabal", []string{"install"}}, {"stack", []string{"install"}}, {"deno", []string{"install"}},
 		{"go", []string{"mod", "vendor"}}, {"corepack", nil}, {"helm", nil},
 	}
-	ms := make([]Matcher, len(list))
+	ms := make([]ListEntry, len(list))
 	for i, e := range list {
-		ms[i] = Matcher{Command: e.cmd, CommandArgsPrefix: e.prefix,
+		ms[i] = ListEntry{Command: e.cmd, CommandArgsPrefix: e.prefix,
 			Reason: "installs or runs packages from the network"}
 	}
 	return ms
@@ -240,21 +259,11 @@ func pkgInstalls() []Matcher {
 
 // npmScripts are the npm commands that run the project's package scripts
 // (project code): npm test is npm run test, so both go the same way.
-func npmScripts() []Matcher {
-	var ms []Matcher
+func npmScripts() []ListEntry {
+	var ms []ListEntry
 	for _, sub := range []string{"run", "run-script", "rum", "urn", "test", "tst", "t", "start", "stop", "restart"} {
-		ms = append(ms, Matcher{Command: "npm", CommandArgsPrefix: []string{sub},
+		ms = append(ms, ListEntry{Command: "npm", CommandArgsPrefix: []string{sub},
 			Reason: "runs the project's package scripts (project code)"})
 	}
 	return ms
-}
-
-// defaultSafe is derived from the program specs (internal/programs): one
-// matcher per safe form of a program, so that the list and the grammar that
-// reads each argv cannot disagree.
-//
-// npm test is left out: it runs the project's "test" script exactly as npm
-// run test does, so both are decided by npmScripts, the same way.
-func defaultSafe() []Matcher {
-	return specMatchers()
 }
