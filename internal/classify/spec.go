@@ -174,15 +174,9 @@ func compareTrees(operands []string, cwd string) Verdict {
 // checked as a write (a protected name, .git, a PATH directory); and mv of
 // a directory carries a whole tree, which is "none".
 func (r *cmdClassifier) copyTargets(sp *programs.Spec, p *programs.Parsed, cwd string) Verdict {
-	ops := p.Operands
-	target := ""
-	if t := p.Values("-t"); len(t) > 0 {
-		target = t[len(t)-1]
-	} else {
-		if len(ops) < 2 {
-			return safeCmdVerdict // cp and mv refuse to run
-		}
-		target, ops = ops[len(ops)-1], ops[:len(ops)-1]
+	target, ops, noDir, ok := programs.CopyDestination(p)
+	if !ok {
+		return safeCmdVerdict // cp and mv refuse to run
 	}
 	if sp.Moves {
 		for _, src := range ops {
@@ -192,7 +186,7 @@ func (r *cmdClassifier) copyTargets(sp *programs.Spec, p *programs.Parsed, cwd s
 			}
 		}
 	}
-	if p.Has("-T") {
+	if noDir {
 		return safeCmdVerdict
 	}
 	if fi, err := os.Stat(atCwd(cwd, target)); err != nil || !fi.IsDir() {

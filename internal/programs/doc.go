@@ -41,6 +41,17 @@
 // holds the types, parse.go the parser, options.go the compact notation the
 // family files use, registry.go the table of all specs.
 //
-// Specs are fixed tables, built once and shared: callers must not change
-// them.
+// Besides the specs, each family file holds the rest of what is known
+// about its programs, for the engine (internal/classify) to consult without
+// naming any program itself: how the engine dispatches a name (KindOf:
+// shells, wrappers, xargs, git, rsync), how wrappers and shells read their
+// own options (wrappers.go, shells.go), git's global options (git.go),
+// which invocations run project code and which project files a program
+// reads (projectcode.go, projectfiles.go), the environment variables that
+// steer programs (environment.go), cd and its relatives (builtins.go),
+// where cp and mv put things (fileutils.go), and the default blocked and
+// dangerous lists (lists.go).
+//
+// Specs and tables are fixed, built once and shared: callers must not
+// change them.
 package programs

@@ -59,6 +59,24 @@ func fileutils() []*Spec {
 	}
 }
 
+// CopyDestination reads where a Copies spec (cp, mv) puts its sources,
+// from their parsed argv: into the -t directory, or the last operand.
+// noDir reports -T (the destination is never taken as a directory); ok is
+// false when, without -t, fewer than two operands are given (the program
+// refuses to run).
+func CopyDestination(p *Parsed) (dest string, sources []string, noDir, ok bool) {
+	sources = p.Operands
+	if t := p.Values("-t"); len(t) > 0 {
+		dest = t[len(t)-1]
+	} else {
+		if len(sources) < 2 {
+			return "", nil, false, false
+		}
+		dest, sources = sources[len(sources)-1], sources[:len(sources)-1]
+	}
+	return dest, sources, p.Has("-T"), true
+}
+
 // fileutilKinds: rsync reaches another host when an operand names one
 // (RsyncRemoteOperand).
 var fileutilKinds = map[string]Kind{"rsync": KindRemoteCopy}

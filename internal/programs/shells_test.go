@@ -69,3 +69,12 @@ func TestRsyncRemoteOperand(t *testing.T) {
 		assert.Equal(t, want, RsyncRemoteOperand(a), a)
 	}
 }
+
+func TestShellDefaultPathAndRunnerConfig(t *testing.T) {
+	assert.True(t, strings.HasSuffix(ShellDefaultPath("bash"), ":."), "bash searches the working directory last")
+	assert.True(t, strings.HasSuffix(ShellDefaultPath("zsh"), ":."), "an unknown default is taken as bash's")
+	assert.NotContains(t, strings.Split(ShellDefaultPath("dash"), ":"), ".")
+	assert.True(t, RunnerConfigOption("npm", []string{"test", "--script-shell=x"}))
+	assert.False(t, RunnerConfigOption("npm", []string{"test"}))
+	assert.False(t, RunnerConfigOption("pnpm", []string{"test", "--script-shell=x"}))
+}
