@@ -72,7 +72,7 @@ type asker struct {
 	opts     options
 
 	// searchPaths holds the PATH directories inside the last sandbox seen;
-	// writes into them are protected (see searchpath.go).
+	// writes into them are protected (see internal/classify/searchpath.go).
 	searchPaths classify.SearchPathCache
 }
 
