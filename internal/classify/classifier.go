@@ -739,6 +739,9 @@ func ShellSyntaxIn(argv []string) bool {
 // Elements holding substitutions are looked for separately (substitutionIn)
 // once shell wrappers are unwrapped, since a -c script may hold them.
 func shellOperatorIn(argv []string) (string, int) {
+	if !slices.ContainsFunc(argv, isShellOperator) {
+		return "", -1 // the common case, without looking for find
+	}
 	sawFind, inExec := false, false
 	for i, a := range argv {
 		switch {
