@@ -294,3 +294,35 @@ func hasLongPrefix(a, name string) bool {
 // gitKinds: git is read after its global options (GitGlobals), and its
 // repository's configuration is judged before its spec.
 var gitKinds = map[string]Kind{"git": KindGit}
+
+// gitBlocked is git's part of the default blocked list.
+func gitBlocked() []ListEntry {
+	return matcherList1(flagMatcher("git", []string{"daemon"}, nil, "serves the repository on the network"))
+}
+
+// gitDangerous is git's part of the default dangerous list: subcommands
+// that talk to a remote, change history, refs or the working tree, or
+// change configuration that later git commands execute, and the programs
+// of git's wire protocol.
+func gitDangerous() []ListEntry {
+	sub := func(reason string, subs ...string) []ListEntry {
+		ms := make([]ListEntry, len(subs))
+		for i, s := range subs {
+			ms[i] = ListEntry{Command: "git", CommandArgsPrefix: []string{s}, Reason: reason}
+		}
+		return ms
+	}
+	return concatMatchers(
+		sub("talks to a remote", "push", "pull", "fetch", "clone", "ls-remote", "remote",
+			"submodule", "send-email", "request-pull", "svn", "p4"),
+		sub("changes history, refs or the working tree", "commit", "reset", "checkout", "switch",
+			"restore", "rebase", "merge", "cherry-pick", "revert", "clean", "rm", "mv", "stash",
+			"filter-branch", "filter-repo", "update-ref", "symbolic-ref", "reflog", "gc", "prune",
+			"replace", "am", "apply", "bisect", "worktree", "notes", "tag", "branch", "update-index",
+			"read-tree", "commit-tree", "pack-refs", "repack", "maintenance", "lfs", "sparse-checkout"),
+		sub("changes configuration that later git commands execute", "config", "hook",
+			"credential", "credential-store", "credential-cache", "difftool", "mergetool",
+			"instaweb", "web--browse", "upload-pack", "receive-pack", "fsmonitor--daemon"),
+		namesMatchers("network access", "git-upload-pack", "git-receive-pack", "git-shell"),
+	)
+}

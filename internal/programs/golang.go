@@ -74,3 +74,21 @@ func RunsGitStatus(name string, args []string) string {
 // goToolNames are the Go tools that read options with Go's flag package:
 // -name and --name alike, no bundling.
 var goToolNames = map[string]bool{"go": true, "gofmt": true, "goimports": true, "godoc": true, "gopls": true}
+
+// goDangerous is go's part of the default dangerous list: commands that
+// download, install, run arbitrary tools or write outside the sandbox.
+func goDangerous() []ListEntry {
+	return matcherList1(
+		flagMatcher("go", nil, []string{"-exec", "-toolexec", "-vettool"}, "runs an arbitrary program during the build"),
+		flagMatcher("go", []string{"install"}, nil, "installs binaries outside the sandbox"),
+		flagMatcher("go", []string{"get"}, nil, "downloads and changes dependencies"),
+		flagMatcher("go", []string{"run"}, nil, "builds and runs a program, possibly fetched from the network"),
+		flagMatcher("go", []string{"generate"}, nil, "runs the commands named in //go:generate lines"),
+		flagMatcher("go", []string{"mod", "download"}, nil, "downloads modules into the cache outside the sandbox"),
+		flagMatcher("go", []string{"mod", "tidy"}, nil, "downloads modules and rewrites go.mod"),
+		flagMatcher("go", []string{"clean"}, nil, "deletes caches outside the sandbox"),
+		flagMatcher("go", []string{"env"}, []string{"-w", "-u"}, "writes the user's go env file"),
+		flagMatcher("go", []string{"tool"}, nil, "runs an arbitrary tool"),
+		flagMatcher("go", []string{"work", "sync"}, nil, "downloads modules"),
+	)
+}

@@ -78,49 +78,24 @@ func Blocked() []ListEntry {
 			"visudo", "setcap", "dscl", "sysadminctl"),
 		matcherList1(
 			flagMatcher("rsync", nil, []string{"-e", "--rsh", "--rsync-path"}, "rsync running a remote shell command"),
-			flagMatcher("git", []string{"daemon"}, nil, "serves the repository on the network"),
 		),
+		gitBlocked(),
 	)
 }
 
 // Dangerous returns a fresh copy of the default dangerous list: git
-// operations that change history or talk to remotes, forced or recursive
+// operations that change history or talk to remotes (git.go), go commands
+// that download, install or run tools (golang.go), forced or recursive
 // deletes, installs, interpreters with inline code, container and cloud
 // tools, and programs that run other commands.
 func Dangerous() []ListEntry {
-	gitSub := func(reason string, subs ...string) []ListEntry {
-		ms := make([]ListEntry, len(subs))
-		for i, s := range subs {
-			ms[i] = ListEntry{Command: "git", CommandArgsPrefix: []string{s}, Reason: reason}
-		}
-		return ms
-	}
 	return concatMatchers(
-		gitSub("talks to a remote", "push", "pull", "fetch", "clone", "ls-remote", "remote",
-			"submodule", "send-email", "request-pull", "svn", "p4"),
-		gitSub("changes history, refs or the working tree", "commit", "reset", "checkout", "switch",
-			"restore", "rebase", "merge", "cherry-pick", "revert", "clean", "rm", "mv", "stash",
-			"filter-branch", "filter-repo", "update-ref", "symbolic-ref", "reflog", "gc", "prune",
-			"replace", "am", "apply", "bisect", "worktree", "notes", "tag", "branch", "update-index",
-			"read-tree", "commit-tree", "pack-refs", "repack", "maintenance", "lfs", "sparse-checkout"),
-		gitSub("changes configuration that later git commands execute", "config", "hook",
-			"credential", "credential-store", "credential-cache", "difftool", "mergetool",
-			"instaweb", "web--browse", "upload-pack", "receive-pack", "fsmonitor--daemon"),
+		gitDangerous(),
 		matcherList1(
 			flagMatcher("rm", nil, []string{"-r", "-R", "-f", "--recursive", "--force", "-d", "--dir"}, "recursive or forced removal"),
 			flagMatcher("rmdir", nil, []string{"-p", "--parents"}, "removes parent directories"),
-			flagMatcher("go", nil, []string{"-exec", "-toolexec", "-vettool"}, "runs an arbitrary program during the build"),
-			flagMatcher("go", []string{"install"}, nil, "installs binaries outside the sandbox"),
-			flagMatcher("go", []string{"get"}, nil, "downloads and changes dependencies"),
-			flagMatcher("go", []string{"run"}, nil, "builds and runs a program, possibly fetched from the network"),
-			flagMatcher("go", []string{"generate"}, nil, "runs the commands named in //go:generate lines"),
-			flagMatcher("go", []string{"mod", "download"}, nil, "downloads modules into the cache outside the sandbox"),
-			flagMatcher("go", []string{"mod", "tidy"}, nil, "downloads modules and rewrites go.mod"),
-			flagMatcher("go", []string{"clean"}, nil, "deletes caches outside the sandbox"),
-			flagMatcher("go", []string{"env"}, []string{"-w", "-u"}, "writes the user's go env file"),
-			flagMatcher("go", []string{"tool"}, nil, "runs an arbitrary tool"),
-			flagMatcher("go", []string{"work", "sync"}, nil, "downloads modules"),
 		),
+		goDangerous(),
 		pkgInstalls(),
 		npmScripts(),
 		namesMatchers("interpreter: runs code the classifier cannot read",
@@ -165,8 +140,7 @@ func Dangerous() []ListEntry {
 		namesMatchers("network access", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "nslookup",
 			"host", "whois", "openssl", "gnutls-cli", "ncftp", "smbclient", "ldapsearch", "mysql",
 			"psql", "redis-cli", "mongo", "mongosh", "sqlcmd", "tcpdump", "tshark", "wireshark",
-			"ip", "ngrok", "cloudflared", "git-upload-pack",
-			"git-receive-pack", "git-shell"),
+			"ip", "ngrok", "cloudflared"),
 		namesMatchers("opens files or URLs with other programs", "open", "xdg-open", "gio", "start",
 			"sensible-browser", "x-www-browser", "firefox", "chromium", "google-chrome", "lynx",
 			"w3m", "links"),
