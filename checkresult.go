@@ -1,6 +1,8 @@
 package sandboxauth
 
-import "strconv"
+import (
+	"strconv"
+)
 
 // CommandCheckResult is the class of a shell command.
 type CommandCheckResult int

@@ -1,6 +1,10 @@
 package sandboxauth
 
-import "github.com/sandboxauth/sandboxauth/internal/classify"
+import (
+	"errors"
+
+	"github.com/sandboxauth/sandboxauth/internal/classify"
+)
 
 // A ProtectedPath names sensitive paths inside the sandbox: a read or write
 // of one asks a person even where the policy would allow it. (A writable
@@ -97,10 +101,10 @@ func WithProtectedPaths(ps ...ProtectedPath) Option {
 func compileProtected(ps []ProtectedPath) ([]classify.Protected, error) {
 	out := make([]classify.Protected, 0, len(ps))
 	for i, p := range ps {
-		if !p.Read && !p.Write {
-			return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q) protects neither reads nor writes", i, p.Pattern)
-		}
 		r, err := classify.CompileProtected(p.Pattern, p.Read, p.Write)
+		if errors.Is(err, classify.ErrProtectsNothing) {
+			return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q) %v", i, p.Pattern, err)
+		}
 		if err != nil {
 			return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q): %v", i, p.Pattern, err)
 		}

@@ -732,6 +732,13 @@ func ShellSyntaxIn(argv []string) bool {
 	return i >= 0 || substitutionIn(argv) >= 0
 }
 
+// ShellOperatorIndex returns the index of the first argv element that is
+// a shell operator (see shellOperatorIn), or -1.
+func ShellOperatorIndex(argv []string) int {
+	_, i := shellOperatorIn(argv)
+	return i
+}
+
 // shellOperatorIn returns the first argv element that is a shell operator
 // (|, ||, &&, ;, &, >, >>, <, 2>&1, ...). An element that merely contains
 // | or > (a regex, a pattern) is not one.

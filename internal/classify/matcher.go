@@ -7,7 +7,7 @@ import (
 	"github.com/sandboxauth/sandboxauth/internal/programs"
 )
 
-// Matcher is the engine's form of the public Matcher (same fields,
+// Matcher is the engine's form of the public CommandMatcher (same fields,
 // so either converts to the other); its documentation states the matching
 // rules.
 type Matcher struct {

@@ -26,6 +26,10 @@ type Protected struct {
 	subtree  bool     // trailing slash: match below too
 }
 
+// ErrProtectsNothing is CompileProtected's error for a well-formed pattern
+// that protects neither reads nor writes.
+var ErrProtectsNothing = errors.New("protects neither reads nor writes")
+
 // CompileProtected compiles a pattern that protects reads, writes or
 // both. The error says what is wrong with the pattern, without naming it.
 func CompileProtected(pattern string, read, write bool) (Protected, error) {
@@ -34,7 +38,7 @@ func CompileProtected(pattern string, read, write bool) (Protected, error) {
 		return Protected{}, errors.New("the pattern must be a non-empty path relative to the sandbox")
 	}
 	if !read && !write {
-		return Protected{}, errors.New("it protects neither reads nor writes")
+		return Protected{}, ErrProtectsNothing
 	}
 	pat = strings.ToLower(pat)
 	r := Protected{Pattern: pattern, Read: read, Write: write, subtree: strings.HasSuffix(pat, "/")}

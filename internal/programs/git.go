@@ -302,8 +302,7 @@ func gitBlocked() []ListEntry {
 
 // gitDangerous is git's part of the default dangerous list: subcommands
 // that talk to a remote, change history, refs or the working tree, or
-// change configuration that later git commands execute, and the programs
-// of git's wire protocol.
+// change configuration that later git commands execute.
 func gitDangerous() []ListEntry {
 	sub := func(reason string, subs ...string) []ListEntry {
 		ms := make([]ListEntry, len(subs))
@@ -323,6 +322,11 @@ func gitDangerous() []ListEntry {
 		sub("changes configuration that later git commands execute", "config", "hook",
 			"credential", "credential-store", "credential-cache", "difftool", "mergetool",
 			"instaweb", "web--browse", "upload-pack", "receive-pack", "fsmonitor--daemon"),
-		namesMatchers("network access", "git-upload-pack", "git-receive-pack", "git-shell"),
 	)
+}
+
+// gitWirePrograms are the programs of git's wire protocol, part of the
+// default dangerous list's network group.
+func gitWirePrograms() []ListEntry {
+	return namesMatchers("network access", "git-upload-pack", "git-receive-pack", "git-shell")
 }

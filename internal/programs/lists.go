@@ -141,6 +141,7 @@ func Dangerous() []ListEntry {
 			"host", "whois", "openssl", "gnutls-cli", "ncftp", "smbclient", "ldapsearch", "mysql",
 			"psql", "redis-cli", "mongo", "mongosh", "sqlcmd", "tcpdump", "tshark", "wireshark",
 			"ip", "ngrok", "cloudflared"),
+		gitWirePrograms(),
 		namesMatchers("opens files or URLs with other programs", "open", "xdg-open", "gio", "start",
 			"sensible-browser", "x-www-browser", "firefox", "chromium", "google-chrome", "lynx",
 			"w3m", "links"),
