@@ -87,7 +87,7 @@ type cmdClassifier struct {
 	searchPath *SearchPath
 
 	// projectMatchers are the caller's own commands that run project code
-	// (WithProjectCode), besides the built-in ones.
+	// (the public WithProjectCode option), besides the built-in ones.
 	projectMatchers []Matcher
 
 	// The sandbox resolved once per classification, on first use, so that
@@ -120,7 +120,7 @@ type cmdClassifier struct {
 // sandboxRoot returns the resolved sandbox. Every caller has placed a
 // path first (contains), which resolves it; should one not have, the
 // sandbox is resolved now, and a sandbox that cannot be resolved panics,
-// which classifyProtected turns into an inscrutable verdict: an empty root
+// which Commands.Classify turns into an inscrutable verdict: an empty root
 // never reaches a protected-path or repository check.
 func (r *cmdClassifier) sandboxRoot() string {
 	if r.rootReal == "" {
