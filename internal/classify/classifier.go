@@ -740,13 +740,12 @@ func ShellOperatorIndex(argv []string) int {
 }
 
 // shellOperatorIn returns the first argv element that is a shell operator
-// (|, ||, &&, ;, &, >, >>, <, 2>&1, ...). An element that merely contains
-// | or > (a regex, a pattern) is not one.
+// (shell.IsOperator), except find's own ";" after -exec.
 //
 // Elements holding substitutions are looked for separately (substitutionIn)
 // once shell wrappers are unwrapped, since a -c script may hold them.
 func shellOperatorIn(argv []string) (string, int) {
-	if !slices.ContainsFunc(argv, isShellOperator) {
+	if !slices.ContainsFunc(argv, shell.IsOperator) {
 		return "", -1 // the common case, without looking for find
 	}
 	sawFind, inExec := false, false
@@ -763,7 +762,7 @@ func shellOperatorIn(argv []string) (string, int) {
 			inExec = false
 			continue
 		}
-		if isShellOperator(a) {
+		if shell.IsOperator(a) {
 			return a, i
 		}
 	}
@@ -773,51 +772,10 @@ func shellOperatorIn(argv []string) (string, int) {
 // hasSpace reports whether s holds ASCII white space.
 func hasSpace(s string) bool { return strings.ContainsAny(s, " \t\n\r\v\f") }
 
-// substitutionIn returns the index of the first element holding $(, ${,
-// a backtick, or starting with <( or >(, or -1.
+// substitutionIn returns the index of the first element holding a
+// substitution (shell.HasSubstitution), or -1.
 func substitutionIn(argv []string) int {
-	for i, a := range argv {
-		if strings.Contains(a, "$(") || strings.Contains(a, "${") || strings.IndexByte(a, '`') >= 0 ||
-			strings.HasPrefix(a, "<(") || strings.HasPrefix(a, ">(") {
-			return i
-		}
-	}
-	return -1
-}
-
-func isShellOperator(a string) bool {
-	switch a {
-	case "|", "||", "&&", ";", ";;", "&", "|&", ">", ">>", "<", "<<", "<<<", "<>", ">|", "&>", "&>>", "{", "}", "((", "))", "$":
-		return true
-	}
-	// [n]>file-less redirections such as 2>, 2>>, 2>&1, >&2, 1>&-, 0<&3.
-	i := 0
-	for i < len(a) && a[i] >= '0' && a[i] <= '9' {
-		i++
-	}
-	rest := a[i:]
-	switch {
-	case rest == ">" || rest == ">>" || rest == "<" || rest == ">|" || rest == "<>":
-		return true
-	case strings.HasPrefix(rest, ">&") || strings.HasPrefix(rest, "<&"):
-		t := rest[2:]
-		return t == "" || t == "-" || isAllDigits(t)
-	case (rest == "&>" || rest == "&>>") && i == 0:
-		return true
-	}
-	return false
-}
-
-func isAllDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return slices.IndexFunc(argv, shell.HasSubstitution)
 }
 
 // commandPath judges a path-qualified command name.
@@ -868,7 +826,8 @@ func isHarmlessDevice(p string) bool {
 	case "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/urandom", "/dev/random", "-":
 		return true
 	}
-	return strings.HasPrefix(p, "/dev/fd/") && isAllDigits(p[len("/dev/fd/"):])
+	fd, ok := strings.CutPrefix(p, "/dev/fd/")
+	return ok && fd != "" && strings.Trim(fd, "0123456789") == ""
 }
 
 // pathArg judges one argument that may name a file: safeCmdVerdict when it

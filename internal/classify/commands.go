@@ -82,7 +82,7 @@ func DefaultMatchers(l List) []Matcher {
 	case DangerousList:
 		return fromEntries(programs.Dangerous())
 	case SafeList:
-		return defaultSafe()
+		return specMatchers()
 	}
 	return nil
 }

@@ -30,6 +30,10 @@ func specMatcher(sp *programs.Spec) Matcher {
 // specMatchers returns the matchers derived from every spec, the longer
 // prefixes of a program first, so that the first match is the most
 // specific form (python -m unittest discover before python -m unittest).
+// They are the default safe list, so that the list and the grammar that
+// reads each argv cannot disagree. npm test has no spec: it runs the
+// project's "test" script exactly as npm run test does, and both are
+// decided by the dangerous list's npm scripts, the same way.
 func specMatchers() []Matcher {
 	all := programs.All()
 	slices.SortStableFunc(all, func(a, b *programs.Spec) int { return len(b.Prefix) - len(a.Prefix) })
@@ -291,14 +295,4 @@ func specUnderstood(sp *programs.Spec, args []string) bool {
 	ok := p.Problem == nil
 	programs.Release(p)
 	return ok
-}
-
-// defaultSafe is derived from the program specs (internal/programs): one
-// matcher per safe form of a program, so that the list and the grammar that
-// reads each argv cannot disagree.
-//
-// npm test is left out: it runs the project's "test" script exactly as npm
-// run test does, so both are decided by npmScripts, the same way.
-func defaultSafe() []Matcher {
-	return specMatchers()
 }

@@ -87,7 +87,7 @@ var maxPrefix = sync.OnceValue(func() int {
 // write. git is read after its global options (GitGlobals); one that
 // points it elsewhere or sets configuration is not read-only.
 func ReadOnlyArgv(command string, args []string) bool {
-	if KindOf(command) == KindGit {
+	if len(args) > 0 && strings.HasPrefix(args[0], "-") && KindOf(command) == KindGit {
 		norm, _, problem := GitGlobals(append([]string{command}, args...))
 		if problem != "" {
 			return false
