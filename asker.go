@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sandboxauth/sandboxauth/internal/classify"
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // action is what a policy makes of a call.
@@ -121,9 +122,9 @@ func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (b
 			if r, p := protectedHit(a.opts.protected, c.op, c.sandboxDir, &f.place, c.paths); r != nil {
 				f.protected = "protected path " + r.Pattern + ": " + p
 			} else if c.op == OpWrite {
-				sp := a.searchPaths.Get(filepath.Clean(c.sandboxDir))
+				sp := a.searchPaths.Get(pathres.Clean(c.sandboxDir))
 				for i, p := range c.paths {
-					if dir, ok := sp.Holds(filepath.Clean(p), f.place.real[i]); ok {
+					if dir, ok := sp.Holds(pathres.Clean(p), f.place.real[i]); ok {
 						f.protected = "PATH directory " + dir + ": " + p
 						break
 					}
@@ -359,8 +360,8 @@ func (a *asker) protectedAt(c *call, f *facts, i int) bool {
 		return true
 	}
 	if c.op == OpWrite {
-		sp := a.searchPaths.Get(filepath.Clean(c.sandboxDir))
-		if _, ok := sp.Holds(filepath.Clean(c.paths[i]), f.place.real[i]); ok {
+		sp := a.searchPaths.Get(pathres.Clean(c.sandboxDir))
+		if _, ok := sp.Holds(pathres.Clean(c.paths[i]), f.place.real[i]); ok {
 			return true
 		}
 	}

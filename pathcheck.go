@@ -2,7 +2,6 @@ package sandboxauth
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
@@ -98,7 +97,7 @@ func place(sandboxDir string, paths []string) (placement, error) {
 		r, in, ok := pathres.Proven(sandboxDir, p)
 		if ok {
 			if pl.root == "" {
-				pl.root = filepath.Clean(sandboxDir)
+				pl.root = pathres.Clean(sandboxDir)
 			}
 		} else {
 			if err := resolveRoot(); err != nil {
@@ -196,7 +195,7 @@ func (d *placedDir) ProvenBeneath(p string) {
 		return
 	}
 	d.done = true
-	d.root, d.resolved = filepath.Clean(d.sandbox), filepath.Clean(d.dir)
+	d.root, d.resolved = pathres.Clean(d.sandbox), pathres.Clean(d.dir)
 	d.inside = pathres.Within(d.root, d.resolved)
 	if !d.inside {
 		d.resolved = ""

@@ -144,7 +144,7 @@ func (r *cmdClassifier) contains(p string) (string, bool, error) {
 	}
 	if resolved, inside, ok := pathres.Proven(r.sandbox, p); ok {
 		if r.rootReal == "" {
-			r.rootReal = filepath.Clean(r.sandbox)
+			r.rootReal = pathres.Clean(r.sandbox)
 		}
 		if r.known != nil {
 			r.known.ProvenBeneath(p)
@@ -316,7 +316,7 @@ func (r *cmdClassifier) protectedHooks(root, value string) bool {
 	if !filepath.IsAbs(dir) {
 		dir = root + "/" + dir
 	}
-	dir = filepath.Clean(dir)
+	dir = pathres.Clean(dir)
 	resolved, inside, err := r.contains(dir)
 	if err != nil || !inside {
 		return false

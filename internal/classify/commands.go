@@ -2,11 +2,11 @@ package classify
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
 
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 )
@@ -199,7 +199,7 @@ func (c *Commands) Classify(site Site, protected []Protected, known WorkDir, arg
 	r.known = known
 	if site.SandboxDir != "" {
 		r.protected = protected
-		r.searchPath = c.searchPaths.Get(filepath.Clean(site.SandboxDir))
+		r.searchPath = c.searchPaths.Get(pathres.Clean(site.SandboxDir))
 	}
 	return r.argv(argv, cwd, 0, false)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
@@ -22,6 +21,7 @@ type Protected struct {
 	Read, Write bool
 
 	elems    []string // pattern elements
+	literal  []bool   // elems[i] has no wildcard or escape: compared with ==
 	anyDepth bool     // no slash: match the base name at any depth
 	subtree  bool     // trailing slash: match below too
 }
@@ -48,13 +48,15 @@ func CompileProtected(pattern string, read, write bool) (Protected, error) {
 		pat, r.anyDepth = rest, true
 	}
 	r.elems = strings.Split(pat, "/")
-	for _, e := range r.elems {
+	r.literal = make([]bool, len(r.elems))
+	for i, e := range r.elems {
 		if e == "" || e == "." || e == ".." {
 			return Protected{}, errors.New(`empty, "." or ".." elements are not allowed`)
 		}
 		if _, err := path.Match(e, ""); err != nil {
 			return Protected{}, fmt.Errorf("%v", err)
 		}
+		r.literal[i] = !strings.ContainsAny(e, `*?[\`)
 	}
 	return r, nil
 }
@@ -105,7 +107,11 @@ func (r *Protected) matchAt(elems []string) bool {
 		return false
 	}
 	for i, pe := range r.elems {
-		if ok, _ := path.Match(pe, elems[i]); !ok {
+		if r.literal[i] {
+			if pe != elems[i] {
+				return false
+			}
+		} else if ok, _ := path.Match(pe, elems[i]); !ok {
 			return false
 		}
 	}
@@ -121,11 +127,11 @@ func ProtectedFor(rules []Protected, write bool, sandboxDir, root, given, real s
 	var rels [2][]string
 	var bufs [2][elemsOnStack]string
 	n := 0
-	givenRel, givenOK := relInside(filepath.Clean(sandboxDir), filepath.Clean(given))
+	givenRel, givenOK := relInside(pathres.Clean(sandboxDir), pathres.Clean(given))
 	if givenOK {
 		rels[n], n = protectedElems(givenRel, bufs[n][:0]), n+1
 	}
-	if rel, ok := relInside(filepath.Clean(root), filepath.Clean(real)); ok && (!givenOK || rel != givenRel) {
+	if rel, ok := relInside(pathres.Clean(root), pathres.Clean(real)); ok && (!givenOK || rel != givenRel) {
 		rels[n], n = protectedElems(rel, bufs[n][:0]), n+1
 	}
 	for i := range rules {

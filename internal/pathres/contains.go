@@ -2,7 +2,6 @@ package pathres
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 )
 
@@ -50,7 +49,7 @@ func Proven(root, p string) (resolved string, inside, ok bool) {
 	if pr != proofClean && pr != proofCleanMissing {
 		return "", false, false
 	}
-	return real, Within(filepath.Clean(root), real), true
+	return real, Within(Clean(root), real), true
 }
 
 // contains is Contains; kernel false resolves in user space only.
@@ -67,7 +66,7 @@ func contains(root, p string, kernel bool) (resolved string, inside bool, err er
 			// may include a tail of root, which is then literal in both).
 			// proofClean also covers filepath.Clean(p), and
 			// proofCleanMissing p has no "..".
-			return real, Within(filepath.Clean(root), real), nil
+			return real, Within(Clean(root), real), nil
 		}
 	}
 	r, err := newRoot(root, kernel)
@@ -196,7 +195,7 @@ func (r *Root) place(p, real string, pr proof) (resolved string, inside bool, er
 	// proofClean covers filepath.Clean(p) as well: it exists without
 	// symlinks and resolves to resolved.
 	if hasDotDot(p) && pr != proofClean {
-		clean, err := r.resolve(filepath.Clean(p))
+		clean, err := r.resolve(Clean(p))
 		if err != nil {
 			return resolved, false, err
 		}

@@ -91,7 +91,7 @@ func lexicalParent(p string) string {
 // isClean reports whether b is an absolute path that filepath.Clean leaves
 // unchanged: it begins with "/", and has no empty, "." or ".." component
 // and no trailing slash (except "/" itself).
-func isClean(b []byte) bool {
+func isClean[S ~string | ~[]byte](b S) bool {
 	if len(b) == 0 || b[0] != '/' {
 		return false
 	}

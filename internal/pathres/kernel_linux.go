@@ -3,7 +3,6 @@
 package pathres
 
 import (
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -86,12 +85,12 @@ func kernelResolve(p string, t tiers) (string, proof) {
 		switch errno {
 		case 0:
 			closeFD(fd)
-			return filepath.Clean(p), proofClean
+			return Clean(p), proofClean
 		case syscall.ENOENT:
 			// The walk met a missing component before any symlink; so
 			// would the walk that follows symlinks.
 			if t&tryMissing != 0 && !hasDotDot(p) && missingTail(&buf, p) {
-				return filepath.Clean(p), proofCleanMissing
+				return Clean(p), proofCleanMissing
 			}
 			return "", notProven
 		case syscall.ELOOP:

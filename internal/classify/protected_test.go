@@ -1,0 +1,57 @@
+package classify
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestProtectedMatch covers the element kinds a pattern can have: literal
+// ones (compared as strings), wildcards, classes and escapes (path.Match),
+// at the root or at any depth, with and without a subtree.
+func TestProtectedMatch(t *testing.T) {
+	tests := []struct {
+		pattern string
+		rel     string
+		want    bool
+	}{
+		{".env", ".env", true},
+		{".env", "a/b/.env", true},
+		{".env", ".ENV", true},
+		{".env", ".envrc", false},
+		{".env", ".env/x", false},
+		{".env.*", ".env.local", true},
+		{".env.*", "x/.env.local", true},
+		{".env.*", ".env", false},
+		{".git/", ".git", true},
+		{".git/", ".git/hooks/pre-commit", true},
+		{".git/", "sub/.git/config", true}, // a trailing slash alone does not anchor it
+		{"web/.git/", "web/.git/config", true},
+		{"web/.git/", "sub/web/.git/config", false}, // an inner slash anchors it to the sandbox
+		{"**/.cargo/config.toml", "a/b/.cargo/config.toml", true},
+		{"**/.cargo/config.toml", ".cargo/config.toml.bak", false},
+		{"secret[0-9].txt", "secret7.txt", true},
+		{"secret[0-9].txt", "secretx.txt", false},
+		{"data?/keys", "data1/keys", true},
+		{"data?/keys", "data12/keys", false},
+		{`a\*b`, "a*b", true}, // an escaped star is literal for path.Match
+		{`a\*b`, "axxb", false},
+		{"a*b", "a*b", true},
+		{"a*b", "axxb", true},
+	}
+	for _, tt := range tests {
+		r, err := CompileProtected(tt.pattern, true, false)
+		require.NoError(t, err, tt.pattern)
+		assert.Equal(t, tt.want, r.Match(tt.rel), "%q against %q", tt.pattern, tt.rel)
+	}
+}
+
+func TestCompileProtectedRefuses(t *testing.T) {
+	for _, p := range []string{"", "  ", "/etc/passwd", "a//b", "./a", "a/../b", "[", "a\x00b"} {
+		_, err := CompileProtected(p, true, true)
+		assert.Error(t, err, "%q", p)
+	}
+	_, err := CompileProtected(".env", false, false)
+	assert.ErrorIs(t, err, ErrProtectsNothing)
+}
