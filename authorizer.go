@@ -121,7 +121,6 @@ type call struct {
 	cwd        string
 	argv       []string
 	toolCallID string
-	facts      facts // what the checks learned, filled in by asker.run
 }
 
 // caller is implemented by this package's authorizers: authorize decides c.
