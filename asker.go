@@ -336,8 +336,8 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 			if !allPlain(argv[len(g.Command):]) {
 				continue
 			}
-			with := a.commands.withSafe(CommandMatcher{Command: g.Command[0], CommandArgsPrefix: g.Command[1:], Reason: "session grant"})
-			cl := with.classifyProtected(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode)
+			grant := classify.Matcher{Command: g.Command[0], CommandArgsPrefix: g.Command[1:], Reason: "session grant"}
+			cl := a.commands.classifyGranted(CommandSite{SandboxDir: c.sandboxDir, Cwd: f.cwd}, a.opts.protected, &f.cwdPlaced, c.argv, a.opts.projectCode, grant)
 			if cl.Result == CommandCheckResultSafe || cl.ProjectCode {
 				return g, true
 			}

@@ -100,3 +100,26 @@ func BenchmarkIsShellAuthorizedPaths(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIsShellAuthorizedGranted: `make build`, which runs project code
+// and is asked about, allowed by a session grant for make.
+func BenchmarkIsShellAuthorizedGranted(b *testing.B) {
+	sb, _ := benchSandbox(b)
+	grants := NewGrants()
+	if err := grants.Add(Grant{Operation: OpShell, Command: []string{"make"}}); err != nil {
+		b.Fatal(err)
+	}
+	a, _, err := NewSandboxAuthorizer(NewShellAllowedCommands(), WithGrants(grants), WithHeadless())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	argv := []string{"make", "build"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := a.IsShellAuthorized(false, "", sb, sb, argv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

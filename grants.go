@@ -328,20 +328,3 @@ func pathScope(root string, resolved []string) []string {
 	}
 	return dirs
 }
-
-// withSafe returns a copy of s with m added to its safe list.
-func (s *ShellAllowedCommands) withSafe(m CommandMatcher) *ShellAllowedCommands {
-	c := &ShellAllowedCommands{}
-	for _, b := range s.BlockedCommandMatchers() {
-		c.AddBlocked(b)
-	}
-	for _, d := range s.DangerousCommandMatchers() {
-		c.AddDangerous(d)
-	}
-	for _, sm := range s.SafeCommandMatchers() {
-		c.AddSafe(sm)
-	}
-	c.AddSafe(m)
-	c.SetSplitCompound(s.SplitCompound())
-	return c
-}

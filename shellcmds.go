@@ -287,6 +287,17 @@ func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []c
 	return publicClassification(&v)
 }
 
+// classifyGranted is classifyProtected with grant (a session grant for a
+// command) taken as one more safe matcher after the safe list.
+func (s *ShellAllowedCommands) classifyGranted(site CommandSite, protected []classify.Protected, known *placedDir, argv []string, project []classify.Matcher, grant classify.Matcher) Classification {
+	var wd classify.WorkDir
+	if known != nil {
+		wd = known
+	}
+	v := s.c.ClassifyGranted(classify.Site(site), protected, wd, argv, project, grant)
+	return publicClassification(&v)
+}
+
 // publicClassification turns the engine's verdict into a Classification.
 func publicClassification(v *classify.Verdict) Classification {
 	c := Classification{Result: CommandCheckResult(v.Result()), Rule: v.Rule(), Reason: v.Reason(),

@@ -90,6 +90,10 @@ type cmdClassifier struct {
 	// (the public WithProjectCode option), besides the built-in ones.
 	projectMatchers []Matcher
 
+	// grant is a person's session grant, taken as one more safe matcher
+	// after the safe list (ClassifyGranted); nil otherwise.
+	grant *compiledMatcher
+
 	// The sandbox resolved once per classification, on first use, so that
 	// each path argument resolves only its own components. rootReal is the
 	// resolved sandbox, set by the first successful contains (which a path
@@ -383,6 +387,9 @@ func (r *cmdClassifier) match(name string, args []string, safeOK bool) (Verdict,
 		if cm := r.s.safe.lookup(name, args[1:]); cm != nil {
 			return Verdict{res: Safe, rule: cm.rule, reason: cm.m.Reason}, cm.spec
 		}
+		if r.grantMatches(name, args) {
+			return Verdict{res: Safe, rule: r.grant.rule, reason: r.grant.m.Reason}, nil
+		}
 	}
 	var sp *programs.Spec
 	if safeOK {
@@ -400,6 +407,18 @@ func (r *cmdClassifier) match(name string, args []string, safeOK bool) (Verdict,
 		return Verdict{res: Safe, rule: "safe: " + specMatcher(sp).String(), reason: sp.Reason}, sp
 	}
 	return v, nil
+}
+
+// grantMatches reports whether the session grant being tried matches args
+// (a normalised argv), as it would at the end of the safe list: under
+// name, or under name without its version suffix.
+func (r *cmdClassifier) grantMatches(name string, args []string) bool {
+	g := r.grant
+	if g == nil {
+		return false
+	}
+	want := normalizeCommandName(g.m.Command)
+	return (want == name || want == versionless(name)) && matchArgs(&g.m, g.style, args[1:])
 }
 
 // matchUnsafe applies the blocked and dangerous lists.

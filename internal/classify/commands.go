@@ -179,7 +179,23 @@ type WorkDir interface {
 // directory when it places it too (nil otherwise); project adds the
 // caller's own commands that run project code. A panic (a bug) is turned
 // into an inscrutable answer, never a crash or a safe one.
-func (c *Commands) Classify(site Site, protected []Protected, known WorkDir, argv []string, project []Matcher) (v Verdict) {
+func (c *Commands) Classify(site Site, protected []Protected, known WorkDir, argv []string, project []Matcher) Verdict {
+	return c.classify(site, protected, known, argv, project, nil)
+}
+
+// ClassifyGranted is Classify with grant (a person's session grant for a
+// command) taken as one more safe matcher, after the safe list: the
+// verdict the command would have if the grant were added to that list.
+// The lists and the caches are used as they are, not copied.
+func (c *Commands) ClassifyGranted(site Site, protected []Protected, known WorkDir, argv []string, project []Matcher, grant Matcher) Verdict {
+	if grant.Command == "" { // as Add: a matcher without a command is no matcher
+		return c.classify(site, protected, known, argv, project, nil)
+	}
+	g := compile(SafeList.String(), normalizeCommandName(grant.Command), grant.Clone())
+	return c.classify(site, protected, known, argv, project, &g)
+}
+
+func (c *Commands) classify(site Site, protected []Protected, known WorkDir, argv []string, project []Matcher, grant *compiledMatcher) (v Verdict) {
 	cwd := ""
 	if site.SandboxDir != "" {
 		cwd = site.Cwd
@@ -195,7 +211,7 @@ func (c *Commands) Classify(site Site, protected []Protected, known WorkDir, arg
 				fmt.Sprintf("the classifier failed on this command (%v)", p))
 		}
 	}()
-	r := cmdClassifier{s: c, split: c.splitCompound, sandbox: site.SandboxDir, projectMatchers: project}
+	r := cmdClassifier{s: c, split: c.splitCompound, sandbox: site.SandboxDir, projectMatchers: project, grant: grant}
 	r.known = known
 	if site.SandboxDir != "" {
 		r.protected = protected

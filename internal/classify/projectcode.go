@@ -91,6 +91,11 @@ func (r *cmdClassifier) dangerousFlag(name string, args []string) bool {
 // argument prefix) exists: the command then matched none only because of
 // the entry's excluded flags.
 func (r *cmdClassifier) guardedOut(name string, args []string) bool {
+	if g := r.grant; g != nil {
+		if p, want := g.m.CommandArgsPrefix, normalizeCommandName(g.m.Command); (want == name || want == versionless(name)) && len(p) <= len(args)-1 && slices.Equal(args[1:1+len(p)], p) {
+			return true
+		}
+	}
 	for _, n := range []string{name, versionless(name)} {
 		for i := range r.s.safe.byName[n] {
 			if p := r.s.safe.byName[n][i].m.CommandArgsPrefix; len(p) <= len(args)-1 && slices.Equal(args[1:1+len(p)], p) {
