@@ -279,23 +279,23 @@ func (s *ShellAllowedCommands) Check(argv []string) (CommandCheckResult, error) 
 // working directory placed once for both (known, nil for none), and its own
 // project-code commands (WithProjectCode).
 func (s *ShellAllowedCommands) classifyProtected(site CommandSite, protected []classify.Protected, known *placedDir, argv []string, project []classify.Matcher) Classification {
-	var wd classify.WorkDir
-	if known != nil {
-		wd = known
-	}
-	v := s.c.Classify(classify.Site(site), protected, wd, argv, project)
+	v := s.c.Classify(classify.Site(site), protected, workDir(known), argv, project)
 	return publicClassification(&v)
 }
 
 // classifyGranted is classifyProtected with grant (a session grant for a
 // command) taken as one more safe matcher after the safe list.
 func (s *ShellAllowedCommands) classifyGranted(site CommandSite, protected []classify.Protected, known *placedDir, argv []string, project []classify.Matcher, grant classify.Matcher) Classification {
-	var wd classify.WorkDir
-	if known != nil {
-		wd = known
-	}
-	v := s.c.ClassifyGranted(classify.Site(site), protected, wd, argv, project, grant)
+	v := s.c.ClassifyGranted(classify.Site(site), protected, workDir(known), argv, project, grant)
 	return publicClassification(&v)
+}
+
+// workDir is known as the engine takes it: a nil pointer is no WorkDir.
+func workDir(known *placedDir) classify.WorkDir {
+	if known == nil {
+		return nil
+	}
+	return known
 }
 
 // publicClassification turns the engine's verdict into a Classification.
