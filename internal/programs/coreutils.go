@@ -97,7 +97,7 @@ func coreutils() []*Spec {
 		{ReadOnly: true, Command: "tr", Syntax: GNU, Operands: Text, MaxOperands: 2, Options: opts("-c,-C,--complement -d,--delete -s,--squeeze-repeats -t,--truncate-set1 --help --version"), Reason: "translates characters from standard input"},
 		reader("nl", "numbers lines", "-b,--body-numbering= -d,--section-delimiter= -f,--footer-numbering= -h,--header-numbering= -i,--line-increment= -l,--join-blank-lines= -n,--number-format= -p,--no-renumber -s,--number-separator= -v,--starting-line-number= -w,--number-width="),
 		reader("od", "dumps files in octal and other formats", "-A,--address-radix= --endian= -j,--skip-bytes= -N,--read-bytes= -S,--strings[=] -t,--format= -v,--output-duplicates -w,--width[=] --traditional -a -b -c -d -f -i -l -o -s -x"),
-		{ReadOnly: true, Command: "xxd", Syntax: Exact, MaxOperands: 1, Reason: "dumps a file in hex to standard output (a second operand would be written)",
+		{ReadOnly: true, Command: "xxd", Syntax: POSIX, MaxOperands: 1, Reason: "dumps a file in hex to standard output (options end at the first operand, and a second operand would be written)",
 			Options: opts("-a -b -C -c= -d -E -e -g= -h -i -l= -n= -o= -p -r -R= -s= -u -v")},
 		reader("hexdump", "dumps files in hex", "-b -c -C,--canonical -d -o -x -e,--format= -n,--length= -s,--skip= -v,--no-squeezing -L,--color[=] -h -V", opts("-f,--format-file=R")),
 		{ReadOnly: true, Command: "strings", Syntax: GNU, Reason: "prints the printable strings in files", Check: responseFiles,

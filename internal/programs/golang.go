@@ -33,13 +33,12 @@ func golang() []*Spec {
 		writes(g("test", "builds and runs the project's tests", build, test, args, unsafe("writes the test binary to a file of its choosing", "-o="))),
 		writes(g("build", "builds the project", build, opts("-o=W"))),
 		g("vet", "vets the project", build, vet, unsafe(runs, "-vettool=")),
-		g("list", "lists packages; no network queries", build, opts("-f= -e -export -find -compiled -deps -test"),
+		g("list", "lists packages (loading them downloads the modules go.mod requires: project code)", build, opts("-f= -e -export -find -compiled -deps -test"),
 			unsafe(network, "-m -u -versions -retracted -reuse=")),
 		{ReadOnly: true, Command: "go", Prefix: words("version"), Syntax: GoFlag, Options: opts("-m -v -json"), Reason: "prints the version"},
 		{ReadOnly: true, Command: "go", Prefix: words("env"), Syntax: GoFlag, Operands: Text, Options: join(opts("-json -changed"), unsafe("writes the user's go env file", "-w -u")), Reason: "prints the Go environment"},
-		{ReadOnly: true, Command: "go", Prefix: words("doc"), Syntax: GoFlag, Operands: Text, Options: join(opts("-all -c -cmd -short -src -u"), unsafe("starts a web server", "-http=")), Reason: "prints documentation"},
+		{ReadOnly: true, Command: "go", Prefix: words("doc"), Syntax: GoFlag, Operands: Text, Options: join(opts("-all -c -cmd -short -src -u"), unsafe("starts a web server", "-http=")), Reason: "prints documentation (loading packages downloads the modules go.mod requires: project code)"},
 		{ReadOnly: true, Command: "go", Prefix: words("help"), Syntax: GoFlag, Operands: Text, Reason: "prints help text"},
-		{ReadOnly: true, Command: "go", Prefix: words("mod verify"), Syntax: GoFlag, MaxOperands: NoOperands, Reason: "verifies the module cache"},
 		{ReadOnly: true, Command: "go", Prefix: words("mod edit -json"), Syntax: GoFlag, MaxOperands: 1, Reason: "prints go.mod as JSON"},
 		{ReadOnly: true, Command: "go", Prefix: words("mod edit -print"), Syntax: GoFlag, MaxOperands: 1, Reason: "prints go.mod"},
 		{ReadOnly: true, Command: "go", Prefix: words("tool cover"), Syntax: GoFlag, Reason: "summarises a coverage profile; no browser, no output file",
@@ -53,9 +52,14 @@ func golang() []*Spec {
 
 // goProjectCode: go test, run, generate, build and vet compile the
 // project, whose cgo directives, generate lines and toolchain line run
-// programs.
+// programs. go list and go doc load the project's packages: that
+// downloads every module go.mod requires and the cache lacks, from hosts
+// a module path in go.mod names (a channel out for anything the model
+// read), and go list -export or -compiled runs cgo (pkg-config and the C
+// compiler on the project's directives). Confined, none of them reaches
+// the network.
 func goProjectCode() []ProjectCodeEntry {
-	return []ProjectCodeEntry{{Command: "go", Subcommands: words("test run generate build vet")}}
+	return []ProjectCodeEntry{{Command: "go", Subcommands: words("test run generate build vet list doc")}}
 }
 
 // RunsGitStatus says why a command runs git status in its working
@@ -86,6 +90,8 @@ func goDangerous() []ListEntry {
 		flagMatcher("go", []string{"generate"}, nil, "runs the commands named in //go:generate lines"),
 		flagMatcher("go", []string{"mod", "download"}, nil, "downloads modules into the cache outside the sandbox"),
 		flagMatcher("go", []string{"mod", "tidy"}, nil, "downloads modules and rewrites go.mod"),
+		flagMatcher("go", []string{"mod", "graph"}, nil, "downloads the go.mod of every module go.mod requires, from hosts go.mod names"),
+		flagMatcher("go", []string{"mod", "verify"}, nil, "downloads every module go.mod requires that the cache lacks, from hosts go.mod names"),
 		flagMatcher("go", []string{"clean"}, nil, "deletes caches outside the sandbox"),
 		flagMatcher("go", []string{"env"}, []string{"-w", "-u"}, "writes the user's go env file"),
 		flagMatcher("go", []string{"tool"}, nil, "runs an arbitrary tool"),

@@ -15,10 +15,15 @@ func TestRunsProjectCode(t *testing.T) {
 	}{
 		{"go test ./...", "go test", true},
 		{"go vet ./...", "go vet", true},
-		{"go list ./...", "", true},
+		{"go list ./...", "go list", true}, // loading packages downloads modules
+		{"go doc fmt", "go doc", true},
+		{"go env GOPATH", "", true},
+		{"go mod verify", "", true}, // on the dangerous list instead
 		{"go --version", "", true},
 		{"cargo t", "cargo t", true},
-		{"cargo metadata", "", true},
+		{"cargo metadata", "cargo metadata", true}, // resolving fetches dependencies
+		{"cargo tree", "cargo tree", true},
+		{"cargo fmt --check", "", true},
 		{"make", "make", true},
 		{"make install", "make", true},
 		{"make --version", "", true},

@@ -28,8 +28,8 @@ func rust() []*Spec {
 		c("build", "builds the project into target/", opts("--build-plan --artifact-dir=W")),
 		c("clippy", "lints the project", opts("--no-deps")),
 		c("doc", "builds documentation into target/", opts("--no-deps --document-private-items")),
-		c("tree", "prints the dependency tree", opts("-e,--edges= -i,--invert= --prune= --depth= --no-dedupe -d,--duplicates --charset= -f,--format= --prefix=")),
-		c("metadata", "prints package metadata", opts("--format-version= --no-deps --filter-platform=")),
+		c("tree", "prints the dependency tree (resolving it fetches dependencies: project code)", opts("-e,--edges= -i,--invert= --prune= --depth= --no-dedupe -d,--duplicates --charset= -f,--format= --prefix=")),
+		c("metadata", "prints package metadata (resolving dependencies fetches them: project code)", opts("--format-version= --no-deps --filter-platform=")),
 		{ReadOnly: true, Command: "cargo", Prefix: words("fmt"), Syntax: Exact, Operands: Text, Check: checkOnly("--check", true),
 			Options: opts("--check --all -p,--package= --manifest-path=R --message-format= -v,--verbose -q,--quiet -h,--help"), Reason: "checks formatting without writing"},
 		version("cargo", "--version", "prints the version"),
@@ -85,7 +85,10 @@ func rustProjectFiles(command string) ProjectFiles {
 }
 
 // rustProjectCode: cargo's build-like subcommands run the project's build
-// scripts and procedural macros.
+// scripts and procedural macros. cargo tree and cargo metadata run
+// nothing of the project, but resolve its dependencies: Cargo.toml may name
+// a git dependency on any host, which they fetch (a channel out for
+// anything the model read). Confined, they do not reach the network.
 func rustProjectCode() []ProjectCodeEntry {
-	return []ProjectCodeEntry{{Command: "cargo", Subcommands: words("build b check c clippy test t run r bench doc d")}}
+	return []ProjectCodeEntry{{Command: "cargo", Subcommands: words("build b check c clippy test t run r bench doc d tree metadata")}}
 }
