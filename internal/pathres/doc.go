@@ -42,6 +42,13 @@
 //     follows link. "/sb/missing/../../etc/x" resolves to "/etc/x".
 //   - A symlink whose target is empty (which the kernel refuses with ENOENT)
 //     is treated like a missing component.
+//   - A symlink inside /proc (/proc/self, /proc/thread-self, /proc/PID/cwd,
+//     /proc/PID/fd/N, /proc/mounts, ...) is not followed: it names what the
+//     resolving process sees, and the process that uses the path (a shell
+//     command, another program's tool) sees its own working directory,
+//     root and descriptors. Resolution returns an error wrapping
+//     [ErrProcLink], so such a path is never inside a sandbox. A path in
+//     /proc without symlinks resolves as any other.
 //   - Following more than [MaxLinks] (40) symlinks in one resolution returns
 //     an error wrapping [ErrLoop]; a symlink loop is therefore an answer,
 //     never a hang.

@@ -112,6 +112,12 @@ func isClean[S ~string | ~[]byte](b S) bool {
 	return true
 }
 
+// inProc reports whether the clean absolute path b is /proc or lies
+// beneath it.
+func inProc(b []byte) bool {
+	return len(b) >= 5 && string(b[:5]) == "/proc" && (len(b) == 5 || b[5] == '/')
+}
+
 // deletedSuffix is what the kernel appends to the path of a file that has
 // been removed (d_path); a file may also be named so.
 const deletedSuffix = " (deleted)"

@@ -68,7 +68,10 @@ var procFD = sync.OnceValue(func() bool {
 //     components or a trailing slash (ENOTDIR), EACCES, ENAMETOOLONG;
 //   - the path read from /proc/self/fd is not absolute and clean, is
 //     PATH_MAX bytes or longer, or ends in " (deleted)" (the file was
-//     removed after it was opened, or its name happens to end so).
+//     removed after it was opened, or its name happens to end so);
+//   - symlinks led into /proc: the links there (/proc/self, /proc/mounts)
+//     name this process's own, and the user-space resolver refuses them
+//     (ErrProcLink).
 //
 // With tryClean, an existing path without symlinks costs one openat2 and
 // one close, and no allocation when p is clean. A path with symlinks costs,
@@ -108,7 +111,7 @@ func kernelResolve(p string, t tiers) (string, proof) {
 	}
 	n, errno := fdPath(fd, &buf)
 	closeFD(fd)
-	if errno != 0 || n >= len(buf) || !isClean(buf[:n]) || hasDeletedSuffix(buf[:n]) {
+	if errno != 0 || n >= len(buf) || !isClean(buf[:n]) || hasDeletedSuffix(buf[:n]) || inProc(buf[:n]) {
 		return "", notProven
 	}
 	if string(buf[:n]) == p {

@@ -15,11 +15,20 @@ const MaxLinks = 40
 // the kernel to follow, which the kernel refuses with ELOOP as well).
 var ErrLoop = errors.New("too many levels of symbolic links")
 
+// ErrProcLink reports that resolving a path met a symbolic link inside
+// /proc (/proc/self, /proc/thread-self, /proc/PID/cwd, /proc/PID/fd/N,
+// ...). Such a link names what the resolving process sees: its own
+// process, working directory or descriptors. The program that later uses
+// the path (a command, another process's tool) sees its own, so no answer
+// found here holds for it, and none is given.
+var ErrProcLink = errors.New("a symbolic link in /proc names what the resolving process sees, not what the process using the path will")
+
 // Resolve returns the real path of the absolute path p, as the kernel would
 // resolve it when opening p, without requiring that p exists. See the
 // package documentation for the exact rules. The result is clean and
 // absolute. Errors wrap [ErrEmpty], [ErrNUL] or [ErrNotAbsolute] for bad
-// input, [ErrLoop] for a symlink loop, or the *fs.PathError of a failed
+// input, [ErrLoop] for a symlink loop, [ErrProcLink] for a path that passes
+// a symbolic link in /proc, or the *fs.PathError of a failed
 // Lstat or Readlink other than "does not exist" and "not a directory"
 // (for example EACCES); on error the returned path is "".
 //
@@ -150,6 +159,9 @@ func (r *resolver) run() error {
 			// Missing, or its parent is not a directory: literal from here.
 			r.outEnd, r.pos = end, end
 		case kindSymlink:
+			if Within("/proc", name) {
+				return ErrProcLink
+			}
 			r.links++
 			if r.links > r.maxLinks {
 				return ErrLoop
