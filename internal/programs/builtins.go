@@ -1,6 +1,10 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/shell"
+)
 
 // builtins: the shell's own commands that only print, test or set the
 // shell's options. Their arguments are text. cd changes the directory that
@@ -19,11 +23,22 @@ func builtins() []*Spec {
 		text("cd", "changes the working directory"),
 		text("wait", "waits for background jobs"),
 		text("type", "describes a command name"),
-		text("set", "sets shell options or positional parameters"),
+		{ReadOnly: true, Command: "set", TextOnly: true, Reason: "sets the options of error handling and tracing", Check: setCheck},
 		{ReadOnly: true, Command: "printf", TextOnly: true, Reason: "prints text", Check: printfCheck},
 		{ReadOnly: true, Command: "command", Prefix: words("-v"), TextOnly: true, Reason: "looks up a command name"},
 		{ReadOnly: true, Command: "command", Prefix: words("-V"), TextOnly: true, Reason: "describes a command name"},
 	}
+}
+
+// setCheck accepts set only with options that change error handling or
+// tracing (shell.PlainSet). A shell that persists between commands keeps
+// the others: after set -k or set -a, an assignment anywhere on a later
+// line reaches the program's environment.
+func setCheck(p *Parsed) *Problem {
+	if !shell.PlainSet(p.Operands) {
+		return &Problem{Rule: "set", Reason: "set alone prints every variable (the environment's secrets among them); other options and positional parameters change how later commands are read"}
+	}
+	return nil
 }
 
 // printfCheck refuses the shell builtin's -v NAME, which assigns a

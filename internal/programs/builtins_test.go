@@ -33,3 +33,22 @@ func TestChangeDirectory(t *testing.T) {
 	_, ok := ChangeDirectory(nil)
 	assert.False(t, ok)
 }
+
+// TestSetSpec: set is safe only with the options of error handling and
+// tracing; bare set prints every variable, and -k, -a, -o posix and
+// positional parameters change how later commands are read.
+func TestSetSpec(t *testing.T) {
+	sp := Lookup("set", nil)
+	if !assert.NotNil(t, sp) {
+		return
+	}
+	tests := map[string]bool{
+		"-e": true, "+e": true, "-eu": true, "-euo pipefail": true, "-o errexit": true, "+o xtrace": true, "-x -v": true,
+		"": false, "-k": false, "-a": false, "-o allexport": false, "-o keyword": false, "-o posix": false,
+		"-B": false, "+H": false, "-- a b": false, "a": false, "-o": false, "-eo": false, "-f": false,
+	}
+	for line, safe := range tests {
+		p := Parse(sp, strings.Fields(line))
+		assert.Equal(t, safe, p.Problem == nil, "set %s", line)
+	}
+}

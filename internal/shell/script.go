@@ -412,16 +412,20 @@ func (b *builder) call(c *syntax.CallExpr) (Command, error) {
 		if why, ok := runsText[cmd.Args[0]]; ok {
 			return cmd, inscrutable("%s", why)
 		}
-		if cmd.Args[0] == "set" && !plainSet(cmd.Args[1:]) {
+		if cmd.Args[0] == "set" && !PlainSet(cmd.Args[1:]) {
 			return cmd, inscrutable("set changes positional parameters or unusual options")
 		}
 	}
 	return cmd, nil
 }
 
-// plainSet accepts `set` with option flags that only change error handling
-// or tracing: -e -u -x -v -o pipefail/errexit/nounset/xtrace (and + forms).
-func plainSet(args []string) bool {
+// PlainSet reports whether args (the words after `set`) are only options
+// that change error handling or tracing: -e -u -x -v and -o
+// pipefail/errexit/nounset/xtrace/verbose, in - and + forms. Bare set (it
+// prints every variable, the environment's among them), positional
+// parameters and every other option (-k and -a change how later commands
+// read assignments, -o posix and -B how they parse) are not plain.
+func PlainSet(args []string) bool {
 	if len(args) == 0 {
 		return false // prints all variables and functions: unusual
 	}

@@ -293,3 +293,15 @@ func TestDialects(t *testing.T) {
 	_, err = Parse("ls", numDialects)
 	require.Error(t, err)
 }
+
+func TestPlainSet(t *testing.T) {
+	tests := map[string]bool{
+		"-e": true, "-u": true, "-x": true, "-v": true, "+e": true, "-eux": true, "-euo pipefail": true,
+		"-o nounset -o xtrace": true, "+o verbose": true,
+		"": false, "-k": false, "-a": false, "-ek": false, "-o allexport": false, "-o": false, "-eo": false,
+		"-o pipefail extra": false, "--": false, "-- a": false, "x": false, "-": false, "-C": false,
+	}
+	for line, want := range tests {
+		assert.Equal(t, want, PlainSet(strings.Fields(line)), "set %s", line)
+	}
+}
