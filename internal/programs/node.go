@@ -68,6 +68,10 @@ func nodeProjectCode() []ProjectCodeEntry {
 		{Command: "deno", Subcommands: words("task test run bench")},
 		{Command: "npx"}, {Command: "jest"}, {Command: "vitest"}, {Command: "mocha"}, {Command: "eslint"},
 		{Command: "prettier"}, {Command: "tsx"}, {Command: "ts-node"},
+		// tsc follows tsconfig.json, which may name a build-info file or
+		// an output directory anywhere (written even with --noEmit when
+		// incremental) and extend a configuration anywhere.
+		{Command: "tsc"},
 		{Command: "yarn", Managed: words("add install remove upgrade upgrade-interactive up publish login logout " +
 			"config cache global init link unlink pack set plugin policies info why list outdated audit version versions " +
 			"help owner tag team import licenses generate-lock-entry autoclean check npm constraints workspaces")},
