@@ -44,7 +44,11 @@ type ProtectedPath struct {
 //     .gemini/, .codex/, .github/hooks/, .mcp.json: hooks, MCP servers,
 //     permission lists) and sandboxauth's own project policy
 //     (.sandboxauth.json), so that an agent cannot switch its guard off,
-//     git hook directories (.husky/, .githooks/) and cargo's configuration
+//     git hook directories and the hook managers' settings (.husky/,
+//     .githooks/, .pre-commit-config.yaml, lefthook.yml and its variants:
+//     the user's next commit runs what they name), dev-container settings
+//     (.devcontainer/, .devcontainer.json: commands run when the editor
+//     reopens the project in a container) and cargo's configuration
 //     (.cargo/config.toml, .cargo/config: a rustc wrapper or runner that even
 //     `cargo metadata` would run), and the files that choose which
 //     toolchain a version manager's shim runs (rust-toolchain and
@@ -70,6 +74,14 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: ".sandboxauth.json", Write: true},
 		{Pattern: ".husky/", Write: true},
 		{Pattern: ".githooks/", Write: true},
+		{Pattern: ".pre-commit-config.yaml", Write: true},
+		{Pattern: ".pre-commit-config.yml", Write: true},
+		{Pattern: "lefthook.yml", Write: true},
+		{Pattern: ".lefthook.yml", Write: true},
+		{Pattern: "lefthook-local.yml", Write: true},
+		{Pattern: ".lefthook-local.yml", Write: true},
+		{Pattern: ".devcontainer/", Write: true},
+		{Pattern: ".devcontainer.json", Write: true},
 		{Pattern: "**/.cargo/config.toml", Write: true},
 		{Pattern: "**/.cargo/config", Write: true},
 		{Pattern: "rust-toolchain", Write: true},
