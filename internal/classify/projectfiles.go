@@ -11,7 +11,8 @@ import (
 // .npmrc that moves npm's logs or registry, a rust-toolchain file that
 // makes rustc run a project binary or download a toolchain, a cargo
 // configuration that wraps rustc, a pip or uv configuration that changes
-// the package index. A key outside the program's allow-list (see
+// the package index, a package.json whose packageManager makes Corepack
+// download and run another program. A key outside the program's allow-list (see
 // internal/repotrust) makes the command dangerous. Which program reads
 // which file is the programs package's knowledge (ReadsProjectFiles). args
 // are the words after the program name.
@@ -38,6 +39,7 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) Ver
 		{programs.CargoConfig, repotrust.CargoTrusted},
 		{programs.PipConfig, pipTrusted},
 		{programs.UvConfig, repotrust.UvTrusted},
+		{programs.Corepack, repotrust.CorepackTrusted},
 	}
 	for _, c := range checkers {
 		if !files.Has(c.file) {

@@ -48,13 +48,17 @@ func node() []*Spec {
 
 // nodeProjectFiles: npm and the package managers that share its
 // configuration read .npmrc from the project (registry, scripts' shell,
-// logs directory); yarn reads its own .yarnrc files too.
+// logs directory); yarn reads its own .yarnrc files too. Where yarn, pnpm
+// or npm is Corepack's shim, even --version first runs the package
+// manager that package.json names, downloading it when a URL is given.
 func nodeProjectFiles(command string) ProjectFiles {
 	switch command {
-	case "npm", "npx", "pnpm":
+	case "npx":
 		return Npmrc
+	case "npm", "pnpm":
+		return Npmrc | Corepack
 	case "yarn":
-		return Npmrc | Yarnrc
+		return Npmrc | Yarnrc | Corepack
 	}
 	return 0
 }

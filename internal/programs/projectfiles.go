@@ -16,6 +16,7 @@ const (
 	CargoConfig                            // .cargo/config.toml (cargo)
 	PipConfig                              // pip.conf, PIP_CONFIG_FILE (pip, python -m pip)
 	UvConfig                               // uv.toml, pyproject.toml [tool.uv] (uv, uvx)
+	Corepack                               // package.json packageManager and devEngines, .corepack.env (yarn, pnpm, npm through Corepack's shims)
 )
 
 // Has reports whether s holds every file of f.

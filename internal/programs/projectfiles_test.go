@@ -11,9 +11,11 @@ func TestReadsProjectFiles(t *testing.T) {
 		argv []string
 		want ProjectFiles
 	}{
-		{[]string{"npm", "ls"}, Npmrc},
-		{[]string{"pnpm", "list"}, Npmrc},
-		{[]string{"yarn", "why", "x"}, Npmrc | Yarnrc},
+		{[]string{"npm", "ls"}, Npmrc | Corepack},
+		{[]string{"pnpm", "list"}, Npmrc | Corepack},
+		{[]string{"yarn", "why", "x"}, Npmrc | Yarnrc | Corepack},
+		{[]string{"yarn", "--version"}, Npmrc | Yarnrc | Corepack},
+		{[]string{"npx", "x"}, Npmrc},
 		{[]string{"cargo", "metadata"}, RustToolchain | CargoConfig},
 		{[]string{"rustc", "--version"}, RustToolchain},
 		{[]string{"rustfmt", "--check", "src/main.rs"}, RustToolchain},
