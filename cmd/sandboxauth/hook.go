@@ -25,7 +25,8 @@ var projectDirEnv = map[string]string{
 
 const hookDescription = `Decide one pre-tool event of a coding agent, read on standard input, and
 answer in that agent's own hook protocol. Shell commands are checked as
-bash -c scripts (each command of a pipeline or list on its own), reads and
+bash -c scripts, or zsh -c when the user's SHELL is zsh (each command of a
+pipeline or list on its own), reads and
 writes against the project directory (the sandbox), other tools against the
 tool policy under the agent's own names. "Ask" is handed to the agent's own
 prompt; where the event cannot ask (Codex PreToolUse, Cursor beforeReadFile)
@@ -125,6 +126,18 @@ func writeAnswer(e *env, ans hookproto.Answer) int {
 	return ans.ExitCode
 }
 
+// hookShell is the shell an agent that gives a command line (not an argv)
+// runs it with, judged from the user's SHELL: zsh when that is zsh (Claude
+// Code runs commands in the user's own shell), bash otherwise. A script
+// is checked with that shell's grammar: zsh reads `>!` and `=cmd` where
+// bash does not.
+func hookShell(userShell string) string {
+	if filepath.Base(userShell) == "zsh" {
+		return "zsh"
+	}
+	return "bash"
+}
+
 // decideHook decides req under p. The hook plays the person: a question
 // the authorizer raises is answered "no" at once and becomes an Ask for
 // the agent's own prompt.
@@ -134,7 +147,7 @@ func decideHook(p *hookPolicy, req *hookproto.Request) hookproto.Decision {
 	case hookproto.KindShell:
 		argv := req.Argv
 		if argv == nil {
-			argv = []string{"bash", "-c", req.Command}
+			argv = []string{hookShell(os.Getenv("SHELL")), "-c", req.Command}
 		}
 		call = func() error { return p.authz.IsShellAuthorized(false, "", p.sandbox, req.Cwd, argv) }
 	case hookproto.KindRead, hookproto.KindSearch:

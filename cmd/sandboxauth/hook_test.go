@@ -200,3 +200,27 @@ func TestHookAcceptance(t *testing.T) {
 		}
 	}
 }
+
+// TestHookShellIsTheUsersShell: a command line is checked with the
+// grammar of the shell the agent runs it in. zsh reads `>>!` as one
+// operator that appends to the next word (here ~/.zshrc, outside the
+// project); bash writes to a file named "!" and echoes the rest.
+func TestHookShellIsTheUsersShell(t *testing.T) {
+	payload := `{"session_id": "s", "transcript_path": "{{PROJECT}}/.t.jsonl", "cwd": "{{PROJECT}}", "permission_mode": "default",
+"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "echo x >>! ~/.zshrc"}, "tool_use_id": "toolu_01"}`
+	for _, tt := range []struct{ shell, want string }{
+		{"/bin/zsh", "ask"},
+		{"/usr/local/bin/zsh", "ask"},
+		{"/bin/bash", "allow"},
+		{"", "allow"},
+	} {
+		t.Run(tt.shell, func(t *testing.T) {
+			project, home := hookProject(t)
+			r := runHookBin(t, project, hookEnv(home, "SHELL="+tt.shell), strings.ReplaceAll(payload, projectMark, project), "hook", "--for", "claude-code")
+			assert.Equal(t, tt.want, answerAction(t, "claude-code", r), "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+		})
+	}
+	assert.Equal(t, "zsh", hookShell("/opt/homebrew/bin/zsh"))
+	assert.Equal(t, "bash", hookShell("/bin/sh"))
+	assert.Equal(t, "bash", hookShell("/usr/bin/fish"))
+}

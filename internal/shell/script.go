@@ -497,6 +497,14 @@ func (b *builder) redirs(cmd *Command, rs []*syntax.Redirect) error {
 		if r.Word == nil {
 			return inscrutable("redirection without a target")
 		}
+		if b.dialect == Zsh && len(r.Word.Parts) > 0 {
+			if l, ok := r.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "!") {
+				// bash and sh read `>! f` as a write to the file "!"
+				// and f as an argument; zsh as one operator, >!, that
+				// overwrites f.
+				return inscrutable("zsh reads %s! as one operator that overwrites the word after it", op)
+			}
+		}
 		t, glob, err := b.word(r.Word, false)
 		if err != nil {
 			return err

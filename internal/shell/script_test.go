@@ -269,8 +269,11 @@ func TestDialects(t *testing.T) {
 		{"go test ./... 2>&1 | tail -5", []Dialect{Bash, Zsh, POSIX, MirBSDKorn}},
 		{"ls *.go", []Dialect{Bash, POSIX, MirBSDKorn}}, // zsh's patterns are its own
 		{"echo $'\\x41'", nil},
-		{"=curl x", []Dialect{Bash, POSIX, MirBSDKorn}}, // zsh: =curl is curl's path
-		{"time ls", []Dialect{Bash, POSIX, MirBSDKorn}}, // a keyword to bash, a program to dash: zsh refuses the difference
+		{"=curl x", []Dialect{Bash, POSIX, MirBSDKorn}},      // zsh: =curl is curl's path
+		{"time ls", []Dialect{Bash, POSIX, MirBSDKorn}},      // a keyword to bash, a program to dash: zsh refuses the difference
+		{"echo hi >! f", []Dialect{Bash, POSIX, MirBSDKorn}}, // zsh: >! overwrites f; the others write to "!"
+		{"echo hi >>! ~/.zshrc", []Dialect{Bash, POSIX, MirBSDKorn}},
+		{"echo hi >'!' f", []Dialect{Bash, Zsh, POSIX, MirBSDKorn}}, // a quoted ! is a file name to zsh too
 	} {
 		for d := Bash; d < numDialects; d++ {
 			_, err := Parse(c.src, d)
