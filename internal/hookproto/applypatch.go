@@ -21,6 +21,15 @@ const (
 // that is not a well-formed patch, that names no file, or that holds a
 // "***" line the format does not define is an error matching
 // ErrMalformed: a file the hook did not see must not be written.
+//
+// Codex trims a line before it reads it as a file header, and ends an Add
+// File section at the first line that does not begin with "+": so
+// " *** Add File: x" after added lines is a header to it. Every line
+// whose trimmed text begins with "***" is therefore read as a header here,
+// wherever it stands, except the added and removed lines ("+", "-"),
+// which are content in every section. A context line of an Update File
+// section that looks like a header is thus read as one too: the hook then
+// checks a file more, never one less.
 func PatchFiles(patch string) ([]string, error) {
 	lines := strings.Split(strings.ReplaceAll(patch, "\r\n", "\n"), "\n")
 	// Drop blank lines around the patch, and a heredoc wrapper
@@ -39,8 +48,9 @@ func PatchFiles(patch string) ([]string, error) {
 	}
 	var files []string
 	lastUpdate := false // the previous line was an Update File header
-	for i, line := range lines[1 : len(lines)-1] {
-		if !strings.HasPrefix(line, "***") {
+	for i, raw := range lines[1 : len(lines)-1] {
+		line := strings.TrimSpace(raw)
+		if strings.HasPrefix(raw, "+") || strings.HasPrefix(raw, "-") || !strings.HasPrefix(line, "***") {
 			lastUpdate = false
 			continue
 		}
@@ -57,7 +67,7 @@ func PatchFiles(patch string) ([]string, error) {
 				return nil, malformed("apply_patch: line %d: %q does not follow an Update File header", i+2, line)
 			}
 			name = line[len(patchMove):]
-		case strings.TrimSpace(line) == patchEOF:
+		case line == patchEOF:
 			continue
 		default:
 			return nil, malformed("apply_patch: line %d: %q is not a header the patch format defines", i+2, line)

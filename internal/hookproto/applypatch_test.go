@@ -20,7 +20,13 @@ func TestPatchFiles(t *testing.T) {
 		{"CRLF and blank lines", "\r\n*** Begin Patch\r\n*** Add File: a.txt\r\n+x\r\n*** End Patch\r\n\r\n", []string{"a.txt"}},
 		{"heredoc", "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\nEOF\n", []string{"a.txt"}},
 		{"absolute and climbing names kept as written", "*** Begin Patch\n*** Add File: /etc/cron.d/x\n+x\n*** Update File: ../y\n@@\n-a\n+b\n*** End Patch", []string{"/etc/cron.d/x", "../y"}},
-		{"content lines that look like headers are content", "*** Begin Patch\n*** Add File: a.md\n+*** Add File: hidden.txt\n *** Delete File: also-hidden\n*** End Patch", []string{"a.md"}},
+		{"added lines that look like headers are content", "*** Begin Patch\n*** Add File: a.md\n+*** Add File: hidden.txt\n*** Update File: b.md\n@@\n-*** Delete File: x\n+*** Add File: y\n*** End Patch", []string{"a.md", "b.md"}},
+		// Codex trims a line before reading a header, and an Add File
+		// section ends at the first line without "+".
+		{"an indented header after added lines", "*** Begin Patch\n*** Add File: ok.txt\n+hi\n *** Add File: /tmp/pwned.txt\n+owned\n*** End Patch", []string{"ok.txt", "/tmp/pwned.txt"}},
+		{"a tab-indented delete", "*** Begin Patch\n*** Add File: a.md\n+x\n\t*** Delete File: also-seen\n*** End Patch", []string{"a.md", "also-seen"}},
+		{"an indented move", "*** Begin Patch\n*** Update File: a\n  *** Move to: /tmp/b\n@@\n-x\n+y\n*** End Patch", []string{"a", "/tmp/b"}},
+		{"a context line that looks like a header is checked too", "*** Begin Patch\n*** Update File: a\n@@\n *** Add File: c\n-x\n+y\n*** End Patch", []string{"a", "c"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
