@@ -526,6 +526,9 @@ func (b *builder) word(w *syntax.Word, first bool) (string, bool, error) {
 	if braceShaped(w) {
 		return "", false, inscrutable("brace expansion")
 	}
+	if assignmentTilde(w) {
+		return "", false, inscrutable("a ~ after = or : in an argument shaped like an assignment, which bash expands to a home directory")
+	}
 	var sb strings.Builder
 	glob := false
 	for i, part := range w.Parts {
@@ -563,6 +566,53 @@ func (b *builder) word(w *syntax.Word, first bool) (string, bool, error) {
 		}
 	}
 	return sb.String(), glob, nil
+}
+
+// assignmentTilde reports whether w is shaped like an assignment
+// (NAME=..., NAME an identifier, all unquoted) and has an unquoted ~
+// right after its first = or after a :. Bash expands such a tilde in any
+// argument, not only in assignments (`cat x=~/secret` reads
+// x=/home/user/secret), so the word's text is not what the program gets.
+func assignmentTilde(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	first, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	eq := strings.IndexByte(first.Value, '=')
+	if eq <= 0 || !isIdentifier(first.Value[:eq]) {
+		return false
+	}
+	after := true // the next unquoted text follows the = or a :
+	for i, part := range w.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok {
+			after = false
+			continue
+		}
+		v := lit.Value
+		if i == 0 {
+			v = v[eq+1:]
+		}
+		if after && strings.HasPrefix(v, "~") || strings.Contains(v, ":~") {
+			return true
+		}
+		after = strings.HasSuffix(v, ":") || i == 0 && v == ""
+	}
+	return false
+}
+
+// isIdentifier reports whether s is a shell variable name.
+func isIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // pattern returns w (made of literal and quoted parts only, as word has

@@ -92,6 +92,13 @@ var inscrutableTests = []struct {
 	{"echo \"$\\\n(id)\"", "line continuation"},
 	{"echo $\\\n(id)", "line continuation"},
 	{"ls \\\n -la", "line continuation"},
+	// Bash expands ~ after = or : in any argument shaped like an
+	// assignment.
+	{"cat x=~/secret", "shaped like an assignment"},
+	{"cat x=a:~/b", "shaped like an assignment"},
+	{"cat PATH=/bin:~/bin", "shaped like an assignment"},
+	{`cat x=a:"b":~/c`, "shaped like an assignment"},
+	{"make PREFIX=~/bin", "shaped like an assignment"},
 	// A $ the parser leaves as text is an expansion in zsh.
 	{"cat $~HOME/.ssh/id_rsa", "a $ left as text"},
 	{"echo x >> $=HOME/.zshrc", "a $ left as text"},
@@ -306,5 +313,23 @@ func TestPlainSet(t *testing.T) {
 	}
 	for line, want := range tests {
 		assert.Equal(t, want, PlainSet(strings.Fields(line)), "set %s", line)
+	}
+}
+
+// TestAssignmentTildeLiteral: a ~ bash leaves alone in an argument shaped
+// like an assignment stays text.
+func TestAssignmentTildeLiteral(t *testing.T) {
+	for src, want := range map[string]string{
+		"cat 'x=~/a'":    "x=~/a",  // quoted
+		`cat x=\~/a`:     "x=~/a",  // escaped
+		"echo a=b~c":     "a=b~c",  // not after = or :
+		"cat 1x=~/a":     "1x=~/a", // not a variable name
+		`cat "x"=~/a`:    "x=~/a",  // the name is quoted: no assignment shape
+		"echo --opt=~/x": "--opt=~/x",
+	} {
+		s, err := Parse(src, Bash)
+		require.NoError(t, err, src)
+		require.Len(t, s.Commands, 1, src)
+		assert.Equal(t, want, s.Commands[0].Args[1], src)
 	}
 }
