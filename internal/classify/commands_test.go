@@ -106,6 +106,15 @@ func TestCommandsClassify(t *testing.T) {
 		{"git status in a plain repository", c, "", []string{"git", "status"}, Safe, "", false},
 		{"git -c", c, "", []string{"git", "-c", "core.pager=x", "log"}, Dangerous, "git global option", false},
 		{"go build runs git status", c, "", []string{"go", "build", "-buildvcs=false", "."}, Dangerous, "", true},
+		// git's operands: pathspecs, revisions, REV:PATH from the top.
+		{"git grep in a plain path", c, "", []string{"git", "grep", "KEY", "sub"}, Safe, "", false},
+		{"git grep, a glob pathspec", c, "", []string{"git", "grep", "KEY", "--", ".e*"}, Dangerous, "pathspec", false},
+		{"git grep, the top of the repository", c, "", []string{"git", "grep", "KEY", "--", ":/"}, Dangerous, "pathspec", false},
+		{"git grep, all but one file", c, "", []string{"git", "grep", "KEY", "--", ":!x"}, Dangerous, "pathspec", false},
+		{"git grep, a revision's whole tree", c, "", []string{"git", "grep", "-h", "KEY", "HEAD"}, Dangerous, "revision", false},
+		{"REV:PATH is read from the top", c, "sub", []string{"git", "show", "HEAD:.env"}, Dangerous, "protected path .env", false},
+		{"REV:./PATH from the working directory", c, "sub", []string{"git", "show", "HEAD:./a.go"}, Safe, "", false},
+		{"an index stage", c, "sub", []string{"git", "show", ":2:.env"}, Dangerous, "protected path .env", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,4 +190,28 @@ func TestCommandsConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestRevPathFromTheTop: with the sandbox a directory inside a larger
+// repository, git reads the PATH of REV:PATH from the repository's top,
+// outside the sandbox, unless it begins with ./ or ../.
+func TestRevPathFromTheTop(t *testing.T) {
+	top := engineSandbox(t)
+	sb := filepath.Join(top, "sub")
+	c := &Commands{}
+	c.AddDefaults()
+	for _, tt := range []struct {
+		argv []string
+		want Result
+	}{
+		{[]string{"git", "show", "HEAD:README.md"}, Dangerous},        // top/README.md
+		{[]string{"git", "cat-file", "-p", "HEAD:go.mod"}, Dangerous}, // top/go.mod
+		{[]string{"git", "show", "HEAD:"}, Dangerous},                 // the top's whole tree
+		{[]string{"git", "show", "HEAD:sub/a.go"}, Safe},              // top/sub/a.go, in the sandbox
+		{[]string{"git", "show", "HEAD:./a.go"}, Safe},                // from the working directory
+		{[]string{"git", "show", "HEAD:../README.md"}, Dangerous},
+	} {
+		v := c.Classify(Site{SandboxDir: sb, Cwd: sb}, nil, nil, tt.argv, nil)
+		assert.Equal(t, tt.want, v.Result(), "%q: %s", tt.argv, v.Rule())
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/programs"
+	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 )
 
 // The default safe list is derived from the program specs of
@@ -105,7 +106,13 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 		case programs.Write:
 			pv = r.pathArg(f.Word, cwd, true)
 		case programs.ReadTree:
-			pv = r.pathArg(f.Word, cwd, false)
+			pv = safeCmdVerdict
+			if sp.Pathspecs {
+				pv = plainPathspec(f.Word, cwd)
+			}
+			if pv.res == Safe {
+				pv = r.pathArg(f.Word, cwd, false)
+			}
 			if pv.res == Safe {
 				pv = r.treeProtected(f.Word, cwd, p.Hidden)
 			}
@@ -128,6 +135,24 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 	return v
 }
 
+// plainPathspec accepts a git pathspec operand only when it is a plain
+// path that exists: then it names the tree the walk checks. A glob or a
+// magic pathspec matches beyond the path it spells (:/ is the top of the
+// repository, which may lie above the sandbox; :!x everything but x), and
+// a word that names no file is read by git as a revision, whose whole
+// tree is searched, protected files included.
+func plainPathspec(word, cwd string) Verdict {
+	if strings.HasPrefix(word, ":") || strings.ContainsAny(word, "*?[") {
+		return mkVerdict(Dangerous, "rule: git pathspec beyond a plain path: "+word,
+			"a glob or magic pathspec (:/, :(top), :!x) matches files beyond the path it names, protected ones or ones outside the sandbox among them; a person decides")
+	}
+	if _, err := os.Lstat(atCwd(cwd, word)); err != nil {
+		return mkVerdict(Dangerous, "rule: git revision or missing path: "+word,
+			"git reads an operand that names no file as a revision, and searches its whole tree, protected files included; a person decides")
+	}
+	return safeCmdVerdict
+}
+
 // revPaths checks the paths that git revision operands name (HEAD:.env,
 // :.env) and the pathspecs among them: each must stay inside the sandbox,
 // and must not name a protected path. git prints a file from history or the
@@ -135,18 +160,32 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 func (r *cmdClassifier) revPaths(operands []string, cwd string) Verdict {
 	protection := r.readProtection()
 	for _, o := range operands {
-		path := o
+		path, base := o, cwd
 		if i := strings.IndexByte(o, ':'); i >= 0 {
 			path = o[i+1:]
+			if i == 0 && len(path) >= 2 && path[0] >= '0' && path[0] <= '3' && path[1] == ':' {
+				path = path[2:] // :N:PATH, a stage of the index
+			}
+			// git reads the PATH of REV:PATH and :PATH from the top of
+			// the work tree, which may lie above the sandbox, unless it
+			// begins with ./ or ../.
+			if path != "." && path != ".." && !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
+				if top := r.workTreeTop(cwd); top != "" {
+					base = top
+				}
+				if path == "" {
+					path = "." // REV: is the top's whole tree
+				}
+			}
 		}
-		if pv := r.pathArg(path, cwd, false); pv.res != Safe {
+		if pv := r.pathArg(path, base, false); pv.res != Safe {
 			return pv
 		}
 		path = strings.TrimPrefix(path, "./")
-		if !protection || path == "" || strings.HasPrefix(path, ":") {
+		if !protection || path == "" || path == "." || strings.HasPrefix(path, ":") {
 			continue
 		}
-		for _, base := range []string{cwd, r.sandboxRoot()} {
+		for _, base := range []string{base, cwd, r.sandboxRoot()} {
 			abs := atCwd(base, path)
 			if rule := ProtectedFor(r.protected, false, r.sandbox, r.sandboxRoot(), abs, abs); rule != nil {
 				return mkVerdict(Dangerous, "rule: protected path "+rule.Pattern+": "+o,
@@ -155,6 +194,24 @@ func (r *cmdClassifier) revPaths(operands []string, cwd string) Verdict {
 		}
 	}
 	return safeCmdVerdict
+}
+
+// workTreeTop returns the top of the work tree of the repository git
+// finds from cwd (from the repository facts, which are cached), or "" when
+// there is none or it cannot be known.
+func (r *cmdClassifier) workTreeTop(cwd string) string {
+	if r.sandbox == "" {
+		return ""
+	}
+	d, inside, err := r.contains(cwd)
+	if err != nil || !inside {
+		return ""
+	}
+	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.sandboxRoot(), Env: os.LookupEnv})
+	if f == nil || !f.Found {
+		return ""
+	}
+	return f.WorkTree
 }
 
 // compareTrees: comparing two directories makes diff open every entry in

@@ -76,7 +76,7 @@ func git() []*Spec {
 			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
 		{
 			ReadOnly: true, Command: "git", Prefix: words("grep"), Syntax: GNU, Numeric: true, First: Text, FirstGiven: []string{"-e", "-f"},
-			Recursive: true, Hidden: true, DefaultTree: ".", Reason: "searches tracked files; no pager program",
+			Recursive: true, Hidden: true, DefaultTree: ".", Pathspecs: true, Reason: "searches tracked files; no pager program",
 			Options: join(
 				opts("--cached --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a,--text --no-textconv -i,--ignore-case -I --max-depth= -r,--recursive --no-recursive -w,--word-regexp -v,--invert-match -h -H --full-name -E,--extended-regexp -G,--basic-regexp -P,--perl-regexp -F,--fixed-strings -n,--line-number --column -l,--files-with-matches,--name-only -L,--files-without-match -z,--null -o,--only-matching -c,--count --color[=] --no-color --break --heading -p,--show-function -C,--context= -A,--after-context= -B,--before-context= -W,--function-context -m,--max-count= --threads= -e= --and --or --not --all-match -q,--quiet"),
 				opts("-f=R"),

@@ -138,6 +138,12 @@ type Spec struct {
 	// DefaultTree is the tree a recursive reader walks with no operand
 	// ("." for rg and grep -r).
 	DefaultTree string
+	// Pathspecs: the operands are git pathspecs and, before "--",
+	// possibly revisions (git grep KEY HEAD searches HEAD's whole tree).
+	// The engine takes only plain paths that exist as the trees they
+	// name; a glob (*.env), a magic pathspec (:/, :(top), :!x) or a word
+	// that names no file reaches further, and is asked about.
+	Pathspecs bool
 	// RevPaths: an operand REV:PATH (git show HEAD:.env) prints PATH as
 	// it was in history; the engine checks PATH against the protected
 	// paths.
