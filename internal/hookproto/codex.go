@@ -64,6 +64,17 @@ func (c codex) Decode(payload []byte) (*Request, error) {
 		}
 	case codexTools[req.Tool].kind == KindShell:
 		req.Kind = KindShell
+		// Codex's shell tools take the directory to run in as workdir;
+		// the command runs there, not in the session's cwd.
+		wd, ok, err := in.optStr("workdir")
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if req.Cwd, err = resolve("tool_input.workdir", req.Cwd, wd); err != nil {
+				return nil, err
+			}
+		}
 		// The command is a script, or an argv.
 		if raw, ok := in.m["command"]; ok && strings.HasPrefix(strings.TrimSpace(string(raw)), "[") {
 			var argv []string

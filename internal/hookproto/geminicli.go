@@ -27,7 +27,7 @@ var geminiTools = map[string]toolSpec{
 	"run_shell_command": {kind: KindShell, command: "command", cwdKey: "dir_path"},
 	"read_file":         {kind: KindRead, path: []string{"file_path"}},
 	"list_directory":    {kind: KindRead, path: []string{"dir_path"}},
-	"read_many_files":   {kind: KindSearch, dir: "dir_path", globList: "include"},
+	"read_many_files":   {kind: KindSearch, dir: "dir_path", globLists: []string{"include", "paths"}}, // paths: earlier versions
 	"write_file":        {kind: KindWrite, path: []string{"file_path"}},
 	"replace":           {kind: KindEdit, path: []string{"file_path"}},
 	"glob":              {kind: KindSearch, dir: "dir_path", globs: []string{"pattern"}},

@@ -11,16 +11,18 @@ type toolSpec struct {
 	// shell: the key of the command (required) and of an optional working
 	// directory, relative to the event's cwd.
 	command, cwdKey string
-	// read, write, edit: the keys that may name the path; the first one
-	// present is used, and one is required unless dir is set.
+	// read, write, edit: the keys that may name the path. Every one
+	// present is checked, since which of them the agent's tool reads is
+	// its own business (a decoy path in another key must not hide the
+	// real one); one is required unless dir is set.
 	path []string
 	// search (and directory listings): the key of the directory searched,
 	// the event's cwd when absent.
 	dir string
-	// search: keys of glob patterns relative to that directory, and of a
-	// list of them.
-	globs    []string
-	globList string
+	// search: keys of glob patterns relative to that directory, and of
+	// lists of them.
+	globs     []string
+	globLists []string
 }
 
 // apply fills req from the tool input in according to s. req.Cwd must be
@@ -52,6 +54,7 @@ func (s toolSpec) apply(req *Request, in fields) error {
 	case KindOther:
 		return nil
 	}
+	named := len(req.Paths)
 	for _, key := range s.path {
 		p, ok, err := in.optStr(key)
 		if err != nil {
@@ -63,8 +66,10 @@ func (s toolSpec) apply(req *Request, in fields) error {
 				return err
 			}
 			req.Paths = append(req.Paths, abs)
-			return nil
 		}
+	}
+	if len(req.Paths) > named {
+		return nil
 	}
 	if s.dir == "" {
 		return malformed("%s names no path (expected %s)", in.where, strings.Join(s.path, " or "))
@@ -87,8 +92,8 @@ func (s toolSpec) apply(req *Request, in fields) error {
 			patterns = append(patterns, p)
 		}
 	}
-	if s.globList != "" {
-		l, err := in.strList(s.globList)
+	for _, key := range s.globLists {
+		l, err := in.strList(key)
 		if err != nil {
 			return err
 		}
