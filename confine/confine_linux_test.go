@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -48,6 +49,38 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, "connect:", err)
 			os.Exit(3)
 		}
+		os.Exit(0)
+	case "fastopen", "fastopen-sendmsg":
+		// TCP Fast Open: the connection is opened by the first send, with
+		// no connect call for Landlock to check.
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+		if err != nil {
+			os.Exit(4)
+		}
+		ap, err := netip.ParseAddrPort(os.Args[1])
+		if err != nil {
+			os.Exit(4)
+		}
+		sa := &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()}
+		if os.Getenv("CONFINE_TEST_HELPER") == "fastopen" {
+			err = unix.Sendto(fd, []byte("hello"), unix.MSG_FASTOPEN, sa)
+		} else {
+			_, err = unix.SendmsgN(fd, []byte("hello"), nil, sa, unix.MSG_FASTOPEN)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "sendto:", err)
+			os.Exit(3)
+		}
+		os.Exit(0)
+	case "tiocsti":
+		// Type a character into the terminal on standard input.
+		c := byte('x')
+		_, _, errno := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptr(unsafe.Pointer(&c)))
+		fmt.Fprintln(os.Stderr, "ioctl:", errno)
+		os.Exit(0)
+	case "mknod":
+		err := unix.Mknod(os.Args[1], unix.S_IFCHR|0o600, int(unix.Mkdev(1, 3)))
+		fmt.Fprintln(os.Stderr, "mknod:", err)
 		os.Exit(0)
 	case "io_uring":
 		var params [120]byte
@@ -202,7 +235,7 @@ func connectTest(t *testing.T, p Policy, how string) (childErr error, childConne
 }
 
 func TestNetwork(t *testing.T) {
-	for _, how := range []string{"connect", "mptcp"} {
+	for _, how := range []string{"connect", "mptcp", "fastopen", "fastopen-sendmsg"} {
 		t.Run(how, func(t *testing.T) {
 			_, _, p := dirs(t)
 			err, connected := connectTest(t, p, how)
@@ -211,13 +244,62 @@ func TestNetwork(t *testing.T) {
 
 			p.Network = true
 			err, connected = connectTest(t, p, how)
-			if how == "mptcp" && err != nil && !connected {
-				t.Skipf("Multipath TCP is not enabled on this kernel: %v", err)
+			if how != "connect" && err != nil && !connected {
+				t.Skipf("%s is not enabled on this kernel (unconfined, it fails too): %v", how, err)
 			}
 			require.NoError(t, err)
 			require.True(t, connected)
 		})
 	}
+}
+
+// helperOutput runs the test binary as the helper how with args, confined
+// by p when confined, and returns what it printed.
+func helperOutput(t *testing.T, p Policy, confined bool, how string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "CONFINE_TEST_HELPER="+how)
+	cmd.Dir = p.Sandbox
+	cmd.Stdin = nil // /dev/null: never the terminal of whoever runs the tests
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if confined {
+		require.NoError(t, Run(cmd, p))
+	} else {
+		require.NoError(t, cmd.Run())
+	}
+	return out.String()
+}
+
+// TestNoTerminalInjection: TIOCSTI, which types into the terminal a
+// command shares with the user's shell, is refused by the filter (EPERM)
+// before the terminal is even looked at; unconfined, the same call on
+// /dev/null fails for the terminal's own reason.
+func TestNoTerminalInjection(t *testing.T) {
+	_, _, p := dirs(t)
+	unconfined := helperOutput(t, p, false, "tiocsti")
+	require.NotContains(t, unconfined, "operation not permitted", "unconfined, the call reaches the device")
+	for _, network := range []bool{false, true} {
+		p.Network = network
+		assert.Contains(t, helperOutput(t, p, true, "tiocsti"), "ioctl: operation not permitted", "network %v", network)
+	}
+}
+
+// TestNoDeviceNodes: a confined command cannot create a device node, even
+// as root, even in the sandbox (one naming a disk would write past every
+// rule); unconfined root can.
+func TestNoDeviceNodes(t *testing.T) {
+	sb, _, p := dirs(t)
+	if os.Geteuid() != 0 {
+		t.Skip("only root can create device nodes at all, so there is nothing to refuse here")
+	}
+	unconfined := helperOutput(t, p, false, "mknod", filepath.Join(sb, "free"))
+	if !strings.Contains(unconfined, "mknod: <nil>") {
+		t.Skipf("root cannot create device nodes here even unconfined: %s", unconfined)
+	}
+	out := helperOutput(t, p, true, "mknod", filepath.Join(sb, "dev"))
+	assert.Contains(t, out, "permission denied")
+	assert.NoFileExists(t, filepath.Join(sb, "dev"))
 }
 
 // TestNoIOUring: io_uring, whose requests no system-call filter sees, is

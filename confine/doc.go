@@ -36,20 +36,29 @@
 // # What is enforced (Linux Landlock)
 //
 //   - Writes: creating, writing, truncating, renaming, linking and deleting
-//     files, directories, devices, fifos, sockets and symlinks succeed only
-//     beneath Sandbox and Writable. Everything else on every file system is
-//     read-only to the command, for root too.
+//     files, directories, fifos, sockets and symlinks succeed only beneath
+//     Sandbox and Writable. Everything else on every file system is
+//     read-only to the command, for root too. Device nodes cannot be
+//     created anywhere, not even by root in the sandbox: one naming a disk
+//     would write past every rule.
 //   - Reads: with Readable non-nil, reading files, listing directories and
 //     executing programs succeed only beneath Sandbox, Writable, Readable,
 //     the program itself and the system directories (/usr, /bin, /sbin,
 //     /lib, /lib32, /lib64, /libx32, /etc, /dev, /proc, /sys).
 //   - Network (Network false): TCP connect and bind to any port are denied.
-//     Because Landlock's TCP rules do not cover Multipath TCP sockets, a
-//     per-thread seccomp filter also makes creating them fail (as if the
-//     protocol were unsupported; programs fall back to plain TCP, which
-//     Landlock denies), makes io_uring unavailable, and kills a process
-//     that makes 32-bit or x32 system calls, whose arguments the filter
-//     would not read right.
+//     Landlock checks the connect call, which Multipath TCP sockets and TCP
+//     Fast Open (a send with MSG_FASTOPEN opens the connection) do without,
+//     so a per-thread seccomp filter also makes creating a Multipath TCP
+//     socket fail (as if the protocol were unsupported; programs fall back
+//     to plain TCP), makes sendto, sendmsg and sendmmsg with MSG_FASTOPEN
+//     fail with EOPNOTSUPP (programs fall back to connect), and makes
+//     io_uring unavailable.
+//   - The terminal: the same filter refuses the ioctls TIOCSTI and
+//     TIOCLINUX (EPERM), which would type a command into the terminal the
+//     child shares with the user's shell, to run unconfined once it ends.
+//     It is installed whatever the network setting, and kills a process
+//     that makes 32-bit or x32 system calls, whose numbers and arguments
+//     it would not read right.
 //   - Scoping (Landlock ABI 6, Linux 6.12, and later; best effort): the
 //     command cannot send signals to processes outside its confinement
 //     (the agent, the user's other programs) nor connect to abstract UNIX
@@ -71,7 +80,15 @@
 //     writes in Writable places, caches included: a command can plant files
 //     in a shared cache that later, unconfined builds will use. Keep
 //     Writable short when that matters.
-//   - Ioctls on devices, and System V IPC.
+//   - Other ioctls on devices, and System V IPC.
+//   - File metadata outside the sandbox: Landlock does not control chmod,
+//     chown and utimes, so a command can change the mode, owner (as root)
+//     and times of any file it could before. Run confined commands as an
+//     unprivileged user.
+//   - The environment: the child gets cmd.Env (the caller's environment
+//     when nil), secrets in it included, and with Readable set it can
+//     still read /proc, where other processes of the same user show their
+//     command lines and, within its own confinement, environments.
 //
 // For more, run the agent itself in a container or a virtual machine, or
 // add a seccomp profile of your own: confinement here is a wall around

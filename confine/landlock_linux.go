@@ -26,6 +26,11 @@ const (
 		ll.AccessFSMakeChar | ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock |
 		ll.AccessFSMakeFifo | ll.AccessFSMakeBlock | ll.AccessFSMakeSym
 
+	// rightsDevices are never granted, though handled: creating a device
+	// node (root can) would reach a disk or the kernel's devices from
+	// inside the sandbox.
+	rightsDevices = ll.AccessFSMakeChar | ll.AccessFSMakeBlock
+
 	// rightsOnFile are the rights a rule on a file (not a directory) may
 	// carry.
 	rightsOnFile = ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile |
@@ -39,6 +44,9 @@ func support(network bool) (int, error) {
 	abi, err := ll.LandlockGetABIVersion()
 	if err != nil {
 		return 0, fmt.Errorf("confine: this Linux kernel does not enforce Landlock (%v); it needs Linux 5.13 or later with \"landlock\" in its lsm= list: %w", err, ErrUnavailable)
+	}
+	if auditArch() == 0 {
+		return abi, fmt.Errorf("confine: no system-call filter is built for %s, and confinement needs one: %w", runtime.GOARCH, ErrUnavailable)
 	}
 	return abi, abiSupports(abi, network)
 }
@@ -86,11 +94,12 @@ func ruleset(abi int, cmd *exec.Cmd, p *Policy) (fd int, err error) {
 			fd = -1
 		}
 	}()
-	if err = addRule(fd, p.Sandbox, handled, true); err != nil {
+	allowed := handled &^ rightsDevices
+	if err = addRule(fd, p.Sandbox, allowed, true); err != nil {
 		return fd, err
 	}
 	for _, w := range p.Writable {
-		if err = addRule(fd, w, handled, false); err != nil {
+		if err = addRule(fd, w, allowed, false); err != nil {
 			return fd, err
 		}
 	}
@@ -153,11 +162,9 @@ func start(cmd *exec.Cmd, p *Policy) error {
 		return err
 	}
 	defer unix.Close(fd)
-	var filter []unix.SockFilter
-	if !p.Network {
-		if filter, err = netFilter(); err != nil {
-			return err
-		}
+	filter, err := filterProgram(p.Network)
+	if err != nil {
+		return err
 	}
 	errc := make(chan error, 1)
 	go restrictAndStart(cmd, fd, filter, errc, nil)

@@ -50,8 +50,9 @@ func systemReadable() []string {
 // DefaultPolicy returns the policy real toolchains need for a project in
 // sandbox: the sandbox, the temporary directory, the Go build and module
 // caches, the npm, yarn, pnpm, pip, uv, poetry, cargo, deno and bun caches
-// and the harmless character devices (/dev/null, /dev/tty, ...) are
-// writable; reads are not restricted; there is no network. The cache
+// (caches only: never a directory of programs on the user's PATH, such as
+// PNPM_HOME or ~/.cargo/bin) and the harmless character devices
+// (/dev/null, /dev/tty, ...) are writable; reads are not restricted; there is no network. The cache
 // locations follow the usual environment variables (GOCACHE, GOMODCACHE,
 // GOPATH, XDG_CACHE_HOME, npm_config_cache, PIP_CACHE_DIR, CARGO_HOME, ...)
 // of the calling process, falling back to each tool's default.
@@ -89,7 +90,14 @@ func DefaultPolicy(sandbox string) Policy {
 	add("GOMODCACHE", at(gopath, "pkg", "mod"))
 	add("npm_config_cache", at(home, ".npm"))
 	add("YARN_CACHE_FOLDER", at(cache, "yarn"))
-	add("PNPM_HOME", at(home, ".local", "share", "pnpm"))
+	// pnpm's store and cache, not PNPM_HOME: that holds pnpm's global
+	// programs, a directory on the user's PATH.
+	data := at(home, ".local", "share")
+	if v := os.Getenv("XDG_DATA_HOME"); v != "" && filepath.IsAbs(v) {
+		data = v
+	}
+	add("npm_config_store_dir", at(data, "pnpm", "store"))
+	add("", at(cache, "pnpm"))
 	add("PIP_CACHE_DIR", at(cache, "pip"))
 	add("UV_CACHE_DIR", at(cache, "uv"))
 	add("POETRY_CACHE_DIR", at(cache, "pypoetry"))
