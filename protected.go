@@ -45,7 +45,8 @@ type ProtectedPath struct {
 //     permission lists) and sandboxauth's own project policy
 //     (.sandboxauth.json), so that an agent cannot switch its guard off,
 //     git hook directories and the hook managers' settings (.husky/,
-//     .githooks/, .pre-commit-config.yaml, lefthook.yml and its variants:
+//     .githooks/, .pre-commit-config.yaml, lefthook's settings in any of
+//     its names and formats:
 //     the user's next commit runs what they name), dev-container settings
 //     (.devcontainer/, .devcontainer.json: commands run when the editor
 //     reopens the project in a container) and cargo's configuration
@@ -76,10 +77,12 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: ".githooks/", Write: true},
 		{Pattern: ".pre-commit-config.yaml", Write: true},
 		{Pattern: ".pre-commit-config.yml", Write: true},
-		{Pattern: "lefthook.yml", Write: true},
-		{Pattern: ".lefthook.yml", Write: true},
-		{Pattern: "lefthook-local.yml", Write: true},
-		{Pattern: ".lefthook-local.yml", Write: true},
+		{Pattern: "lefthook.*", Write: true},
+		{Pattern: ".lefthook.*", Write: true},
+		{Pattern: "lefthook-local.*", Write: true},
+		{Pattern: ".lefthook-local.*", Write: true},
+		{Pattern: "**/.config/lefthook.*", Write: true},
+		{Pattern: "**/.config/lefthook-local.*", Write: true},
 		{Pattern: ".devcontainer/", Write: true},
 		{Pattern: ".devcontainer.json", Write: true},
 		{Pattern: "**/.cargo/config.toml", Write: true},

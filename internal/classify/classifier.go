@@ -388,7 +388,11 @@ func (r *cmdClassifier) match(name string, args []string, safeOK bool) (Verdict,
 			return Verdict{res: Safe, rule: cm.rule, reason: cm.m.Reason}, cm.spec
 		}
 		if r.grantMatches(name, args) {
-			return Verdict{res: Safe, rule: r.grant.rule, reason: r.grant.m.Reason}, nil
+			// The grant's spec, when it is a spec's own matcher, reads
+			// the argv as it would on the list. (A grant excepts no
+			// flag, so it matches whenever its prefix does, and specOf
+			// below never needs to consider it.)
+			return Verdict{res: Safe, rule: r.grant.rule, reason: r.grant.m.Reason}, r.grant.spec
 		}
 	}
 	var sp *programs.Spec

@@ -3,6 +3,8 @@ package classify
 import (
 	"testing"
 
+	"github.com/sandboxauth/sandboxauth/internal/programs"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -71,4 +73,40 @@ func TestClassifyGrantedLeavesTheListAlone(t *testing.T) {
 	assert.Len(t, c.Matchers(SafeList), before)
 	v = c.Classify(Site{}, nil, nil, []string{"curl", "https://example.com"}, nil)
 	assert.NotEqual(t, Safe, v.Result())
+}
+
+// TestClassifyGrantedEverySpec: a grant for each program spec's command
+// and prefix, tried on lists without that spec's own matcher (empty
+// lists) and on the defaults, gives what the lists with the grant added
+// give: the grant's spec, when it has one, reads the argv as the list's
+// matcher would have it read.
+func TestClassifyGrantedEverySpec(t *testing.T) {
+	sb := engineSandbox(t)
+	site := Site{SandboxDir: sb, Cwd: sb}
+	defaults := &Commands{}
+	defaults.AddDefaults()
+	for _, sp := range programs.All() {
+		g := Matcher{Command: sp.Command, CommandArgsPrefix: sp.Prefix, Reason: "session grant"}
+		base := append([]string{sp.Command}, sp.Prefix...)
+		argvs := [][]string{base}
+		for _, extra := range []string{"x", "/etc/passwd", "-z", "--check", ".env"} {
+			argvs = append(argvs, append(append([]string(nil), base...), extra))
+		}
+		for _, plain := range []*Commands{{}, defaults} {
+			with := &Commands{}
+			for _, l := range []List{BlockedList, DangerousList, SafeList} {
+				for _, m := range plain.Matchers(l) {
+					with.Add(l, m)
+				}
+			}
+			with.Add(SafeList, g)
+			for _, argv := range argvs {
+				want := with.Classify(site, nil, nil, argv, nil)
+				got := plain.ClassifyGranted(site, nil, nil, argv, nil, g)
+				require.Equal(t, want.Result(), got.Result(), "grant %v, argv %q: %s / %s", g, argv, want.Rule(), got.Rule())
+				assert.Equal(t, want.Rule(), got.Rule(), "grant %v, argv %q", g, argv)
+				assert.Equal(t, want.ProjectCode(), got.ProjectCode(), "grant %v, argv %q", g, argv)
+			}
+		}
+	}
 }

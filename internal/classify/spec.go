@@ -142,7 +142,7 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 // a word that names no file is read by git as a revision, whose whole
 // tree is searched, protected files included.
 func plainPathspec(word, cwd string) Verdict {
-	if strings.HasPrefix(word, ":") || strings.ContainsAny(word, "*?[") {
+	if strings.HasPrefix(word, ":") || strings.ContainsAny(word, "*?[\\") { // git's glob characters, the escape included
 		return mkVerdict(Dangerous, "rule: git pathspec beyond a plain path: "+word,
 			"a glob or magic pathspec (:/, :(top), :!x) matches files beyond the path it names, protected ones or ones outside the sandbox among them; a person decides")
 	}
@@ -161,7 +161,7 @@ func (r *cmdClassifier) revPaths(operands []string, cwd string) Verdict {
 	protection := r.readProtection()
 	for _, o := range operands {
 		path, base := o, cwd
-		if i := strings.IndexByte(o, ':'); i >= 0 {
+		if i := revPathSeparator(o); i >= 0 {
 			path = o[i+1:]
 			if i == 0 && len(path) >= 2 && path[0] >= '0' && path[0] <= '3' && path[1] == ':' {
 				path = path[2:] // :N:PATH, a stage of the index
@@ -169,7 +169,7 @@ func (r *cmdClassifier) revPaths(operands []string, cwd string) Verdict {
 			// git reads the PATH of REV:PATH and :PATH from the top of
 			// the work tree, which may lie above the sandbox, unless it
 			// begins with ./ or ../.
-			if path != "." && path != ".." && !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
+			if !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
 				if top := r.workTreeTop(cwd); top != "" {
 					base = top
 				}
@@ -194,6 +194,28 @@ func (r *cmdClassifier) revPaths(operands []string, cwd string) Verdict {
 		}
 	}
 	return safeCmdVerdict
+}
+
+// revPathSeparator returns the index of the colon that ends the revision
+// of a REV:PATH operand, or -1. As git does, a colon inside braces
+// (HEAD^{/fix: x}, main@{1:00}) belongs to the revision.
+func revPathSeparator(o string) int {
+	depth := 0
+	for i := 0; i < len(o); i++ {
+		switch o[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+		case ':':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // workTreeTop returns the top of the work tree of the repository git

@@ -26,10 +26,10 @@ const (
 // File section at the first line that does not begin with "+": so
 // " *** Add File: x" after added lines is a header to it. Every line
 // whose trimmed text begins with "***" is therefore read as a header here,
-// wherever it stands, except the added and removed lines ("+", "-"),
-// which are content in every section. A context line of an Update File
-// section that looks like a header is thus read as one too: the hook then
-// checks a file more, never one less.
+// wherever it stands (added and removed lines begin with "+" or "-", so
+// they never do). A context line of an Update File section that looks like
+// a header is thus read as one too: the hook then checks a file more,
+// never one less.
 func PatchFiles(patch string) ([]string, error) {
 	lines := strings.Split(strings.ReplaceAll(patch, "\r\n", "\n"), "\n")
 	// Drop blank lines around the patch, and a heredoc wrapper
@@ -50,7 +50,7 @@ func PatchFiles(patch string) ([]string, error) {
 	lastUpdate := false // the previous line was an Update File header
 	for i, raw := range lines[1 : len(lines)-1] {
 		line := strings.TrimSpace(raw)
-		if strings.HasPrefix(raw, "+") || strings.HasPrefix(raw, "-") || !strings.HasPrefix(line, "***") {
+		if !strings.HasPrefix(line, "***") {
 			lastUpdate = false
 			continue
 		}

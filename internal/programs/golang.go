@@ -1,6 +1,9 @@
 package programs
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // golang: the go command and Go's formatters. The go command reads its
 // build flags with Go's flag package and accepts them after the package
@@ -25,7 +28,7 @@ func golang() []*Spec {
 	args := []Option{{Names: []string{"-args"}, Ends: true}}
 	vet := opts("-all -asmdecl -assign -atomic -bools -buildtag -cgocall -composites -copylocks -defers -directive -errorsas -framepointer -httpresponse -ifaceassert -loopclosure -lostcancel -nilfunc -printf -printf.funcs= -shift -sigchanyzer -slog -stdmethods -stdversion -stringintconv -structtag -testinggoroutine -tests -timeformat -unmarshal -unreachable -unsafeptr -unusedresult -waitgroup -appends -hostport -c= -V")
 	g := func(sub, reason string, o ...[]Option) *Spec {
-		return &Spec{ReadOnly: true, Command: "go", Prefix: words(sub), Syntax: GoTool, Operands: Text, Options: join(o...), Reason: reason}
+		return &Spec{ReadOnly: true, Command: "go", Prefix: words(sub), Syntax: GoTool, Operands: Text, Options: join(o...), Reason: reason, Check: goPackagesCheck}
 	}
 	// builds write the build cache and, with -o, a binary.
 	writes := func(s *Spec) *Spec { s.ReadOnly = false; return s }
@@ -48,6 +51,19 @@ func golang() []*Spec {
 		{ReadOnly: true, Command: "goimports", Syntax: GoFlag, Reason: "lists import fixes",
 			Options: join(opts("-l -d -e -local= -srcdir= -format-only -v"), unsafe("rewrites files in place", "-w"))},
 	}
+}
+
+// goPackagesCheck refuses package patterns that name a directory by an
+// absolute path or climb with "..": go builds (and go test runs) the code
+// there, which is not the project's. Import paths (fmt, example.com/x) and
+// patterns beneath the working directory (./..., ./cmd/x) pass.
+func goPackagesCheck(p *Parsed) *Problem {
+	for _, o := range p.Operands {
+		if strings.HasPrefix(o, "/") || o == ".." || strings.HasPrefix(o, "../") || strings.Contains(o, "/../") || strings.HasSuffix(o, "/..") {
+			return &Problem{Rule: "go package outside the working directory: " + o, Reason: "go builds and runs the code of a package the pattern names outside the project's tree; a person decides"}
+		}
+	}
+	return nil
 }
 
 // goProjectCode: go test, run, generate, build and vet compile the

@@ -569,39 +569,55 @@ func (b *builder) word(w *syntax.Word, first bool) (string, bool, error) {
 }
 
 // assignmentTilde reports whether w is shaped like an assignment
-// (NAME=..., NAME an identifier, all unquoted) and has an unquoted ~
+// (NAME=..., NAME+=..., NAME[i]=..., all unquoted) and has an unquoted ~
 // right after its first = or after a :. Bash expands such a tilde in any
 // argument, not only in assignments (`cat x=~/secret` reads
 // x=/home/user/secret), so the word's text is not what the program gets.
 func assignmentTilde(w *syntax.Word) bool {
-	if len(w.Parts) == 0 {
+	// The unquoted text the word begins with, which the parser may give
+	// in several literal parts (a, [0]=~/x).
+	var lead strings.Builder
+	n := 0
+	for ; n < len(w.Parts); n++ {
+		lit, ok := w.Parts[n].(*syntax.Lit)
+		if !ok {
+			break
+		}
+		lead.WriteString(lit.Value)
+	}
+	text := lead.String()
+	eq := strings.IndexByte(text, '=')
+	if eq <= 0 || !assignmentName(text[:eq]) {
 		return false
 	}
-	first, ok := w.Parts[0].(*syntax.Lit)
-	if !ok {
-		return false
+	value := text[eq+1:]
+	if strings.HasPrefix(value, "~") || strings.Contains(value, ":~") {
+		return true
 	}
-	eq := strings.IndexByte(first.Value, '=')
-	if eq <= 0 || !isIdentifier(first.Value[:eq]) {
-		return false
-	}
-	after := true // the next unquoted text follows the = or a :
-	for i, part := range w.Parts {
+	after := strings.HasSuffix(value, ":") // the next unquoted text follows a :
+	for _, part := range w.Parts[n:] {
 		lit, ok := part.(*syntax.Lit)
 		if !ok {
 			after = false
 			continue
 		}
-		v := lit.Value
-		if i == 0 {
-			v = v[eq+1:]
-		}
-		if after && strings.HasPrefix(v, "~") || strings.Contains(v, ":~") {
+		if after && strings.HasPrefix(lit.Value, "~") || strings.Contains(lit.Value, ":~") {
 			return true
 		}
-		after = strings.HasSuffix(v, ":") || i == 0 && v == ""
+		after = strings.HasSuffix(lit.Value, ":")
 	}
 	return false
+}
+
+// assignmentName reports whether s, the text before an argument's first
+// "=", makes the argument look like an assignment to bash: a variable
+// name, maybe with a subscript (a[0]=), maybe appending (x+=).
+func assignmentName(s string) bool {
+	s = strings.TrimSuffix(s, "+")
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+		s = s[:i]
+	}
+	return isIdentifier(s)
 }
 
 // isIdentifier reports whether s is a shell variable name.
