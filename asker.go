@@ -274,6 +274,7 @@ func (a *asker) offer(c *call, f *facts) *sessionOffer {
 				return nil
 			}
 		}
+		g.Sandbox = pathres.Clean(c.sandboxDir)
 		return &sessionOffer{scope: g.String(), record: func(string) { _ = store.Add(g) }}
 	}
 	if len(f.place.outside) > 0 {
@@ -323,8 +324,9 @@ func (a *asker) granted(c *call, f *facts) (Grant, bool) {
 		if _, ok := commandScope(argv, f.class.Result); !ok {
 			return Grant{}, false
 		}
+		sandbox := pathres.Clean(c.sandboxDir)
 		for _, g := range grants {
-			if g.Operation != OpShell || !hasPrefix(argv, g.Command) {
+			if g.Operation != OpShell || !g.appliesIn(sandbox) || !hasPrefix(argv, g.Command) {
 				continue
 			}
 			if g.Exact {

@@ -51,6 +51,14 @@ type Grant struct {
 	Exact bool   `json:"exact,omitempty"`
 	Cwd   string `json:"cwd,omitempty"`
 	Rule  string `json:"rule,omitempty"`
+
+	// Sandbox limits a shell grant to calls made in that sandbox (an
+	// absolute, clean path): a grant for `go test` made while working on
+	// one project does not run another project's tests. The grants a
+	// person makes by answering a UserRequest always name the sandbox of
+	// the call; a shell grant without one applies in every sandbox. Read
+	// and write grants name absolute paths and take no sandbox.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // String describes the grant's scope for a person.
@@ -69,7 +77,12 @@ func (g Grant) String() string {
 
 func (g Grant) equal(h Grant) bool {
 	return g.Operation == h.Operation && slices.Equal(g.Command, h.Command) && g.Path == h.Path && g.Subtree == h.Subtree &&
-		g.Exact == h.Exact && g.Cwd == h.Cwd && g.Rule == h.Rule
+		g.Exact == h.Exact && g.Cwd == h.Cwd && g.Rule == h.Rule && g.Sandbox == h.Sandbox
+}
+
+// appliesIn reports whether g may apply to a call in sandbox (clean).
+func (g Grant) appliesIn(sandbox string) bool {
+	return g.Sandbox == "" || g.Sandbox == sandbox
 }
 
 // covers reports whether g covers the resolved path p for op.
@@ -216,6 +229,9 @@ func checkGrant(g Grant) error {
 		if g.Path != "" || g.Subtree {
 			return invalid(ErrInvalidConfig, "sandboxauth: a shell grant takes a command, not a path")
 		}
+		if g.Sandbox != "" && (!filepath.IsAbs(g.Sandbox) || filepath.Clean(g.Sandbox) != g.Sandbox || strings.ContainsRune(g.Sandbox, 0)) {
+			return invalid(ErrInvalidConfig, "sandboxauth: a shell grant's sandbox must be a clean absolute path, not %q", g.Sandbox)
+		}
 		if g.Exact {
 			return checkExactGrant(g)
 		}
@@ -237,7 +253,7 @@ func checkGrant(g Grant) error {
 			return invalid(ErrInvalidConfig, "sandboxauth: %q is a blocked command, and no grant may cover it", formatArgv(g.Command))
 		}
 	case OpRead, OpWrite:
-		if g.Exact || g.Cwd != "" || g.Rule != "" {
+		if g.Exact || g.Cwd != "" || g.Rule != "" || g.Sandbox != "" {
 			return invalid(ErrInvalidConfig, "sandboxauth: a %s grant takes a path only", g.Operation)
 		}
 		if len(g.Command) != 0 {

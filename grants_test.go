@@ -14,6 +14,7 @@ func TestGrantRules(t *testing.T) {
 		{Operation: OpShell, Command: []string{"make"}},
 		{Operation: OpRead, Path: "/home/u/p/.env"},
 		{Operation: OpWrite, Path: "/home/u/p/gen", Subtree: true},
+		{Operation: OpShell, Command: []string{"npm", "run", "test"}, Sandbox: "/home/u/p"},
 	}
 	for _, g := range ok {
 		assert.NoError(t, checkGrant(g), "%v", g)
@@ -34,6 +35,9 @@ func TestGrantRules(t *testing.T) {
 		"too many words":     {Operation: OpShell, Command: []string{"a", "b", "c", "d"}},
 		"empty command":      {Operation: OpShell},
 		"shell with path":    {Operation: OpShell, Command: []string{"make"}, Path: "/x"},
+		"relative sandbox":   {Operation: OpShell, Command: []string{"make"}, Sandbox: "p"},
+		"unclean sandbox":    {Operation: OpShell, Command: []string{"make"}, Sandbox: "/p/"},
+		"read with sandbox":  {Operation: OpRead, Path: "/p/x", Sandbox: "/p"},
 		"relative path":      {Operation: OpRead, Path: "x/y"},
 		"root":               {Operation: OpWrite, Path: "/", Subtree: true},
 		"unclean":            {Operation: OpRead, Path: "/a/../b"},

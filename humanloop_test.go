@@ -222,12 +222,22 @@ func TestSessionGrantsForCommands(t *testing.T) {
 	first.AllowForSession()
 	first.Disallow() // too late
 	require.NoError(t, <-errc)
-	assert.Equal(t, []Grant{{Operation: OpShell, Command: []string{"npm", "run", "test"}}}, grants.List())
+	assert.Equal(t, []Grant{{Operation: OpShell, Command: []string{"npm", "run", "test"}, Sandbox: f.sandbox}}, grants.List())
 
 	// Later: covered commands run without asking; others still ask.
 	seen, err := run("npm", "run", "test", "integration")
 	assert.NoError(t, err)
 	assert.Empty(t, seen)
+
+	// In another sandbox (another project, whose tests are other code),
+	// the grant does not apply.
+	other, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	seen, err = answering(t, ch, false, func() error {
+		return a.IsShellAuthorized(false, "", other, other, []string{"npm", "run", "test", "integration"})
+	})
+	assert.ErrorIs(t, err, ErrAuthorizationDenied)
+	assert.Len(t, seen, 1)
 	// A one-command script is the same command.
 	seen, err = run("bash", "-c", "npm run test 'e2e'")
 	assert.NoError(t, err)
@@ -258,7 +268,7 @@ func TestSessionGrantsForCommands(t *testing.T) {
 	assert.Empty(t, seen)
 
 	// Revoked: asks again.
-	grants.Revoke(Grant{Operation: OpShell, Command: []string{"npm", "run", "test"}})
+	grants.Revoke(Grant{Operation: OpShell, Command: []string{"npm", "run", "test"}, Sandbox: f.sandbox})
 	seen, err = run("npm", "run", "test")
 	assert.ErrorIs(t, err, ErrAuthorizationDenied)
 	assert.Len(t, seen, 1)
