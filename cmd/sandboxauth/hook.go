@@ -39,11 +39,13 @@ protocol's explicit refusal (for Claude Code, Codex and Gemini CLI also
 exit status 2 with the reason on standard error; for Cursor and Copilot a
 deny on standard output). A usage error (an unknown --for) exits 2.
 
-The policy comes from --config FILE, or else the project's .sandboxauth.json,
-or else the user's sandboxauth/config.json in the user configuration
-directory (the configuration file every subcommand reads; see Configuration
-below); with none, the defaults. The project's own file may only narrow
-the defaults (add blocked and dangerous commands and protected paths,
+The policy comes from --config FILE, or else the user's
+sandboxauth/config.json in the user configuration directory and the
+project's .sandboxauth.json (the configuration file every subcommand
+reads; see Configuration below); with neither, the defaults. When both
+exist, both decide every call and the stricter answer wins: the project's
+file can narrow the user's policy, never loosen it. It may only narrow the
+defaults too (add blocked and dangerous commands and protected paths,
 remove safe commands, go headless), since a repository can ship one. The
 policy is the file's (Sandbox by default) with the project directory as
 sandbox.
@@ -104,13 +106,38 @@ func hookAnswer(stdin io.Reader, agent hookproto.Agent, config string) (ans hook
 			req.ProjectDir = filepath.Clean(dir)
 		}
 	}
-	policy, err := loadHookPolicy(config, req)
+	policies, err := loadHookPolicies(config, req)
 	if err != nil {
 		return agent.Encode(req, hookproto.Decision{Action: hookproto.Deny,
 			Reason: fmt.Sprintf("sandboxauth: the hook's configuration could not be loaded (%v), so every tool call is refused until a person fixes it.", err)})
 	}
-	defer policy.close()
-	return agent.Encode(req, decideHook(policy, req))
+	defer closePolicies(policies)
+	return agent.Encode(req, decideAll(policies, req))
+}
+
+// decideAll decides req under every policy and returns the strictest
+// answer (a refusal before a question before an allow; the first of equal
+// ones), so that no configuration loosens another.
+func decideAll(policies []*hookPolicy, req *hookproto.Request) hookproto.Decision {
+	var worst hookproto.Decision
+	for i, p := range policies {
+		d := decideHook(p, req)
+		if i == 0 || strictness(d.Action) > strictness(worst.Action) {
+			worst = d
+		}
+	}
+	return worst
+}
+
+// strictness orders the hook's answers; an unknown one is a refusal.
+func strictness(a hookproto.Action) int {
+	switch a {
+	case hookproto.Allow:
+		return 0
+	case hookproto.Ask:
+		return 1
+	}
+	return 2
 }
 
 // writeAnswer writes ans and returns its exit status.

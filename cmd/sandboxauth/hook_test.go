@@ -224,3 +224,41 @@ func TestHookShellIsTheUsersShell(t *testing.T) {
 	assert.Equal(t, "bash", hookShell("/bin/sh"))
 	assert.Equal(t, "bash", hookShell("/usr/bin/fish"))
 }
+
+// TestHookProjectConfigCannotLoosenTheUsers: with both the user's
+// configuration and the project's .sandboxauth.json, both decide and the
+// stricter answer wins. A project file of `{}` (the defaults) no longer
+// drops the user's blocked command and protected directory; a project
+// file can still narrow the user's policy.
+func TestHookProjectConfigCannotLoosenTheUsers(t *testing.T) {
+	bash := func(cmd string) string {
+		return `{"session_id": "s", "transcript_path": "{{PROJECT}}/.t.jsonl", "cwd": "{{PROJECT}}", "permission_mode": "default",
+"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "` + cmd + `"}, "tool_use_id": "toolu_01"}`
+	}
+	user := `{"commands": {"blocked": {"add": [{"command": "terraform"}]}}, "protectedPaths": {"add": [{"pattern": "secrets/", "read": true, "write": true}]}}`
+	tests := []struct {
+		name, project, command, want string
+	}{
+		{"user alone: blocked", "", "terraform apply", "deny"},
+		{"user alone: protected", "", "cat secrets/key", "ask"},
+		{"an empty project file keeps the user's block", "{}", "terraform apply", "deny"},
+		{"an empty project file keeps the user's protection", "{}", "cat secrets/key", "ask"},
+		{"a project file narrows the user's", `{"commands": {"blocked": {"add": [{"command": "ls"}]}}}`, "ls", "deny"},
+		{"what both allow runs", "{}", "git status", "allow"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			project, home := hookProject(t)
+			require.NoError(t, os.MkdirAll(filepath.Join(project, "secrets"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(project, "secrets", "key"), []byte("k"), 0o600))
+			cfgDir := filepath.Join(home, ".config", "sandboxauth")
+			require.NoError(t, os.MkdirAll(cfgDir, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.json"), []byte(user), 0o644))
+			if tt.project != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(project, ".sandboxauth.json"), []byte(tt.project), 0o644))
+			}
+			r := runHookBin(t, project, hookEnv(home), strings.ReplaceAll(bash(tt.command), projectMark, project), "hook", "--for", "claude-code")
+			assert.Equal(t, tt.want, answerAction(t, "claude-code", r), "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+		})
+	}
+}

@@ -48,24 +48,55 @@ var harmlessTools = []string{
 	"task", // subagents, whose own tool calls reach the hook
 }
 
-// loadHookPolicy returns the policy for an event whose project directory is
-// req.ProjectDir. configPath is the --config flag.
+// loadHookPolicies returns the policies an event whose project directory
+// is req.ProjectDir is decided by: one per configuration file that
+// applies, or the defaults when none does. configPath is the --config
+// flag, which replaces both files.
 //
-// The configuration file is the library's (sandboxauth.LoadConfig). The
-// project's own file may only narrow the defaults (a repository can ship
-// one, and must not be able to widen the policy): any entry that
-// Config.Widenings reports makes it an error. The policy is the
-// configuration's (Sandbox by default) with the project directory as
-// sandbox and compound commands classified segment by segment, and the
-// hook plays the person: a question the authorizer raises is handed to the
-// agent's own prompt, never to a terminal. A tool policy in the file
-// decides the other tools (and refuses those it does not give); without
-// one, a few harmless tools run and every other tool is asked about.
-func loadHookPolicy(configPath string, req *hookproto.Request) (*hookPolicy, error) {
-	path, fromProject, err := findHookConfig(configPath, req.ProjectDir)
+// The configuration files are the library's (sandboxauth.LoadConfig): the
+// user's and the project's own .sandboxauth.json. When both exist, both
+// decide every call and the stricter answer wins (see decideAll), so the
+// project's file can narrow the user's policy but never loosen it: a
+// repository can ship one. For the same reason the project's file may only
+// narrow the defaults too: any entry that Config.Widenings reports makes
+// it an error. Each policy is the configuration's (Sandbox by default)
+// with the project directory as sandbox and compound commands classified
+// segment by segment, and the hook plays the person: a question the
+// authorizer raises is handed to the agent's own prompt, never to a
+// terminal. A tool policy in a file decides the other tools (and refuses
+// those it does not give); without one, a few harmless tools run and every
+// other tool is asked about.
+func loadHookPolicies(configPath string, req *hookproto.Request) ([]*hookPolicy, error) {
+	files, err := findHookConfigs(configPath, req.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
+	if len(files) == 0 {
+		files = []hookConfig{{}} // the defaults
+	}
+	var out []*hookPolicy
+	for _, f := range files {
+		p, err := loadHookPolicy(f, req)
+		if err != nil {
+			closePolicies(out)
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// closePolicies closes every policy of ps.
+func closePolicies(ps []*hookPolicy) {
+	for _, p := range ps {
+		p.close()
+	}
+}
+
+// loadHookPolicy returns the policy of one configuration file ("" for the
+// defaults); see loadHookPolicies.
+func loadHookPolicy(file hookConfig, req *hookproto.Request) (*hookPolicy, error) {
+	path, fromProject := file.path, file.fromProject
 	cfg, err := loadConfig(path)
 	if err != nil {
 		return nil, err
@@ -105,30 +136,39 @@ func loadHookPolicy(configPath string, req *hookproto.Request) (*hookPolicy, err
 	return p, nil
 }
 
-// findHookConfig returns the configuration file to use: configPath when
-// given (it must exist), else the project's .sandboxauth.json, else the
-// user's sandboxauth/config.json, else "" (the defaults); and whether the
-// file is the project's. A file that exists but cannot be examined is an
-// error, never a reason to fall back.
-func findHookConfig(configPath, projectDir string) (path string, fromProject bool, err error) {
+// hookConfig is one configuration file the hook applies.
+type hookConfig struct {
+	path        string // "" for the defaults
+	fromProject bool   // the project's own .sandboxauth.json
+}
+
+// findHookConfigs returns the configuration files to apply: configPath
+// alone when given (it must exist); else the user's sandboxauth/config.json
+// and the project's .sandboxauth.json, those of them that exist (none: the
+// defaults). A file that exists but cannot be examined is an error, never
+// a reason to skip it.
+func findHookConfigs(configPath, projectDir string) ([]hookConfig, error) {
 	if configPath != "" {
 		if _, err := os.Stat(configPath); err != nil {
-			return "", false, fmt.Errorf("--config: %w", err)
+			return nil, fmt.Errorf("--config: %w", err)
 		}
-		return configPath, false, nil
+		return []hookConfig{{path: configPath}}, nil
 	}
-	candidates := []string{filepath.Join(projectDir, projectConfigName)}
+	var candidates []hookConfig
 	if dir, err := os.UserConfigDir(); err == nil {
-		candidates = append(candidates, filepath.Join(dir, userConfigPath))
+		candidates = append(candidates, hookConfig{path: filepath.Join(dir, userConfigPath)})
 	}
-	for i, c := range candidates {
-		_, err := os.Stat(c)
+	candidates = append(candidates, hookConfig{path: filepath.Join(projectDir, projectConfigName), fromProject: true})
+	var out []hookConfig
+	for _, c := range candidates {
+		_, err := os.Stat(c.path)
 		if err == nil {
-			return c, i == 0, nil
+			out = append(out, c)
+			continue
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
-			return "", false, fmt.Errorf("configuration %s: %w", c, err)
+			return nil, fmt.Errorf("configuration %s: %w", c.path, err)
 		}
 	}
-	return "", false, nil
+	return out, nil
 }
