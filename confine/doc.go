@@ -72,7 +72,8 @@
 //     list what the toolchain reads.
 //   - UDP, ICMP and other non-TCP traffic, including DNS queries; UNIX
 //     sockets with a path in a readable place (a Docker or SSH agent
-//     socket, for example); binding port 0 (a port the kernel picks).
+//     socket, for example); binding port 0 or listening on an unbound
+//     socket (a port the kernel picks).
 //   - File descriptors the command inherits: an open file or socket passed
 //     in cmd.ExtraFiles, cmd.Stdin/Stdout/Stderr keeps the access it was
 //     opened with.

@@ -35,7 +35,10 @@ type Policy struct {
 	Readable []string
 
 	// Network allows TCP connect and bind. When false, the command can
-	// neither connect to nor listen on any TCP port.
+	// neither connect to a TCP port nor bind one it names; a port the
+	// kernel picks (binding port 0, or listening on an unbound socket),
+	// which local test servers use, stays open, and so do UDP and DNS
+	// (see the package documentation).
 	Network bool
 }
 
