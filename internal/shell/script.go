@@ -575,17 +575,33 @@ func (b *builder) word(w *syntax.Word, first bool) (string, bool, error) {
 // x=/home/user/secret), so the word's text is not what the program gets.
 func assignmentTilde(w *syntax.Word) bool {
 	// The unquoted text the word begins with, which the parser may give
-	// in several literal parts (a, [0]=~/x).
-	var lead strings.Builder
-	n := 0
-	for ; n < len(w.Parts); n++ {
-		lit, ok := w.Parts[n].(*syntax.Lit)
-		if !ok {
-			break
-		}
-		lead.WriteString(lit.Value)
+	// in several literal parts (a, [0]=~/x); joined only then.
+	if len(w.Parts) == 0 {
+		return false
 	}
-	text := lead.String()
+	first, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	text, n := first.Value, 1
+	if strings.IndexByte(text, '=') < 0 {
+		if len(w.Parts) < 2 {
+			return false
+		}
+		if _, ok := w.Parts[1].(*syntax.Lit); !ok {
+			return false
+		}
+		var lead strings.Builder
+		lead.WriteString(text)
+		for ; n < len(w.Parts); n++ {
+			lit, ok := w.Parts[n].(*syntax.Lit)
+			if !ok {
+				break
+			}
+			lead.WriteString(lit.Value)
+		}
+		text = lead.String()
+	}
 	eq := strings.IndexByte(text, '=')
 	if eq <= 0 || !assignmentName(text[:eq]) {
 		return false
