@@ -156,3 +156,20 @@ func TestPathScope(t *testing.T) {
 	assert.Equal(t, []string{"/sb"}, pathScope("/sb", []string{"/sb/x", "/sb/y/z"}))
 	assert.Equal(t, []string{"/sb"}, pathScope("/sb", []string{"/sb/.env"}))
 }
+
+// TestGrantsPerSandbox: two grants of the same command in two sandboxes
+// are two grants; revoking one leaves the other.
+func TestGrantsPerSandbox(t *testing.T) {
+	s := NewGrants()
+	a := Grant{Operation: OpShell, Command: []string{"make"}, Sandbox: "/p/a"}
+	b := Grant{Operation: OpShell, Command: []string{"make"}, Sandbox: "/p/b"}
+	require.NoError(t, s.Add(a))
+	require.NoError(t, s.Add(b))
+	require.NoError(t, s.Add(a))
+	assert.Equal(t, []Grant{a, b}, s.List())
+	assert.True(t, s.Revoke(a))
+	assert.Equal(t, []Grant{b}, s.List())
+	assert.True(t, a.appliesIn("/p/a"))
+	assert.False(t, a.appliesIn("/p/b"))
+	assert.True(t, Grant{Operation: OpShell, Command: []string{"make"}}.appliesIn("/p/b"))
+}

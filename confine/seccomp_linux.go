@@ -114,6 +114,7 @@ type asm struct {
 	prog   []unix.SockFilter
 	jumps  map[int][2]string // instruction: its true and false labels
 	labels map[string]int
+	dup    []string // labels defined more than once
 }
 
 func (a *asm) load(off uint32) {
@@ -136,18 +137,25 @@ func (a *asm) label(name string) {
 	if a.labels == nil {
 		a.labels = map[string]int{}
 	}
+	if _, dup := a.labels[name]; dup {
+		a.dup = append(a.dup, name)
+	}
 	a.labels[name] = len(a.prog)
 }
 
-// assemble fills in the jump offsets: forward, and within 255
-// instructions, as classic BPF requires.
+// assemble fills in the jump offsets: forward, to an instruction of the
+// program, and within 255 instructions, as classic BPF requires. A label
+// defined twice is an error.
 func (a *asm) assemble() ([]unix.SockFilter, error) {
+	if len(a.dup) > 0 {
+		return nil, fmt.Errorf("confine: system-call filter: label %q defined twice", a.dup[0])
+	}
 	for i, targets := range a.jumps {
 		for j, name := range targets {
 			off := 0
 			if name != "" {
 				at, ok := a.labels[name]
-				if !ok || at <= i || at-i-1 > 255 {
+				if !ok || at <= i || at >= len(a.prog) || at-i-1 > 255 {
 					return nil, fmt.Errorf("confine: system-call filter: jump from %d to %q cannot be encoded", i, name)
 				}
 				off = at - i - 1

@@ -64,7 +64,7 @@ func runHook(e *env, args []string) int {
 		`echo '{"hook_event_name":"PreToolUse","cwd":"'$PWD'","tool_name":"Bash","tool_input":{"command":"git status"}}' | sandboxauth hook --for claude-code`,
 	})
 	agentName := fs.String("for", "", "the agent whose protocol to speak: "+strings.Join(hookproto.Names(), ", "))
-	config := fs.String("config", "", "the policy file (default: the project's "+projectConfigName+", then the user's "+userConfigPath+")")
+	config := fs.String("config", "", "the policy file (default: the user's "+userConfigPath+" and the project's "+projectConfigName+", the stricter answer winning)")
 	if code, done := parseFlags(e, fs, args); done {
 		if code != exitOK {
 			return exitDeny // a hook that exits 3 lets most agents run the call

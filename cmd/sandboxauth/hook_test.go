@@ -262,3 +262,17 @@ func TestHookProjectConfigCannotLoosenTheUsers(t *testing.T) {
 		})
 	}
 }
+
+// TestHookConfigThatCannotBeExaminedDenies: a user configuration that
+// exists but cannot be examined (here its directory is a file) is never
+// skipped: every call is refused until a person fixes it.
+func TestHookConfigThatCannotBeExaminedDenies(t *testing.T) {
+	project, home := hookProject(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".config"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".config", "sandboxauth"), []byte("not a directory"), 0o644))
+	payload := `{"session_id": "s", "transcript_path": "{{PROJECT}}/.t.jsonl", "cwd": "{{PROJECT}}", "permission_mode": "default",
+"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"}, "tool_use_id": "toolu_01"}`
+	r := runHookBin(t, project, hookEnv(home), strings.ReplaceAll(payload, projectMark, project), "hook", "--for", "claude-code")
+	assert.Equal(t, "deny", answerAction(t, "claude-code", r), "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	assert.Contains(t, r.stdout+r.stderr, "configuration")
+}

@@ -14,7 +14,8 @@ import (
 )
 
 // projectConfigName is the policy file looked for in the project directory,
-// and userConfigPath (below os.UserConfigDir) the one looked for next.
+// and userConfigPath (below os.UserConfigDir) the user's; the hook applies
+// both when both exist.
 const (
 	projectConfigName = ".sandboxauth.json"
 	userConfigPath    = "sandboxauth/config.json"

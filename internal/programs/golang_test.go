@@ -31,3 +31,23 @@ func TestRunsGitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestGoPackagesCheck: a package pattern that is absolute or climbs with
+// ".." names code outside the project; import paths and patterns beneath
+// the working directory do not. (Words after -args go to the test binary
+// and are read as patterns too: refused, never widened.)
+func TestGoPackagesCheck(t *testing.T) {
+	sp := Lookup("go", []string{"test"})
+	if !assert.NotNil(t, sp) {
+		return
+	}
+	tests := map[string]bool{ // the argv after "go test": refused?
+		"./...": false, ".": false, "./cmd/x": false, "fmt": false, "example.com/x/...": false, "std": false,
+		"..": true, "../x": true, "../x/...": true, "./a/../..": true, "./a/..": true, "/abs/...": true,
+		"-run X ./... -count=1": false, "./... -args ../x": true,
+	}
+	for line, refused := range tests {
+		p := Parse(sp, strings.Fields(line))
+		assert.Equal(t, refused, p.Problem != nil && strings.Contains(p.Problem.Rule, "go package outside"), "go test %s: %+v", line, p.Problem)
+	}
+}

@@ -583,6 +583,17 @@ func assignmentTilde(w *syntax.Word) bool {
 	if !ok {
 		return false
 	}
+	if subscripted(first.Value) || len(w.Parts) > 1 && isIdentifier(first.Value) && litStarts(w.Parts[1], "[") {
+		// NAME[...]: bash reads the word as an assignment whatever the
+		// subscript holds (a['k']=~/x, a["k l"]=~/x), so any unquoted ~
+		// in it may be expanded.
+		for _, part := range w.Parts {
+			if lit, ok := part.(*syntax.Lit); ok && strings.Contains(lit.Value, "~") {
+				return true
+			}
+		}
+		return false
+	}
 	text, n := first.Value, 1
 	if strings.IndexByte(text, '=') < 0 {
 		if len(w.Parts) < 2 {
@@ -623,6 +634,18 @@ func assignmentTilde(w *syntax.Word) bool {
 		after = strings.HasSuffix(lit.Value, ":")
 	}
 	return false
+}
+
+// litStarts reports whether part is unquoted text beginning with prefix.
+func litStarts(part syntax.WordPart, prefix string) bool {
+	lit, ok := part.(*syntax.Lit)
+	return ok && strings.HasPrefix(lit.Value, prefix)
+}
+
+// subscripted reports whether s begins with a variable name and "[".
+func subscripted(s string) bool {
+	i := strings.IndexByte(s, '[')
+	return i > 0 && isIdentifier(s[:i])
 }
 
 // assignmentName reports whether s, the text before an argument's first

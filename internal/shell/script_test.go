@@ -101,6 +101,8 @@ var inscrutableTests = []struct {
 	{"make PREFIX=~/bin", "shaped like an assignment"},
 	{"cat x+=~/a", "shaped like an assignment"},
 	{"cat a[0]=~/x", "shaped like an assignment"},
+	{"cat a['k']=~/x", "shaped like an assignment"},
+	{`cat a["k l"]=~/x`, "shaped like an assignment"},
 	// A $ the parser leaves as text is an expansion in zsh.
 	{"cat $~HOME/.ssh/id_rsa", "a $ left as text"},
 	{"echo x >> $=HOME/.zshrc", "a $ left as text"},

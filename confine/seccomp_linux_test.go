@@ -1,0 +1,129 @@
+package confine
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// runFilter runs a classic BPF seccomp program on one system call, as the
+// kernel would: the loads read struct seccomp_data (nr, arch, ip, args),
+// little-endian. It fails the test on an instruction the filter does not
+// use, a jump out of the program, or a path that does not return.
+func runFilter(t *testing.T, prog []unix.SockFilter, arch uint32, nr uint32, args [6]uint64) uint32 {
+	t.Helper()
+	var data [64]byte
+	binary.LittleEndian.PutUint32(data[0:], nr)
+	binary.LittleEndian.PutUint32(data[4:], arch)
+	for i, a := range args {
+		binary.LittleEndian.PutUint64(data[16+8*i:], a)
+	}
+	var acc uint32
+	for pc := 0; pc < len(prog); pc++ {
+		ins := prog[pc]
+		switch ins.Code {
+		case unix.BPF_LD | unix.BPF_W | unix.BPF_ABS:
+			require.LessOrEqual(t, int(ins.K)+4, len(data), "load out of seccomp_data at %d", pc)
+			acc = binary.LittleEndian.Uint32(data[ins.K:])
+		case unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K:
+			taken := acc == ins.K
+			if ins.Code&0xf0 == unix.BPF_JSET {
+				taken = acc&ins.K != 0
+			}
+			if taken {
+				pc += int(ins.Jt)
+			} else {
+				pc += int(ins.Jf)
+			}
+			require.Less(t, pc+1, len(prog), "jump past the end at %d", pc)
+		case unix.BPF_RET | unix.BPF_K:
+			return ins.K
+		default:
+			t.Fatalf("instruction %#x at %d is not one the filter uses", ins.Code, pc)
+		}
+	}
+	t.Fatal("the filter ran off its end without returning")
+	return 0
+}
+
+// TestFilterProgram runs the filter on the system calls it decides and on
+// ones it lets through, for both network settings.
+func TestFilterProgram(t *testing.T) {
+	arch := auditArch()
+	if arch == 0 {
+		t.Skip("no system-call filter is built for this architecture")
+	}
+	errno := func(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
+	const allow, kill = unix.SECCOMP_RET_ALLOW, unix.SECCOMP_RET_KILL_PROCESS
+	tests := []struct {
+		name            string
+		arch, nr        uint32
+		args            [6]uint64
+		denied, allowed uint32 // network denied, network allowed
+	}{
+		{"a foreign architecture", unix.AUDIT_ARCH_I386, unix.SYS_IOCTL, [6]uint64{}, kill, kill},
+		{"an x32 call", arch, unix.SYS_READ | x32Bit, [6]uint64{}, kill, kill},
+		{"TIOCSTI", arch, unix.SYS_IOCTL, [6]uint64{0, unix.TIOCSTI}, errno(unix.EPERM), errno(unix.EPERM)},
+		{"TIOCLINUX", arch, unix.SYS_IOCTL, [6]uint64{0, unix.TIOCLINUX}, errno(unix.EPERM), errno(unix.EPERM)},
+		{"TIOCSTI with high bits set", arch, unix.SYS_IOCTL, [6]uint64{0, 1<<32 | unix.TIOCSTI}, errno(unix.EPERM), errno(unix.EPERM)},
+		{"another ioctl", arch, unix.SYS_IOCTL, [6]uint64{0, unix.TCGETS}, allow, allow},
+		{"a Multipath TCP socket", arch, unix.SYS_SOCKET, [6]uint64{unix.AF_INET, unix.SOCK_STREAM, ipprotoMPTCP}, errno(unix.EPROTONOSUPPORT), allow},
+		{"a TCP socket", arch, unix.SYS_SOCKET, [6]uint64{unix.AF_INET, unix.SOCK_STREAM, 0}, allow, allow},
+		{"sendto with Fast Open", arch, unix.SYS_SENDTO, [6]uint64{3, 0, 5, unix.MSG_FASTOPEN | unix.MSG_NOSIGNAL}, errno(unix.EOPNOTSUPP), allow},
+		{"sendto", arch, unix.SYS_SENDTO, [6]uint64{3, 0, 5, unix.MSG_NOSIGNAL}, allow, allow},
+		{"sendmsg with Fast Open", arch, unix.SYS_SENDMSG, [6]uint64{3, 0, unix.MSG_FASTOPEN}, errno(unix.EOPNOTSUPP), allow},
+		{"sendmsg", arch, unix.SYS_SENDMSG, [6]uint64{3, 0, 0}, allow, allow},
+		{"sendmmsg with Fast Open", arch, unix.SYS_SENDMMSG, [6]uint64{3, 0, 1, unix.MSG_FASTOPEN}, errno(unix.EOPNOTSUPP), allow},
+		{"sendmmsg", arch, unix.SYS_SENDMMSG, [6]uint64{3, 0, 1, 0}, allow, allow},
+		{"io_uring_setup", arch, unix.SYS_IO_URING_SETUP, [6]uint64{}, errno(unix.ENOSYS), allow},
+		{"read", arch, unix.SYS_READ, [6]uint64{}, allow, allow},
+	}
+	for _, network := range []bool{false, true} {
+		prog, err := filterProgram(network)
+		require.NoError(t, err)
+		require.LessOrEqual(t, len(prog), 255)
+		for _, tt := range tests {
+			want := tt.denied
+			if network {
+				want = tt.allowed
+			}
+			assert.Equal(t, want, runFilter(t, prog, tt.arch, tt.nr, tt.args), "%s, network %v", tt.name, network)
+		}
+	}
+}
+
+// TestAsmRefusesBadLabels: a jump to a label that is missing, behind it,
+// or past the last instruction cannot be encoded.
+func TestAsmRefusesBadLabels(t *testing.T) {
+	var missing asm
+	missing.jumpIf(unix.BPF_JEQ, 1, "nowhere", "")
+	missing.ret(0)
+	_, err := missing.assemble()
+	assert.Error(t, err)
+
+	var back asm
+	back.label("top")
+	back.load(offNr)
+	back.jumpIf(unix.BPF_JEQ, 1, "top", "")
+	back.ret(0)
+	_, err = back.assemble()
+	assert.Error(t, err)
+
+	var past asm
+	past.jumpIf(unix.BPF_JEQ, 1, "end", "")
+	past.ret(0)
+	past.label("end")
+	_, err = past.assemble()
+	assert.Error(t, err)
+
+	var twice asm
+	twice.label("x")
+	twice.ret(0)
+	twice.label("x")
+	twice.ret(1)
+	_, err = twice.assemble()
+	assert.Error(t, err)
+}
