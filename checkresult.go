@@ -2,6 +2,8 @@ package sandboxauth
 
 import (
 	"strconv"
+
+	"github.com/sandboxauth/sandboxauth/internal/classify"
 )
 
 // CommandCheckResult is the class of a shell command.
@@ -26,17 +28,8 @@ const (
 
 // String returns "none", "safe", "blocked", "dangerous" or "inscrutable".
 func (r CommandCheckResult) String() string {
-	switch r {
-	case CommandCheckResultNone:
-		return "none"
-	case CommandCheckResultSafe:
-		return "safe"
-	case CommandCheckResultBlocked:
-		return "blocked"
-	case CommandCheckResultDangerous:
-		return "dangerous"
-	case CommandCheckResultInscrutable:
-		return "inscrutable"
+	if r < CommandCheckResultNone || r > CommandCheckResultInscrutable {
+		return "CommandCheckResult(" + strconv.Itoa(int(r)) + ")"
 	}
-	return "CommandCheckResult(" + strconv.Itoa(int(r)) + ")"
+	return classify.Result(r).String() // the same classes, in the same order
 }

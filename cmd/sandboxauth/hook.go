@@ -115,29 +115,16 @@ func hookAnswer(stdin io.Reader, agent hookproto.Agent, config string) (ans hook
 	return agent.Encode(req, decideAll(policies, req))
 }
 
-// decideAll decides req under every policy and returns the strictest
+// decideAll decides req under every policy (one at least, as
+// loadHookPolicies returns them) and returns the strictest
 // answer (a refusal before a question before an allow; the first of equal
 // ones), so that no configuration loosens another.
 func decideAll(policies []*hookPolicy, req *hookproto.Request) hookproto.Decision {
-	var worst hookproto.Decision
-	for i, p := range policies {
-		d := decideHook(p, req)
-		if i == 0 || strictness(d.Action) > strictness(worst.Action) {
-			worst = d
-		}
+	worst := decideHook(policies[0], req)
+	for _, p := range policies[1:] {
+		worst = hookproto.Stricter(worst, decideHook(p, req))
 	}
 	return worst
-}
-
-// strictness orders the hook's answers; an unknown one is a refusal.
-func strictness(a hookproto.Action) int {
-	switch a {
-	case hookproto.Allow:
-		return 0
-	case hookproto.Ask:
-		return 1
-	}
-	return 2
 }
 
 // writeAnswer writes ans and returns its exit status.

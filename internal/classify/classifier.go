@@ -865,7 +865,7 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) Verdict {
 			"a ~ path names the home directory, outside the sandbox")
 	}
 	if r.sandbox == "" {
-		if p[0] == '/' || hasDotDotComponent(p) {
+		if p[0] == '/' || pathres.HasDotDot(p) {
 			return mkVerdict(Dangerous, "rule: path outside sandbox: "+p,
 				"with no sandbox known, an absolute or .. path may point outside it")
 		}
@@ -918,10 +918,6 @@ func atCwd(cwd, p string) string {
 	return cwd + "/" + p
 }
 
-func hasDotDotComponent(p string) bool {
-	return p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../")
-}
-
 // inGitDir reports whether p names .git or lies in it, at any depth and in
 // any letter case (.GIT is .git on case-insensitive file systems).
 func inGitDir(p string) bool {
@@ -952,12 +948,11 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 	for _, d := range dirs {
 		dir = atCwd(dir, d)
 	}
-	d, inside, err := r.contains(dir)
-	if err != nil || !inside {
+	f, ok := r.repoFacts(dir)
+	if !ok {
 		return mkVerdict(Dangerous, "rule: git repository outside the sandbox",
 			"git would run in a directory outside the sandbox, whose repository configuration may name programs to run")
 	}
-	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.sandboxRoot(), Env: os.LookupEnv})
 	ok, subject, reason := f.Decide(repotrust.GitCommand(args), func(p repotrust.Problem) bool {
 		root := f.WorkTree
 		if root == "" {
@@ -969,6 +964,18 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 		return mkVerdict(Dangerous, "rule: repository not trusted: "+subject, reason)
 	}
 	return safeCmdVerdict
+}
+
+// repoFacts returns the facts of the repository git finds from dir (from
+// the cache when nothing they came from changed), or false when dir does
+// not lie inside the sandbox. A sandbox must be known.
+func (r *cmdClassifier) repoFacts(dir string) (*repotrust.Facts, bool) {
+	d, inside, err := r.contains(dir)
+	if err != nil || !inside {
+		return nil, false
+	}
+	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.sandboxRoot(), Env: os.LookupEnv})
+	return f, true
 }
 
 // redirect judges one redirection of a script command.

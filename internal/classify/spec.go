@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/programs"
-	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 )
 
 // The default safe list is derived from the program specs of
@@ -159,6 +158,7 @@ func plainPathspec(word, cwd string) Verdict {
 // index without touching the file system, so only its name can be judged.
 func (r *cmdClassifier) revPaths(operands []string, cwd string) Verdict {
 	protection := r.readProtection()
+	top, topKnown := "", false // the work tree's top, looked up once when needed
 	for _, o := range operands {
 		path, base := o, cwd
 		if i := revPathSeparator(o); i >= 0 {
@@ -170,7 +170,10 @@ func (r *cmdClassifier) revPaths(operands []string, cwd string) Verdict {
 			// the work tree, which may lie above the sandbox, unless it
 			// begins with ./ or ../.
 			if !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
-				if top := r.workTreeTop(cwd); top != "" {
+				if !topKnown {
+					top, topKnown = r.workTreeTop(cwd), true
+				}
+				if top != "" {
 					base = top
 				}
 				if path == "" {
@@ -185,8 +188,11 @@ func (r *cmdClassifier) revPaths(operands []string, cwd string) Verdict {
 		if !protection || path == "" || path == "." || strings.HasPrefix(path, ":") {
 			continue
 		}
-		for _, base := range []string{base, cwd, r.sandboxRoot()} {
-			abs := atCwd(base, path)
+		for i, b := range [...]string{base, cwd, r.sandboxRoot()} {
+			if i == 1 && b == base {
+				continue // base is the working directory: checked already
+			}
+			abs := atCwd(b, path)
 			if rule := ProtectedFor(r.protected, false, r.sandbox, r.sandboxRoot(), abs, abs); rule != nil {
 				return mkVerdict(Dangerous, "rule: protected path "+rule.Pattern+": "+o,
 					"the command prints "+path+" from the repository's history or index, and that path is protected; a person decides")
@@ -225,12 +231,8 @@ func (r *cmdClassifier) workTreeTop(cwd string) string {
 	if r.sandbox == "" {
 		return ""
 	}
-	d, inside, err := r.contains(cwd)
-	if err != nil || !inside {
-		return ""
-	}
-	f, _ := r.s.repos.Facts(repotrust.Site{Cwd: d, Sandbox: r.sandboxRoot(), Env: os.LookupEnv})
-	if f == nil || !f.Found {
+	f, ok := r.repoFacts(cwd)
+	if !ok || !f.Found {
 		return ""
 	}
 	return f.WorkTree

@@ -87,3 +87,14 @@ func TestNamesAndLookup(t *testing.T) {
 	_, ok := Lookup("vim")
 	assert.False(t, ok)
 }
+
+func TestStricter(t *testing.T) {
+	allow, ask, deny := Decision{Action: Allow}, Decision{Action: Ask, Reason: "q"}, Decision{Action: Deny, Reason: "no"}
+	odd := Decision{Action: Action(9), Reason: "?"}
+	assert.Equal(t, ask, Stricter(allow, ask))
+	assert.Equal(t, deny, Stricter(deny, ask))
+	assert.Equal(t, deny, Stricter(ask, deny))
+	assert.Equal(t, odd, Stricter(ask, odd), "an unknown action counts as a refusal")
+	first := Decision{Action: Deny, Reason: "first"}
+	assert.Equal(t, first, Stricter(first, deny), "the first of equally strict answers")
+}

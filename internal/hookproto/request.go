@@ -78,6 +78,26 @@ type Decision struct {
 	Reason string
 }
 
+// Stricter returns the stricter of a and b: a refusal before a question
+// before an allow, an unknown action counting as a refusal (as Encode
+// treats it); a when both are equally strict.
+func Stricter(a, b Decision) Decision {
+	if strictness(b.Action) > strictness(a.Action) {
+		return b
+	}
+	return a
+}
+
+func strictness(a Action) int {
+	switch a {
+	case Allow:
+		return 0
+	case Ask:
+		return 1
+	}
+	return 2
+}
+
 // Answer is an encoded Decision: what the hook process writes and how it
 // exits.
 type Answer struct {

@@ -98,9 +98,11 @@ func resolveUnder(rr *resolver, root, p string) (string, error) {
 	return r.result(), nil
 }
 
-// hasDotDot reports whether p has a ".." component, the only kind of
-// component for which filepath.Clean and the kernel can disagree.
-func hasDotDot(p string) bool {
+// HasDotDot reports whether the slash-separated path p (absolute or not)
+// has a ".." component, the only kind of component for which
+// filepath.Clean and the kernel can disagree, and the one that climbs out
+// of the directory a relative path starts from.
+func HasDotDot(p string) bool {
 	for i := 0; ; {
 		j := strings.Index(p[i:], "..")
 		if j < 0 {
@@ -194,7 +196,7 @@ func (r *Root) place(p, real string, pr proof) (resolved string, inside bool, er
 	}
 	// proofClean covers filepath.Clean(p) as well: it exists without
 	// symlinks and resolves to resolved.
-	if hasDotDot(p) && pr != proofClean {
+	if HasDotDot(p) && pr != proofClean {
 		clean, err := r.resolve(Clean(p))
 		if err != nil {
 			return resolved, false, err

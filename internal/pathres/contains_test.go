@@ -217,6 +217,6 @@ func TestHasDotDot(t *testing.T) {
 		"/./.":      false,
 	}
 	for p, want := range tests {
-		assert.Equal(t, want, hasDotDot(p), strconv.Quote(p))
+		assert.Equal(t, want, HasDotDot(p), strconv.Quote(p))
 	}
 }

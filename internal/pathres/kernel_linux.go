@@ -92,7 +92,7 @@ func kernelResolve(p string, t tiers) (string, proof) {
 		case syscall.ENOENT:
 			// The walk met a missing component before any symlink; so
 			// would the walk that follows symlinks.
-			if t&tryMissing != 0 && !hasDotDot(p) && missingTail(&buf, p) {
+			if t&tryMissing != 0 && !HasDotDot(p) && missingTail(&buf, p) {
 				return Clean(p), proofCleanMissing
 			}
 			return "", notProven

@@ -3,6 +3,8 @@ package programs
 import (
 	"slices"
 	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // golang: the go command and Go's formatters. The go command reads its
@@ -59,7 +61,7 @@ func golang() []*Spec {
 // patterns beneath the working directory (./..., ./cmd/x) pass.
 func goPackagesCheck(p *Parsed) *Problem {
 	for _, o := range p.Operands {
-		if strings.HasPrefix(o, "/") || o == ".." || strings.HasPrefix(o, "../") || strings.Contains(o, "/../") || strings.HasSuffix(o, "/..") {
+		if strings.HasPrefix(o, "/") || pathres.HasDotDot(o) {
 			return &Problem{Rule: "go package outside the working directory: " + o, Reason: "go builds and runs the code of a package the pattern names outside the project's tree; a person decides"}
 		}
 	}

@@ -583,7 +583,7 @@ func assignmentTilde(w *syntax.Word) bool {
 	if !ok {
 		return false
 	}
-	if subscripted(first.Value) || len(w.Parts) > 1 && isIdentifier(first.Value) && litStarts(w.Parts[1], "[") {
+	if subscripted(first.Value) || len(w.Parts) > 1 && syntax.ValidName(first.Value) && litStarts(w.Parts[1], "[") {
 		// NAME[...]: bash reads the word as an assignment whatever the
 		// subscript holds (a['k']=~/x, a["k l"]=~/x), so any unquoted ~
 		// in it may be expanded.
@@ -645,7 +645,7 @@ func litStarts(part syntax.WordPart, prefix string) bool {
 // subscripted reports whether s begins with a variable name and "[".
 func subscripted(s string) bool {
 	i := strings.IndexByte(s, '[')
-	return i > 0 && isIdentifier(s[:i])
+	return i > 0 && syntax.ValidName(s[:i])
 }
 
 // assignmentName reports whether s, the text before an argument's first
@@ -656,19 +656,9 @@ func assignmentName(s string) bool {
 	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
 		s = s[:i]
 	}
-	return isIdentifier(s)
+	return syntax.ValidName(s)
 }
 
-// isIdentifier reports whether s is a shell variable name.
-func isIdentifier(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return s != ""
-}
 
 // pattern returns w (made of literal and quoted parts only, as word has
 // checked) as a glob pattern: unquoted text as written, with its backslash
