@@ -659,7 +659,6 @@ func assignmentName(s string) bool {
 	return syntax.ValidName(s)
 }
 
-
 // pattern returns w (made of literal and quoted parts only, as word has
 // checked) as a glob pattern: unquoted text as written, with its backslash
 // escapes, and quoted text with every pattern character escaped.
