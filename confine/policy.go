@@ -9,116 +9,79 @@ import (
 	"strings"
 )
 
-// ErrUnavailable is wrapped by every error that says this kernel (or this
-// operating system) cannot enforce what a Policy asks. When Start returns it,
-// nothing was started.
+// ErrUnavailable is wrapped by every error that says this machine cannot
+// enforce what a Policy asks (no bubblewrap, no user namespaces, a kernel
+// without a needed feature, an operating system other than Linux). When
+// Start returns it, nothing was started.
 var ErrUnavailable = errors.New("confinement unavailable")
+
+// ErrUnsafePolicy is wrapped by the errors of a Policy that would leave a
+// way out of the sandbox: a writable entry inside the sandbox or under a
+// hidden path, or a read-only path reached through a symbolic link the
+// command could replace. Nothing was started.
+var ErrUnsafePolicy = errors.New("unsafe confinement policy")
 
 // Policy says what a confined command may do. The zero value is not valid:
 // Sandbox must be set.
 type Policy struct {
 	// Sandbox is the absolute path of the directory beneath which the
-	// command may create, write, rename and delete files. It must exist.
+	// command may create, write, rename and delete files. It must exist and
+	// may not be "/".
 	Sandbox string
 
-	// Writable lists more absolute paths the command may write beneath: a
-	// temporary directory, toolchain caches, /dev/null. An entry may name a
-	// file, which then may be written but not replaced. Entries that do not
-	// exist when the command starts are skipped.
+	// Writable lists more absolute paths the command may write beneath,
+	// shared with the rest of the system: what it writes there stays, and
+	// other programs see it. An entry may name a file. Entries that do not
+	// exist are skipped. An entry inside Sandbox, under a Hidden path, or
+	// that contains the user's home directory is refused (ErrUnsafePolicy).
 	Writable []string
 
-	// Readable restricts reads when non-nil: the command may then read and
-	// execute only beneath Sandbox, Writable, Readable, the program it
-	// runs and the system directories a program needs to start (/usr,
-	// /bin, /sbin, /lib*, /etc, /dev, /proc, /sys). nil leaves reads
-	// unrestricted. Entries that do not exist are skipped.
+	// Private lists directories (caches that other builds trust, such as
+	// Go's build cache) that the command may write through a copy of its
+	// own: in its view each is replaced by a directory kept for this
+	// Sandbox under PrivateRoot, empty the first time and kept from one run
+	// to the next. What it writes there is never seen outside confinement.
+	Private []string
+
+	// PrivateRoot is where the private copies are kept; empty means
+	// sandboxauth/private in the user's cache directory.
+	PrivateRoot string
+
+	// ReadOnly lists paths beneath Sandbox or Writable that stay read-only
+	// to the command, whether or not they exist yet: it can neither
+	// change, replace, delete nor create them. (Files that make other
+	// programs run code later: .git/config, .git/hooks, editor and agent
+	// settings.) For one that does not exist, an empty directory is
+	// created in its place while the command runs and removed when the
+	// last confined command of the sandbox has ended. A path reached
+	// through a symbolic link inside a writable place is refused
+	// (ErrUnsafePolicy): the command could replace the link.
+	ReadOnly []string
+
+	// Hidden lists paths the command cannot read: a directory shows empty,
+	// a file shows empty (and neither can be written). Missing entries are
+	// skipped. DefaultPolicy hides the user's credentials.
+	Hidden []string
+
+	// Readable restricts reads when non-nil: the command then sees only
+	// Sandbox, Writable, Private, Readable, the program it runs and the
+	// system directories a program needs to start (/usr, /bin, /sbin,
+	// /lib*, /etc, /opt); the rest of the file system is absent. nil
+	// shows the whole file system, read-only, less Hidden.
 	Readable []string
 
-	// Network allows TCP connect and bind. When false, the command can
-	// neither connect to a TCP port nor bind one it names; a port the
-	// kernel picks (binding port 0, or listening on an unbound socket),
-	// which local test servers use, stays open, and so do UDP and DNS
-	// (see the package documentation).
+	// Network gives the command the machine's network. When false, it has
+	// a network of its own with only a loopback interface: servers it
+	// starts on 127.0.0.1 or ::1 and their clients in the same command
+	// work; nothing outside is reachable, DNS included.
 	Network bool
 }
 
-// systemReadable returns the directories a Policy with Readable set lets
-// every command read and execute: the system's programs, libraries,
-// configuration, devices and the proc and sys file systems. It is a fresh
-// copy.
+// systemReadable returns the directories a Policy with Readable set shows
+// every command: the system's programs, libraries and configuration. It
+// is a fresh copy.
 func systemReadable() []string {
-	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/dev", "/proc", "/sys"}
-}
-
-// DefaultPolicy returns the policy real toolchains need for a project in
-// sandbox: the sandbox, the temporary directory, the Go build and module
-// caches, the npm, yarn, pnpm, pip, uv, poetry, cargo, deno and bun caches
-// (caches only: never a directory of programs on the user's PATH, such as
-// PNPM_HOME or ~/.cargo/bin) and the harmless character devices
-// (/dev/null, /dev/tty, ...) are writable; reads are not restricted; there is no network. The cache
-// locations follow the usual environment variables (GOCACHE, GOMODCACHE,
-// GOPATH, XDG_CACHE_HOME, npm_config_cache, PIP_CACHE_DIR, CARGO_HOME, ...)
-// of the calling process, falling back to each tool's default.
-//
-// The temporary directory is shared with every other program of the user:
-// a command may leave files there for them. To keep it to itself, replace
-// os.TempDir() in Writable with a directory of its own and name that
-// directory in TMPDIR in cmd.Env (the sandboxauth command does so).
-func DefaultPolicy(sandbox string) Policy {
-	home, _ := os.UserHomeDir()
-	cache, err := os.UserCacheDir()
-	if err != nil && home != "" {
-		cache = filepath.Join(home, ".cache")
-	}
-	var w []string
-	add := func(env, fallback string) {
-		if v := os.Getenv(env); v != "" && filepath.IsAbs(v) {
-			w = append(w, v)
-		} else if fallback != "" && filepath.IsAbs(fallback) {
-			w = append(w, fallback)
-		}
-	}
-	at := func(base string, elem ...string) string {
-		if base == "" {
-			return ""
-		}
-		return filepath.Join(append([]string{base}, elem...)...)
-	}
-	w = append(w, os.TempDir())
-	add("GOCACHE", at(cache, "go-build"))
-	gopath := at(home, "go")
-	if v := os.Getenv("GOPATH"); v != "" {
-		gopath = strings.Split(v, string(os.PathListSeparator))[0]
-	}
-	add("GOMODCACHE", at(gopath, "pkg", "mod"))
-	add("npm_config_cache", at(home, ".npm"))
-	add("YARN_CACHE_FOLDER", at(cache, "yarn"))
-	// pnpm's store and cache, not PNPM_HOME: that holds pnpm's global
-	// programs, a directory on the user's PATH.
-	data := at(home, ".local", "share")
-	if v := os.Getenv("XDG_DATA_HOME"); v != "" && filepath.IsAbs(v) {
-		data = v
-	}
-	add("npm_config_store_dir", at(data, "pnpm", "store"))
-	add("", at(cache, "pnpm"))
-	add("PIP_CACHE_DIR", at(cache, "pip"))
-	add("UV_CACHE_DIR", at(cache, "uv"))
-	add("POETRY_CACHE_DIR", at(cache, "pypoetry"))
-	cargo := at(home, ".cargo")
-	if v := os.Getenv("CARGO_HOME"); v != "" {
-		cargo = v
-	}
-	w = append(w, at(cargo, "registry"), at(cargo, "git"))
-	add("DENO_DIR", at(cache, "deno"))
-	add("BUN_INSTALL_CACHE_DIR", at(home, ".bun", "install", "cache"))
-	w = append(w, "/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts")
-	out := w[:0]
-	for _, p := range w {
-		if p != "" {
-			out = append(out, filepath.Clean(p))
-		}
-	}
-	return Policy{Sandbox: sandbox, Writable: out}
+	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"}
 }
 
 // check validates p and cmd before anything is opened.
@@ -129,11 +92,17 @@ func (p *Policy) check(cmd *exec.Cmd) error {
 	if cmd.Process != nil {
 		return errors.New("confine: the command was already started")
 	}
+	if cmd.Err != nil {
+		return cmd.Err
+	}
 	if p.Sandbox == "" {
 		return errors.New("confine: Policy.Sandbox is empty; name the directory the command may write beneath")
 	}
 	if err := checkPath("Sandbox", p.Sandbox); err != nil {
 		return err
+	}
+	if filepath.Clean(p.Sandbox) == "/" {
+		return fmt.Errorf("confine: Policy.Sandbox is \"/\", which would make the whole file system writable: %w", ErrUnsafePolicy)
 	}
 	fi, err := os.Stat(p.Sandbox)
 	if err != nil {
@@ -142,13 +111,19 @@ func (p *Policy) check(cmd *exec.Cmd) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("confine: Policy.Sandbox %q is not a directory", p.Sandbox)
 	}
-	for i, w := range p.Writable {
-		if err := checkPath(fmt.Sprintf("Writable[%d]", i), w); err != nil {
-			return err
+	lists := []struct {
+		field string
+		paths []string
+	}{{"Writable", p.Writable}, {"Private", p.Private}, {"ReadOnly", p.ReadOnly}, {"Hidden", p.Hidden}, {"Readable", p.Readable}}
+	for _, l := range lists {
+		for i, w := range l.paths {
+			if err := checkPath(fmt.Sprintf("%s[%d]", l.field, i), w); err != nil {
+				return err
+			}
 		}
 	}
-	for i, r := range p.Readable {
-		if err := checkPath(fmt.Sprintf("Readable[%d]", i), r); err != nil {
+	if p.PrivateRoot != "" {
+		if err := checkPath("PrivateRoot", p.PrivateRoot); err != nil {
 			return err
 		}
 	}

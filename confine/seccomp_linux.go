@@ -1,17 +1,12 @@
 package confine
 
 import (
+	"encoding/binary"
 	"fmt"
 	"runtime"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
-
-// ipprotoMPTCP is IPPROTO_MPTCP. Landlock's TCP rules apply to plain TCP
-// sockets only: a Multipath TCP socket connects and binds past them (seen
-// on Linux 6.18).
-const ipprotoMPTCP = 262
 
 // x32Bit marks the x32 system calls of an x86-64 kernel.
 const x32Bit = 0x40000000
@@ -30,26 +25,26 @@ func auditArch() uint32 {
 	return 0
 }
 
-// filterProgram returns the system-call filter every confined command
-// starts under, on the starting thread (inherited by the child, like the
-// Landlock domain). It closes what Landlock leaves open:
+// filterProgram returns the system-call filter a confined command runs
+// under, which bubblewrap installs just before it starts the command. The
+// namespaces already keep the command off the network, other processes and
+// IPC; the filter closes what they leave:
 //
 //   - ioctl TIOCSTI and TIOCLINUX fail with EPERM: they type characters
-//     into the terminal the command shares with the user's shell, which
-//     would run them unconfined once the command ends;
-//   - when the network is denied: creating a Multipath TCP socket fails as
-//     if the protocol were not supported; sendto, sendmsg and sendmmsg with
-//     MSG_FASTOPEN, which open a TCP connection without the connect that
-//     Landlock checks, fail with EOPNOTSUPP (so that a program falls back
-//     to connect, which Landlock refuses); and io_uring, whose requests
-//     bypass system-call filters, is unavailable (ENOSYS).
+//     into a terminal, which its shell would run unconfined (the command
+//     has no controlling terminal, but its standard streams may be one);
+//   - the kernel keyring (keyctl, add_key, request_key) fails with EPERM:
+//     keyrings are not namespaced, so the user's keys (and those of the
+//     session the command was started from) would be readable and
+//     replaceable;
+//   - io_uring fails with ENOSYS: its requests bypass system-call filters.
 //
 // System calls of another architecture (32-bit compatibility, x32), whose
 // numbers and arguments it would not read right, kill the process.
-func filterProgram(network bool) ([]unix.SockFilter, error) {
+func filterProgram() ([]unix.SockFilter, error) {
 	arch := auditArch()
 	if arch == 0 {
-		return nil, fmt.Errorf("confine: no system-call filter for %s, which Linux needs to keep a confined command off the user's terminal and off the network: %w", runtime.GOARCH, ErrUnavailable)
+		return nil, fmt.Errorf("confine: no system-call filter for %s, which a confined command needs to stay off the user's terminal and keyring: %w", runtime.GOARCH, ErrUnavailable)
 	}
 	var a asm
 	a.load(offArch)
@@ -57,12 +52,11 @@ func filterProgram(network bool) ([]unix.SockFilter, error) {
 	a.load(offNr)
 	a.jumpIf(unix.BPF_JSET, x32Bit, "kill", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "")
-	if !network {
-		a.jumpIf(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "nosys", "")
-		a.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
-		a.jumpIf(unix.BPF_JEQ, unix.SYS_SENDTO, "flags3", "")
-		a.jumpIf(unix.BPF_JEQ, unix.SYS_SENDMMSG, "flags3", "")
-		a.jumpIf(unix.BPF_JEQ, unix.SYS_SENDMSG, "flags2", "")
+	for _, nr := range []uint32{unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY} {
+		a.jumpIf(unix.BPF_JEQ, nr, "eperm", "")
+	}
+	for _, nr := range []uint32{unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER} {
+		a.jumpIf(unix.BPF_JEQ, nr, "nosys", "")
 	}
 	a.ret(unix.SECCOMP_RET_ALLOW)
 
@@ -71,26 +65,8 @@ func filterProgram(network bool) ([]unix.SockFilter, error) {
 	a.jumpIf(unix.BPF_JEQ, unix.TIOCSTI, "eperm", "")
 	a.jumpIf(unix.BPF_JEQ, unix.TIOCLINUX, "eperm", "")
 	a.ret(unix.SECCOMP_RET_ALLOW)
-	if !network {
-		a.label("socket") // socket(domain, type, protocol)
-		a.load(offArg(2))
-		a.jumpIf(unix.BPF_JEQ, ipprotoMPTCP, "noproto", "")
-		a.ret(unix.SECCOMP_RET_ALLOW)
-		a.label("flags3") // sendto and sendmmsg: flags is the fourth argument
-		a.load(offArg(3))
-		a.jumpIf(unix.BPF_JSET, unix.MSG_FASTOPEN, "nofastopen", "")
-		a.ret(unix.SECCOMP_RET_ALLOW)
-		a.label("flags2") // sendmsg(fd, msg, flags)
-		a.load(offArg(2))
-		a.jumpIf(unix.BPF_JSET, unix.MSG_FASTOPEN, "nofastopen", "")
-		a.ret(unix.SECCOMP_RET_ALLOW)
-		a.label("noproto")
-		a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPROTONOSUPPORT))
-		a.label("nofastopen")
-		a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP))
-		a.label("nosys")
-		a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))
-	}
+	a.label("nosys")
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))
 	a.label("eperm")
 	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
 	a.label("kill")
@@ -170,13 +146,15 @@ func (a *asm) assemble() ([]unix.SockFilter, error) {
 	return a.prog, nil
 }
 
-// installFilter installs prog on the calling thread only (no_new_privs must
-// be set).
-func installFilter(prog []unix.SockFilter) error {
-	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fprog)), 0, 0); err != nil {
-		return fmt.Errorf("confine: installing the system-call filter: %v: %w", err, ErrUnavailable)
+// encodeFilter returns prog as the bytes of a struct sock_filter array,
+// the form bubblewrap's --seccomp reads (native byte order; every
+// architecture built here is little-endian).
+func encodeFilter(prog []unix.SockFilter) []byte {
+	b := make([]byte, 0, 8*len(prog))
+	for _, ins := range prog {
+		b = binary.LittleEndian.AppendUint16(b, ins.Code)
+		b = append(b, ins.Jt, ins.Jf)
+		b = binary.LittleEndian.AppendUint32(b, ins.K)
 	}
-	runtime.KeepAlive(prog)
-	return nil
+	return b
 }

@@ -6,11 +6,17 @@ import "os/exec"
 // usual. Only the child (and what it starts) is confined; the calling
 // process keeps all its rights.
 //
-// When the kernel cannot enforce p (no Landlock, a Landlock without TCP
-// rules while p.Network is false, an operating system other than Linux),
-// Start returns an error wrapping ErrUnavailable and starts nothing. An
-// invalid policy (Sandbox missing or relative) or command is an error that
-// does not wrap ErrUnavailable. cmd.SysProcAttr.Pdeathsig is refused.
+// cmd is started through bubblewrap: after Start, cmd.Path and cmd.Args
+// name bwrap and its arguments (the sandbox, in full), and cmd.Process is
+// bubblewrap's, which exits with the command's status (128+N when signal
+// N ended it). A signal sent to cmd.Process ends the command (SIGKILL).
+//
+// When the machine cannot enforce p (see Available), Start returns an
+// error wrapping ErrUnavailable and starts nothing. A policy that would
+// leave a way out returns an error wrapping ErrUnsafePolicy; an invalid
+// policy or command is an error wrapping neither. cmd.SysProcAttr may not
+// set namespaces, credentials, a chroot, a controlling terminal or a
+// parent-death signal: confinement sets those itself.
 func Start(cmd *exec.Cmd, p Policy) error {
 	if err := p.check(cmd); err != nil {
 		return err
@@ -26,10 +32,11 @@ func Run(cmd *exec.Cmd, p Policy) error {
 	return cmd.Wait()
 }
 
-// Available returns nil when this kernel enforces what DefaultPolicy
-// promises (writes beneath listed directories only, no TCP), and otherwise
-// an error wrapping ErrUnavailable that says what is missing.
+// Available returns nil when this machine can confine commands as
+// DefaultPolicy asks (bubblewrap is installed and can create the
+// namespaces; the kernel has what the system-call filter needs), and
+// otherwise an error wrapping ErrUnavailable that names what is missing
+// and how to provide it. It starts bubblewrap once to find out.
 func Available() error {
-	_, err := support(false)
-	return err
+	return available()
 }

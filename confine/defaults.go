@@ -1,0 +1,92 @@
+package confine
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// DefaultPolicy returns the policy real toolchains need for a project in
+// sandbox, with no network:
+//
+//   - the sandbox is writable; /tmp, /var/tmp, /run and /dev/shm are the
+//     command's own (empty, and gone when it ends);
+//   - Go's build cache (GOCACHE, else its default) is Private: go build and
+//     go test work and stay fast from the second run on, and nothing the
+//     command compiles reaches the user's own builds;
+//   - every other cache that builds trust (the Go module cache; npm, yarn,
+//     pnpm, pip, uv, poetry, cargo, deno, bun) is readable and read-only:
+//     what was downloaded before can be used, nothing can be changed, and
+//     without the network nothing new is downloaded;
+//   - the user's credentials are Hidden (see CredentialPaths).
+//
+// Locations follow the calling process's environment (HOME,
+// XDG_CACHE_HOME, GOCACHE). The result is a plain struct: adjust it to
+// taste.
+func DefaultPolicy(sandbox string) Policy {
+	home, _ := os.UserHomeDir()
+	p := Policy{Sandbox: sandbox, Hidden: CredentialPaths(home)}
+	if c := goBuildCache(home); c != "" {
+		p.Private = append(p.Private, c)
+	}
+	return p
+}
+
+// goBuildCache returns where Go keeps its build cache for this process:
+// GOCACHE when it is an absolute path, else the "go-build" directory of
+// the user's cache directory ("" when there is none, or GOCACHE is off).
+func goBuildCache(home string) string {
+	if v := os.Getenv("GOCACHE"); v != "" {
+		if filepath.IsAbs(v) {
+			return filepath.Clean(v)
+		}
+		return ""
+	}
+	cache := os.Getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(cache) {
+		if home == "" {
+			return ""
+		}
+		cache = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(cache, "go-build")
+}
+
+// CredentialPaths returns the places where the user's credentials, keys,
+// tokens, browser profiles and shell history live, beneath home (and the
+// system's password hashes): DefaultPolicy hides them all. Each is an
+// absolute path; most do not exist on a given machine. The slice is new
+// on each call.
+func CredentialPaths(home string) []string {
+	out := []string{"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key"}
+	if home == "" || !filepath.IsAbs(home) {
+		return out
+	}
+	for _, rel := range []string{
+		// Keys, cloud and cluster credentials.
+		".ssh", ".gnupg", ".password-store", ".aws", ".azure", ".config/gcloud",
+		".kube", ".docker", ".netrc", ".git-credentials", ".config/git/credentials",
+		".config/gh", ".config/hub", ".config/glab-cli", ".npmrc", ".yarnrc", ".pypirc",
+		".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
+		".m2/settings-security.xml", ".gradle/gradle.properties", ".terraform.d",
+		".vault-token", ".config/op", ".1password", ".local/share/keyrings",
+		".pki", ".oci", ".config/doctl", ".config/heroku", ".netlify", ".vercel",
+		".config/configstore", ".fly", ".boto", ".s3cfg", ".databrickscfg",
+		".config/rclone", ".dropbox",
+		// Coding agents' own credentials and sessions.
+		".claude/.credentials.json", ".claude.json", ".codex/auth.json",
+		".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".config/github-copilot",
+		".copilot", ".cursor", ".config/Cursor", ".aider", ".continue",
+		// Browser profiles.
+		".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+		".config/microsoft-edge", ".config/vivaldi", ".config/opera", "snap/firefox", "snap/chromium",
+		".thunderbird",
+		// Shell and interpreter history.
+		".bash_history", ".zsh_history", ".zhistory", ".history", ".local/share/fish/fish_history",
+		".python_history", ".node_repl_history", ".psql_history", ".mysql_history",
+		".sqlite_history", ".irb_history", ".lesshst", ".viminfo", ".local/share/nvim/shada",
+		".local/state/nvim/shada", ".rediscli_history", ".wget-hsts",
+	} {
+		out = append(out, filepath.Join(home, rel))
+	}
+	return out
+}

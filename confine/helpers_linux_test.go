@@ -1,0 +1,339 @@
+package confine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The test binary doubles as the program run confined: with
+// CONFINE_TEST_HELPER set it does one thing, prints what happened, and
+// exits 0 when the thing worked, 3 when it was refused.
+func TestMain(m *testing.M) {
+	if how := os.Getenv("CONFINE_TEST_HELPER"); how != "" {
+		err := helper(how, os.Args[1:])
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", how, err)
+			os.Exit(3)
+		}
+		fmt.Fprintf(os.Stderr, "%s: ok\n", how)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// helper does the one thing how names, with args.
+func helper(how string, args []string) error {
+	arg := func(i int) string {
+		if i < len(args) {
+			return args[i]
+		}
+		return ""
+	}
+	switch how {
+	case "tcp":
+		c, err := net.DialTimeout("tcp", arg(0), 2*time.Second)
+		if err != nil {
+			return err
+		}
+		_, err = c.Write([]byte("hello"))
+		c.Close()
+		return err
+	case "udp":
+		c, err := net.Dial("udp", arg(0))
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		_, err = c.Write([]byte("hello"))
+		return err
+	case "dns":
+		_, err := net.LookupHost(arg(0))
+		return err
+	case "netlink-interfaces":
+		// The interfaces this process sees through rtnetlink.
+		ifs, err := net.Interfaces()
+		if err != nil {
+			return err
+		}
+		var names []string
+		for _, i := range ifs {
+			names = append(names, i.Name)
+		}
+		fmt.Println(strings.Join(names, ","))
+		return nil
+	case "unix":
+		c, err := net.Dial("unix", arg(0))
+		if err != nil {
+			return err
+		}
+		_, err = c.Write([]byte("hello"))
+		c.Close()
+		return err
+	case "unixgram":
+		c, err := net.Dial("unixgram", arg(0))
+		if err != nil {
+			return err
+		}
+		_, err = c.Write([]byte("hello"))
+		c.Close()
+		return err
+	case "loopback":
+		return loopbackServers(arg(0))
+	case "unix-inside":
+		return unixInside(arg(0))
+	case "tiocsti":
+		c := byte('x')
+		_, _, errno := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptr(unsafe.Pointer(&c)))
+		if errno != 0 {
+			return errno
+		}
+		return nil
+	case "open-tty":
+		f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return err
+		}
+		f.Close()
+		return nil
+	case "mknod":
+		return unix.Mknod(arg(0), unix.S_IFCHR|0o600, int(unix.Mkdev(1, 3)))
+	case "io_uring":
+		var params [120]byte
+		_, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&params)), 0)
+		if errno != 0 {
+			return errno
+		}
+		return nil
+	case "keyring":
+		// The session keyring's description: reading it is what an
+		// attacker does first.
+		id, err := unix.KeyctlInt(unix.KEYCTL_GET_KEYRING_ID, unix.KEY_SPEC_SESSION_KEYRING, 0, 0, 0)
+		if err != nil {
+			return err
+		}
+		_, err = unix.KeyctlString(unix.KEYCTL_DESCRIBE, id)
+		return err
+	case "prlimit":
+		var pid int
+		fmt.Sscan(arg(0), &pid)
+		lim := unix.Rlimit{Cur: 0, Max: 0}
+		return unix.Prlimit(pid, unix.RLIMIT_NOFILE, &lim, nil)
+	case "mq-open":
+		name, err := unix.BytePtrFromString(arg(0))
+		if err != nil {
+			return err
+		}
+		fd, _, errno := unix.Syscall6(unix.SYS_MQ_OPEN, uintptr(unsafe.Pointer(name)), unix.O_RDWR, 0, 0, 0, 0)
+		if errno != 0 {
+			return errno
+		}
+		unix.Close(int(fd))
+		return nil
+	case "fds":
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			return err
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		fmt.Println(strings.Join(names, ","))
+		return nil
+	case "read":
+		b, err := os.ReadFile(arg(0))
+		if err != nil {
+			return err
+		}
+		os.Stdout.Write(b)
+		return nil
+	case "chmod":
+		return os.Chmod(arg(0), 0o777)
+	case "utimes":
+		t := time.Unix(0, 0)
+		return os.Chtimes(arg(0), t, t)
+	case "setxattr":
+		return unix.Setxattr(arg(0), "user.pwned", []byte("1"), 0)
+	case "link":
+		return os.Link(arg(0), arg(1))
+	}
+	return fmt.Errorf("unknown helper %q", how)
+}
+
+// loopbackServers starts HTTP servers on 127.0.0.1 and ::1 with ports the
+// kernel picks, and one on 127.0.0.1 at the port named (if any), and fetches
+// a page from each: what a project's test suite does.
+func loopbackServers(port string) error {
+	addrs := []string{"127.0.0.1:0", "[::1]:0"}
+	if port != "" {
+		addrs = append(addrs, "127.0.0.1:"+port)
+	}
+	for _, a := range addrs {
+		l, err := net.Listen("tcp", a)
+		if err != nil {
+			return fmt.Errorf("listen %s: %w", a, err)
+		}
+		s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "pong") }))
+		s.Listener.Close()
+		s.Listener = l
+		s.Start()
+		resp, err := http.Get(s.URL)
+		if err != nil {
+			s.Close()
+			return fmt.Errorf("get %s: %w", s.URL, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		s.Close()
+		if string(b) != "pong" {
+			return fmt.Errorf("%s answered %q", s.URL, b)
+		}
+	}
+	// A UDP echo on loopback too.
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer pc.Close()
+	c, err := net.Dial("udp", pc.LocalAddr().String())
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("ping")); err != nil {
+		return err
+	}
+	buf := make([]byte, 8)
+	_ = pc.SetReadDeadline(time.Now().Add(2 * time.Second))
+	n, _, err := pc.ReadFrom(buf)
+	if err != nil || string(buf[:n]) != "ping" {
+		return fmt.Errorf("udp on loopback: %q %v", buf[:n], err)
+	}
+	return nil
+}
+
+// unixInside serves on a UNIX socket made in dir and connects to it, and
+// talks over a socketpair: what node's child_process and asyncio do.
+func unixInside(dir string) error {
+	path := filepath.Join(dir, "inside.sock")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	go func() {
+		c, err := l.Accept()
+		if err == nil {
+			_, _ = io.Copy(c, c)
+			c.Close()
+		}
+	}()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		return err
+	}
+	if _, err := c.Write([]byte("ping")); err != nil {
+		return err
+	}
+	buf := make([]byte, 4)
+	if _, err := io.ReadFull(c, buf); err != nil {
+		return err
+	}
+	c.Close()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fds[0])
+	defer unix.Close(fds[1])
+	if _, err := unix.Write(fds[0], []byte("x")); err != nil {
+		return err
+	}
+	_, err = unix.Read(fds[1], buf[:1])
+	return err
+}
+
+// requireConfinement skips when this machine cannot confine.
+func requireConfinement(t testing.TB) {
+	t.Helper()
+	if err := Available(); err != nil {
+		t.Skipf("confinement is not available here, so it cannot be tested: %v", err)
+	}
+}
+
+// victimDir makes a directory under the user's home (never under a
+// temporary directory a sandbox might share), removed at the end.
+func victimDir(t testing.TB) string {
+	t.Helper()
+	home, err := os.UserHomeDir()
+	require.NoError(t, err)
+	d, err := os.MkdirTemp(home, "confine-victim-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(d) })
+	d, err = filepath.EvalSymlinks(d)
+	require.NoError(t, err)
+	return d
+}
+
+// dirs makes a sandbox (a real path) and a victim directory outside it,
+// under the home directory, and a policy with the sandbox alone writable.
+func dirs(t *testing.T) (sandbox, outside string, p Policy) {
+	t.Helper()
+	requireConfinement(t)
+	sandbox, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	return sandbox, victimDir(t), Policy{Sandbox: sandbox}
+}
+
+// sh runs script confined by p in dir, and returns its combined output and
+// its error.
+func sh(t *testing.T, p Policy, dir, script string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := Run(cmd, p)
+	require.False(t, errors.Is(err, ErrUnavailable), "%v", err)
+	require.False(t, errors.Is(err, ErrUnsafePolicy), "%v", err)
+	return out.String(), err
+}
+
+// run runs the test binary as helper how with args, confined by p (or
+// plainly when p is nil), in p's sandbox, and returns what it printed and
+// whether the thing worked.
+func run(t *testing.T, p *Policy, how string, args ...string) (string, bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "CONFINE_TEST_HELPER="+how)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	var err error
+	if p != nil {
+		cmd.Dir = p.Sandbox
+		err = Run(cmd, *p)
+	} else {
+		err = cmd.Run()
+	}
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 3) {
+		require.NoError(t, err, "the helper did not run: %s", out.String())
+	}
+	return out.String(), err == nil
+}

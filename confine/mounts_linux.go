@@ -1,0 +1,289 @@
+package confine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+)
+
+// privateDirs are replaced by an empty file system of the command's own:
+// what other programs keep there (sockets, temporary files, the session
+// bus, a terminal multiplexer's server) is out of its sight, and what it
+// leaves there is gone when it ends.
+var privateDirs = [...]string{"/tmp", "/var/tmp", "/run", "/dev/shm"}
+
+// bind is one bind mount of the view: Src (a path of the real file
+// system) appears at Dst.
+type bind struct{ Src, Dst string }
+
+// view is the file system a confined command sees, resolved on the real
+// file system: every path in it is a real path (no symbolic link in it),
+// so that bubblewrap mounts exactly what was checked.
+type view struct {
+	readable   []string // nil: all of "/", read-only; else only these, read-only
+	links      []bind   // with readable: symbolic links to recreate (Src: the link's text, Dst: where)
+	writable   []bind   // Sandbox, Writable (Src == Dst) and Private (Src: the private copy)
+	hiddenDirs []string // shown as empty, read-only directories
+	hiddenFile []string // shown as an empty, read-only file
+	pins       []string // directories inside writable places that cannot be renamed or removed
+	readOnly   []string // paths inside writable places that stay read-only
+	sockets    []string // UNIX sockets of outside processes, masked
+	program    string   // the program, shown read-only when it would be out of sight
+	chdir      string
+	created    []string // placeholders made for missing ReadOnly paths, outermost first
+}
+
+// resolveView resolves p into the view cmd runs in. It creates what the
+// view needs on the real file system: private copies, missing Private
+// directories, and placeholders for missing ReadOnly paths (recorded in
+// v.created, whether or not an error follows).
+func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
+	v = &view{}
+	sandbox, err := pathres.Resolve(filepath.Clean(p.Sandbox))
+	if err != nil {
+		return v, fmt.Errorf("confine: Policy.Sandbox: %w", err)
+	}
+	if sandbox == "/" {
+		return v, fmt.Errorf("confine: Policy.Sandbox %q is the root directory, which would make the whole file system writable: %w", p.Sandbox, ErrUnsafePolicy)
+	}
+	v.writable = append(v.writable, bind{sandbox, sandbox})
+	home, _ := os.UserHomeDir()
+	if home != "" {
+		if h, err := pathres.Resolve(filepath.Clean(home)); err == nil {
+			home = h
+		}
+	}
+
+	// Hidden first: writable entries may not lie beneath them.
+	for _, h := range p.Hidden {
+		real, fi, ok := existing(h)
+		if !ok {
+			continue
+		}
+		if fi.IsDir() {
+			v.hiddenDirs = append(v.hiddenDirs, real)
+		} else {
+			v.hiddenFile = append(v.hiddenFile, real)
+		}
+	}
+	hidden := append(slices.Clone(v.hiddenDirs), v.hiddenFile...)
+
+	for _, w := range p.Writable {
+		real, _, ok := existing(w)
+		if !ok {
+			continue
+		}
+		if err := v.checkWritable("Writable", w, real, sandbox, home, hidden); err != nil {
+			return v, err
+		}
+		v.writable = append(v.writable, bind{real, real})
+	}
+	if len(p.Private) > 0 {
+		root := p.PrivateRoot
+		if root == "" {
+			cache, err := os.UserCacheDir()
+			if err != nil {
+				return v, fmt.Errorf("confine: no user cache directory to keep private copies in (%v); set Policy.PrivateRoot", err)
+			}
+			root = filepath.Join(cache, "sandboxauth", "private")
+		}
+		for _, d := range p.Private {
+			if err := os.MkdirAll(d, 0o700); err != nil {
+				return v, fmt.Errorf("confine: Policy.Private %q: %w", d, err)
+			}
+			real, _, ok := existing(d)
+			if !ok {
+				return v, fmt.Errorf("confine: Policy.Private %q cannot be resolved", d)
+			}
+			if err := v.checkWritable("Private", d, real, sandbox, home, hidden); err != nil {
+				return v, err
+			}
+			copyDir := filepath.Join(root, digest(sandbox), digest(real)+"-"+filepath.Base(real))
+			if err := os.MkdirAll(copyDir, 0o700); err != nil {
+				return v, fmt.Errorf("confine: the private copy of %s: %w", d, err)
+			}
+			v.writable = append(v.writable, bind{copyDir, real})
+		}
+	}
+
+	for _, r := range p.ReadOnly {
+		if err := v.addReadOnly(filepath.Clean(r)); err != nil {
+			return v, err
+		}
+	}
+
+	if p.Readable != nil {
+		v.readable = []string{}
+		for _, r := range append(slices.Clone(p.Readable), systemReadable()...) {
+			real, _, ok := existing(r)
+			if !ok {
+				continue
+			}
+			v.readable = append(v.readable, real)
+			// A system directory that is a link (/bin -> usr/bin) must
+			// still be found by its own name.
+			if fi, err := os.Lstat(r); err == nil && fi.Mode()&fs.ModeSymlink != 0 && filepath.Dir(r) == "/" {
+				if target, err := os.Readlink(r); err == nil {
+					v.links = append(v.links, bind{target, r})
+				}
+			}
+		}
+	}
+	if real, _, ok := existing(cmd.Path); ok && !v.visible(real) {
+		v.program = real
+	}
+	v.chdir = cmd.Dir
+	if v.chdir == "" {
+		if v.chdir, err = os.Getwd(); err != nil {
+			return v, fmt.Errorf("confine: the working directory: %w", err)
+		}
+	}
+	v.sockets = v.outsideSockets(listeningSockets())
+	return v, nil
+}
+
+// existing resolves p and stats the result; ok is false when p does not
+// exist (or cannot be resolved).
+func existing(p string) (real string, fi fs.FileInfo, ok bool) {
+	real, err := pathres.Resolve(filepath.Clean(p))
+	if err != nil {
+		return "", nil, false
+	}
+	fi, err = os.Lstat(real)
+	if err != nil {
+		return "", nil, false
+	}
+	return real, fi, true
+}
+
+// checkWritable refuses a writable entry (given as orig, resolved to real)
+// that would undo the sandbox: one inside it (a command could replace it
+// with a link so that the next run's policy makes something else
+// writable), the home directory or one of its ancestors, or anything under
+// a hidden path.
+func (v *view) checkWritable(field, orig, real, sandbox, home string, hidden []string) error {
+	switch {
+	case pathres.Within(sandbox, real) || pathres.Within(sandbox, filepath.Clean(orig)):
+		return fmt.Errorf("confine: Policy.%s %q lies inside the sandbox %s, where the command itself could replace it: %w", field, orig, sandbox, ErrUnsafePolicy)
+	case home != "" && pathres.Within(real, home):
+		return fmt.Errorf("confine: Policy.%s %q would make the home directory %s writable: %w", field, orig, home, ErrUnsafePolicy)
+	case real == "/":
+		return fmt.Errorf("confine: Policy.%s %q would make the whole file system writable: %w", field, orig, ErrUnsafePolicy)
+	}
+	for _, h := range hidden {
+		if pathres.Within(h, real) || pathres.Within(real, h) {
+			return fmt.Errorf("confine: Policy.%s %q overlaps the hidden path %s: %w", field, orig, h, ErrUnsafePolicy)
+		}
+	}
+	return nil
+}
+
+// writableRoot returns the writable place (its real path) that p lies
+// beneath, or "".
+func (v *view) writableRoot(p string) string {
+	best := ""
+	for _, w := range v.writable {
+		if pathres.Within(w.Dst, p) && len(w.Dst) > len(best) {
+			best = w.Dst
+		}
+	}
+	return best
+}
+
+// visible reports whether the real path p is in the command's sight.
+func (v *view) visible(p string) bool {
+	if v.writableRoot(p) != "" {
+		return true
+	}
+	for _, d := range privateDirs {
+		if pathres.Within(d, p) {
+			return false
+		}
+	}
+	for _, h := range v.hiddenDirs {
+		if pathres.Within(h, p) {
+			return false
+		}
+	}
+	if v.readable == nil {
+		return true
+	}
+	for _, r := range v.readable {
+		if pathres.Within(r, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// addReadOnly keeps r read-only in the view. r need not exist. Every
+// directory between the writable place that holds r and r is pinned, so
+// that the command cannot rename it away and put another in its place; a
+// missing one gets a placeholder. A symbolic link on the way is refused:
+// the command could replace the link itself.
+func (v *view) addReadOnly(r string) error {
+	root := v.writableRoot(r)
+	if root == "" {
+		// Outside every writable place: read-only already, unless a
+		// writable place is reached through a link, which the resolved
+		// form tells.
+		real, err := pathres.Resolve(r)
+		if err != nil || real == r || v.writableRoot(real) == "" {
+			return nil
+		}
+		r, root = real, v.writableRoot(real)
+	}
+	if r == root {
+		return fmt.Errorf("confine: Policy.ReadOnly %q is a whole writable place: %w", r, ErrUnsafePolicy)
+	}
+	rel := strings.Split(strings.TrimPrefix(r, root+"/"), "/")
+	cur := root
+	for i, elem := range rel {
+		cur = filepath.Join(cur, elem)
+		last := i == len(rel)-1
+		fi, err := os.Lstat(cur)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Mkdir(cur, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("confine: making a placeholder for the read-only path %s: %w", cur, err)
+			}
+			v.created = append(v.created, cur)
+			if fi, err = os.Lstat(cur); err != nil {
+				return fmt.Errorf("confine: the placeholder %s: %w", cur, err)
+			}
+		case err != nil:
+			return fmt.Errorf("confine: the read-only path %s: %w", cur, err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("confine: %s is a symbolic link inside the writable place %s, which the command could replace to get past the read-only path %s; make it a real directory or file, or drop the path from the protected ones: %w", cur, root, r, ErrUnsafePolicy)
+		}
+		if last {
+			if !slices.Contains(v.readOnly, cur) {
+				v.readOnly = append(v.readOnly, cur)
+			}
+			return nil
+		}
+		if !fi.IsDir() {
+			return nil // a file where a directory is expected: nothing can be created below it
+		}
+		if !slices.Contains(v.pins, cur) {
+			v.pins = append(v.pins, cur)
+		}
+	}
+	return nil
+}
+
+// digest is a short, stable name for a path.
+func digest(p string) string {
+	sum := sha256.Sum256([]byte(p))
+	return hex.EncodeToString(sum[:8])
+}

@@ -1,0 +1,72 @@
+package confine
+
+import (
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// bwrapArgs is the whole sandbox in one place: the bubblewrap arguments
+// that build the view v for a command, in the order they take effect
+// (a later mount covers an earlier one). argv is the command as it is to
+// be executed, its first element an absolute path; filterFD is the
+// descriptor bubblewrap reads the system-call filter from.
+func bwrapArgs(v *view, network bool, filterFD int, argv []string) []string {
+	a := namespaceArgs(network)
+
+	// 1. The system, read-only: all of it, or (with Readable) nothing yet.
+	if v.readable == nil {
+		a = append(a, "--ro-bind", "/", "/")
+	}
+	// 2. Devices, processes, and places of its own: a /dev with only the
+	// harmless devices and a terminal multiplexer of its own, a /proc of
+	// its process namespace, and empty /tmp, /var/tmp, /run, /dev/shm.
+	a = append(a, "--dev", "/dev", "--proc", "/proc")
+	for _, d := range privateDirs {
+		if d == "/dev/shm" {
+			continue // --dev made it
+		}
+		if _, err := os.Stat(d); err == nil || v.readable != nil {
+			a = append(a, "--tmpfs", d)
+		}
+	}
+	// With Readable, only what it names and the system directories, now
+	// that /tmp is there to hold an entry beneath it.
+	for _, r := range v.readable {
+		a = append(a, "--ro-bind", r, r)
+	}
+	for _, l := range v.links {
+		a = append(a, "--symlink", l.Src, l.Dst)
+	}
+	// 3. The writable places, outermost first (a Writable entry may lie in
+	// /tmp, which step 2 emptied), and the program if it would be out of
+	// sight.
+	w := slices.Clone(v.writable)
+	slices.SortStableFunc(w, func(x, y bind) int { return strings.Count(x.Dst, "/") - strings.Count(y.Dst, "/") })
+	for _, b := range w {
+		a = append(a, "--bind", b.Src, b.Dst)
+	}
+	if v.program != "" {
+		a = append(a, "--ro-bind", v.program, v.program)
+	}
+	// 4. Inside the writable places: directories pinned so that they
+	// cannot be renamed or replaced, then the read-only paths.
+	for _, p := range v.pins {
+		a = append(a, "--bind", p, p)
+	}
+	for _, r := range v.readOnly {
+		a = append(a, "--ro-bind", r, r)
+	}
+	// 5. What it may not read: hidden paths and the sockets of outside
+	// programs.
+	for _, h := range v.hiddenDirs {
+		a = append(a, "--tmpfs", h, "--remount-ro", h)
+	}
+	for _, f := range append(slices.Clone(v.hiddenFile), v.sockets...) {
+		a = append(a, "--ro-bind", "/dev/null", f)
+	}
+	// 6. Where it starts, the system-call filter, and the command.
+	a = append(a, "--chdir", v.chdir, "--seccomp", strconv.Itoa(filterFD), "--")
+	return append(a, argv...)
+}

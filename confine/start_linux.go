@@ -1,0 +1,183 @@
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// support returns the bubblewrap to use and the Landlock ABI when this
+// machine can confine a command with the given network setting, and an
+// error wrapping ErrUnavailable otherwise. It does not start anything.
+func support(network bool) (bwrap string, abi int, err error) {
+	if auditArch() == 0 {
+		return "", 0, fmt.Errorf("confine: no system-call filter is built for %s, and confinement needs one: %w", runtime.GOARCH, ErrUnavailable)
+	}
+	if bwrap, err = findBwrap(); err != nil {
+		return "", 0, err
+	}
+	abi = landlockABI()
+	if _, err := needScope(abi, network); err != nil {
+		return "", 0, err
+	}
+	return bwrap, abi, nil
+}
+
+func available() error {
+	bwrap, _, err := support(false)
+	if err != nil {
+		return err
+	}
+	return probe(bwrap)
+}
+
+func start(cmd *exec.Cmd, p *Policy) (err error) {
+	if a := cmd.SysProcAttr; a != nil && (a.Pdeathsig != 0 || a.Cloneflags != 0 || a.Unshareflags != 0 || a.Chroot != "" || a.Credential != nil || len(a.UidMappings) > 0 || len(a.GidMappings) > 0 || a.UseCgroupFD || a.Foreground || a.Ctty != 0) {
+		return errors.New("confine: cmd.SysProcAttr sets namespaces, credentials, a chroot, a cgroup, a terminal or a parent-death signal, which confinement sets itself; leave them unset")
+	}
+	bwrap, abi, err := support(p.Network)
+	if err != nil {
+		return err
+	}
+	if err := executable(cmd); err != nil {
+		return err
+	}
+	scope, _ := needScope(abi, p.Network)
+	filter, err := filterProgram()
+	if err != nil {
+		return err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return fmt.Errorf("confine: no user cache directory for confinement's bookkeeping (%v); set HOME or XDG_CACHE_HOME", err)
+	}
+	if p.PrivateRoot == "" {
+		p.PrivateRoot = filepath.Join(cache, "sandboxauth", "private")
+	}
+	sandbox, _, ok := existing(p.Sandbox)
+	if !ok {
+		return fmt.Errorf("confine: Policy.Sandbox %q cannot be resolved", p.Sandbox)
+	}
+	lock, err := lockPlaceholders(filepath.Join(cache, "sandboxauth"), sandbox)
+	if err != nil {
+		return err
+	}
+	v, err := resolveView(cmd, p)
+	if rerr := lock.record(v.created); err == nil && rerr != nil {
+		err = fmt.Errorf("confine: recording placeholders: %w", rerr)
+	}
+	if err != nil {
+		lock.release()
+		return err
+	}
+
+	ctl, err := newControl(encodeFilter(filter))
+	if err != nil {
+		lock.release()
+		return err
+	}
+	defer ctl.closeChildEnds()
+	n := len(cmd.ExtraFiles)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, ctl.childFiles()...)
+	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
+	cmd.Args = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, argv), 3+n)
+	cmd.Path = cmd.Args[0]
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+
+	errc := make(chan error, 1)
+	go runFrom(cmd, scope, lock, ctl, errc, nil)
+	err = <-errc
+	cmd.ExtraFiles = cmd.ExtraFiles[:n]
+	return err
+}
+
+// runFrom starts cmd from an OS thread of its own and keeps that thread
+// until the command has exited: the parent-death signal of the supervising
+// shell, and through bubblewrap's --die-with-parent the command's life, are
+// tied to the thread that started it, and, with scope, the thread is first
+// put in a Landlock domain that the command inherits (which no other thread
+// of the process has). The thread is then retired rather than returned to
+// the runtime. Once bubblewrap has ended, the sandbox's placeholders are
+// released, and only then is the shell let go, so that cmd.Wait returns
+// after the project is as it was.
+//
+// The main thread is the exception: the runtime never retires it, so a
+// goroutine that finds itself there hands the work to a fresh goroutine,
+// which cannot run on the main thread while this one holds it. locked, if
+// not nil, is closed once the thread is locked.
+func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, errc chan<- error, locked chan<- struct{}) {
+	runtime.LockOSThread()
+	if locked != nil {
+		close(locked)
+	}
+	if unix.Gettid() == unix.Getpid() {
+		elsewhere := make(chan struct{})
+		go runFrom(cmd, scope, lock, ctl, errc, elsewhere)
+		<-elsewhere
+		runtime.UnlockOSThread()
+		return
+	}
+	fail := func(err error) {
+		lock.release()
+		ctl.closeOurEnds()
+		errc <- err
+	}
+	if scope {
+		fd, err := scopeRuleset()
+		if err == nil {
+			err = restrictThread(fd)
+			unix.Close(fd)
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		fail(err)
+		return
+	}
+	pidfd, pidErr := unix.PidfdOpen(cmd.Process.Pid, 0)
+	ctl.closeChildEnds()
+	errc <- nil
+	ctl.waitEnded()
+	lock.release()
+	ctl.closeOurEnds() // lets the shell exit
+	if pidErr != nil {
+		return
+	}
+	defer unix.Close(pidfd)
+	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
+	for {
+		if _, err := unix.Poll(fds, -1); err == nil || !errors.Is(err, unix.EINTR) {
+			return
+		}
+	}
+}
+
+// executable fails as cmd.Start would when cmd's program cannot be run:
+// bubblewrap only finds out inside, where the error would be its exit
+// status.
+func executable(cmd *exec.Cmd) error {
+	path := cmd.Path
+	if !filepath.IsAbs(path) && cmd.Dir != "" {
+		path = filepath.Join(cmd.Dir, path)
+	}
+	if err := unix.Access(path, unix.X_OK); err != nil {
+		return &fs.PathError{Op: "fork/exec", Path: cmd.Path, Err: err}
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return &fs.PathError{Op: "fork/exec", Path: cmd.Path, Err: unix.EACCES}
+	}
+	return nil
+}
