@@ -39,7 +39,7 @@ type view struct {
 	sockets    []string // UNIX sockets of outside processes, masked
 	program    string   // the program, shown read-only when it would be out of sight
 	chdir      string
-	created    []string // placeholders made for missing ReadOnly paths, outermost first
+	created    []placeholder // made for missing ReadOnly paths, outermost first
 }
 
 // resolveView resolves p into the view cmd runs in. It creates what the
@@ -116,7 +116,8 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	}
 
 	for _, r := range p.ReadOnly {
-		if err := v.addReadOnly(filepath.Clean(r)); err != nil {
+		content, isFile := p.Placeholders[r]
+		if err := v.addReadOnly(filepath.Clean(r), content, isFile); err != nil {
 			return v, err
 		}
 	}
@@ -228,9 +229,10 @@ func (v *view) visible(p string) bool {
 // addReadOnly keeps r read-only in the view. r need not exist. Every
 // directory between the writable place that holds r and r is pinned, so
 // that the command cannot rename it away and put another in its place; a
-// missing one gets a placeholder. A symbolic link on the way is refused:
-// the command could replace the link itself.
-func (v *view) addReadOnly(r string) error {
+// missing one gets a placeholder (for r itself, a file holding content
+// when isFile). A symbolic link on the way is refused: the command could
+// replace the link itself.
+func (v *view) addReadOnly(r, content string, isFile bool) error {
 	root := v.writableRoot(r)
 	if root == "" {
 		// Outside every writable place: read-only already, unless a
@@ -253,10 +255,11 @@ func (v *view) addReadOnly(r string) error {
 		fi, err := os.Lstat(cur)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			if err := os.Mkdir(cur, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			ph := placeholder{path: cur, isFile: last && isFile, content: content}
+			if err := ph.make(); err != nil {
 				return fmt.Errorf("confine: making a placeholder for the read-only path %s: %w", cur, err)
 			}
-			v.created = append(v.created, cur)
+			v.created = append(v.created, ph)
 			if fi, err = os.Lstat(cur); err != nil {
 				return fmt.Errorf("confine: the placeholder %s: %w", cur, err)
 			}

@@ -49,14 +49,72 @@ func lockPlaceholders(root, sandbox string) (*placeholderLock, error) {
 	return &placeholderLock{f}, nil
 }
 
+// placeholder is one path made to stand for a missing ReadOnly path: an
+// empty directory, or a file with the given content.
+type placeholder struct {
+	path    string
+	isFile  bool
+	content string
+}
+
+// make creates the placeholder; one already there (another run's) is fine.
+func (ph placeholder) make() error {
+	if !ph.isFile {
+		if err := os.Mkdir(ph.path, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		return nil
+	}
+	f, err := os.OpenFile(ph.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.WriteString(ph.content)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
+}
+
+// remove removes the placeholder if it is still what was made: an empty
+// directory, or a regular file with the same content.
+func (ph placeholder) remove() {
+	fi, err := os.Lstat(ph.path)
+	if err != nil {
+		return
+	}
+	if !ph.isFile {
+		if fi.IsDir() {
+			_ = unix.Rmdir(ph.path) // fails unless empty
+		}
+		return
+	}
+	if !fi.Mode().IsRegular() || fi.Size() != int64(len(ph.content)) {
+		return
+	}
+	if b, err := os.ReadFile(ph.path); err == nil && string(b) == ph.content {
+		_ = os.Remove(ph.path)
+	}
+}
+
 // record appends the placeholders made by this run.
-func (l *placeholderLock) record(paths []string) error {
-	if len(paths) == 0 {
+func (l *placeholderLock) record(phs []placeholder) error {
+	if len(phs) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
-	for _, p := range paths {
-		b.WriteString(p)
+	for _, ph := range phs {
+		if ph.isFile {
+			b.WriteByte('f')
+		} else {
+			b.WriteByte('d')
+		}
+		b.WriteString(ph.path)
+		b.WriteByte(0)
+		b.WriteString(ph.content)
 		b.WriteByte(0)
 	}
 	_, err := l.f.Write(b.Bytes())
@@ -64,38 +122,35 @@ func (l *placeholderLock) record(paths []string) error {
 }
 
 // release ends this run's hold. If no other run holds the lock, every
-// recorded placeholder that is still an empty directory is removed
-// (innermost first) and the record emptied.
+// recorded placeholder that is still as it was made is removed (innermost
+// first) and the record emptied.
 func (l *placeholderLock) release() {
 	defer l.f.Close()
-	fd := int(l.f.Fd())
-	if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) != nil {
+	if unix.Flock(int(l.f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
 		return // another run of the sandbox still relies on them
 	}
 	data, err := os.ReadFile(l.f.Name())
 	if err != nil {
 		return
 	}
-	var paths []string
+	var phs []placeholder
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Split(splitNUL)
 	for sc.Scan() {
-		if p := sc.Text(); filepath.IsAbs(p) && !slices.Contains(paths, p) {
-			paths = append(paths, p)
+		head := sc.Text()
+		if !sc.Scan() {
+			break
 		}
+		if len(head) < 2 || !filepath.IsAbs(head[1:]) {
+			continue
+		}
+		phs = append(phs, placeholder{path: head[1:], isFile: head[0] == 'f', content: sc.Text()})
 	}
 	// Deepest first, so that a placeholder's placeholder parent is empty
 	// when its turn comes.
-	slices.SortFunc(paths, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
-	for _, p := range paths {
-		fi, err := os.Lstat(p)
-		if err != nil || !fi.IsDir() {
-			continue
-		}
-		// Remove only an empty directory: rmdir fails on anything else.
-		if err := unix.Rmdir(p); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, unix.ENOTEMPTY) && !errors.Is(err, unix.EEXIST) {
-			continue
-		}
+	slices.SortStableFunc(phs, func(a, b placeholder) int { return strings.Count(b.path, "/") - strings.Count(a.path, "/") })
+	for _, ph := range phs {
+		ph.remove()
 	}
 	_ = l.f.Truncate(0)
 }

@@ -58,6 +58,13 @@ type Policy struct {
 	// (ErrUnsafePolicy): the command could replace the link.
 	ReadOnly []string
 
+	// Placeholders gives, for ReadOnly paths that may be missing, the
+	// contents of a file to put in their place instead of an empty
+	// directory: for a path that a program reads when it exists, a
+	// placeholder the program takes as it takes the path's absence (git
+	// reads a commondir of "." as none).
+	Placeholders map[string]string
+
 	// Hidden lists paths the command cannot read: a directory shows empty,
 	// a file shows empty (and neither can be written). Missing entries are
 	// skipped. DefaultPolicy hides the user's credentials.

@@ -78,6 +78,7 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 		return err
 	}
 
+	closeOnExec()
 	ctl, err := newControl(encodeFilter(filter))
 	if err != nil {
 		lock.release()

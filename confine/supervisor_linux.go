@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"golang.org/x/sys/unix"
 )
 
 // The supervisor is a shell between the caller's process and bubblewrap.
@@ -59,6 +61,28 @@ func (c *control) supervise(bwrap string, args []string, filterFD int) []string 
 	ended, released := strconv.Itoa(filterFD+1), strconv.Itoa(filterFD+2)
 	script := `"$0" "$@" ` + ended + `>&- ` + released + `<&-; s=$?; echo >&` + ended + `; read -r _ <&` + released + `; exit $s`
 	return append([]string{"/bin/sh", "-c", script, bwrap}, args...)
+}
+
+// closeOnExec marks every open descriptor of this process from 3 up that a
+// child would inherit (one the process was itself given without
+// close-on-exec, say; Go opens its own with it) close-on-exec, so that a
+// confined command gets only its standard streams and ExtraFiles. It is the
+// one change Start makes to the calling process, and it changes only what
+// later children inherit.
+func closeOnExec() {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd < 3 {
+			continue
+		}
+		if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && flags&unix.FD_CLOEXEC == 0 {
+			_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFD, flags|unix.FD_CLOEXEC)
+		}
+	}
 }
 
 // closeChildEnds closes this process's copies of what the shell got.
