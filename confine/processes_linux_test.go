@@ -1,0 +1,156 @@
+package confine
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOutsideProcesses: a process outside is out of sight and reach: no
+// signal, no prlimit, no /proc entry (so no environment to read).
+func TestOutsideProcesses(t *testing.T) {
+	sb, _, p := dirs(t)
+	victim := exec.Command("sleep", "300")
+	victim.Env = append(os.Environ(), "VICTIM_SECRET=hunter2")
+	require.NoError(t, victim.Start())
+	defer func() { _ = victim.Process.Kill(); _ = victim.Wait() }()
+	pid := fmt.Sprint(victim.Process.Pid)
+	require.NoError(t, exec.Command("kill", "-0", pid).Run(), "an unconfined kill -0 must work")
+
+	for _, script := range []string{
+		"kill -TERM " + pid,
+		"kill -0 " + pid,
+		"cat /proc/" + pid + "/environ",
+		"ls /proc/" + pid,
+	} {
+		out, err := sh(t, p, sb, script)
+		assert.Error(t, err, "%s: %s", script, out)
+		assert.NotContains(t, out, "hunter2")
+	}
+	out, ok := run(t, &p, "prlimit", pid)
+	assert.False(t, ok, out)
+	var lim unix.Rlimit
+	require.NoError(t, unix.Prlimit(victim.Process.Pid, unix.RLIMIT_NOFILE, nil, &lim))
+	assert.NotZero(t, lim.Cur, "the victim's limit was changed")
+	// Its own processes remain within reach, and it sees only them.
+	out, err := sh(t, p, sb, "sleep 300 & kill $!; wait $!; echo status=$?; ls /proc | grep -c '^[0-9]'")
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "status=143\n") // 128 + SIGTERM
+	require.NoError(t, exec.Command("kill", "-0", pid).Run(), "the victim must still run")
+}
+
+// TestNothingOutlivesTheCommand: what the command leaves running (even in
+// a session of its own) ends when it ends.
+func TestNothingOutlivesTheCommand(t *testing.T) {
+	sb, _, p := dirs(t)
+	marker := fmt.Sprintf("%d.%d", 300+os.Getpid()%100, time.Now().UnixNano()%1000)
+	out, err := sh(t, p, sb, "setsid sleep "+marker+" </dev/null >/dev/null 2>&1 & nohup sleep "+marker+" >/dev/null 2>&1 & echo started")
+	require.NoError(t, err, out)
+	require.Eventually(t, func() bool {
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, c := range procs {
+			b, _ := os.ReadFile(c)
+			if strings.Contains(string(b), marker) {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, 20*time.Millisecond, "a process the command started outlived it")
+}
+
+// TestTerminal: the command has no controlling terminal, cannot type into
+// the one on its standard input, and sees no other terminal.
+func TestTerminal(t *testing.T) {
+	sb, _, p := dirs(t)
+	out, ok := run(t, &p, "open-tty")
+	assert.False(t, ok, "/dev/tty opened: %s", out)
+	out, ok = run(t, &p, "tiocsti")
+	assert.False(t, ok, out)
+	assert.Contains(t, out, "operation not permitted")
+	out, err := sh(t, p, sb, "ls /dev/pts")
+	require.NoError(t, err, out)
+	assert.Equal(t, "ptmx\n", out, "other terminals are visible")
+}
+
+// TestIPC: POSIX message queues and the kernel keyring of the outside are
+// out of reach.
+func TestIPC(t *testing.T) {
+	_, _, p := dirs(t)
+	name := fmt.Sprintf("confine-test-%d", os.Getpid()) // the system call takes the name without the leading slash
+	cname, err := unix.BytePtrFromString(name)
+	require.NoError(t, err)
+	attr := [8]int64{0, 4, 64, 0} // flags, maxmsg, msgsize, curmsgs
+	fd, _, errno := unix.Syscall6(unix.SYS_MQ_OPEN, uintptr(unsafe.Pointer(cname)), unix.O_RDWR|unix.O_CREAT, 0o666, uintptr(unsafe.Pointer(&attr)), 0, 0)
+	if errno != 0 {
+		t.Skipf("POSIX message queues are not available here: %v", errno)
+	}
+	unix.Close(int(fd))
+	defer unix.Syscall(unix.SYS_MQ_UNLINK, uintptr(unsafe.Pointer(cname)), 0, 0)
+	out, ok := run(t, nil, "mq-open", name)
+	require.True(t, ok, "unconfined, the queue opens: %s", out)
+	out, ok = run(t, &p, "mq-open", name)
+	assert.False(t, ok, "the outside queue opened: %s", out)
+
+	out, ok = run(t, &p, "keyring")
+	assert.False(t, ok, "the keyring was read: %s", out)
+	assert.Contains(t, out, "operation not permitted")
+}
+
+// TestMetadataOutside: mode, times and extended attributes of a file
+// outside cannot be changed, by root either; a hard link to it cannot be
+// made in the sandbox.
+func TestMetadataOutside(t *testing.T) {
+	sb, victim, p := dirs(t)
+	f := filepath.Join(victim, "file")
+	require.NoError(t, os.WriteFile(f, []byte("data"), 0o600))
+	before, err := os.Stat(f)
+	require.NoError(t, err)
+	for _, how := range []string{"chmod", "utimes", "setxattr"} {
+		out, ok := run(t, &p, how, f)
+		assert.False(t, ok, "%s: %s", how, out)
+	}
+	out, ok := run(t, &p, "link", f, filepath.Join(sb, "link"))
+	assert.False(t, ok, "a hard link to a file outside: %s", out)
+	assert.NoFileExists(t, filepath.Join(sb, "link"))
+	after, err := os.Stat(f)
+	require.NoError(t, err)
+	assert.Equal(t, before.Mode(), after.Mode())
+	assert.Equal(t, before.ModTime(), after.ModTime())
+	_, err = unix.Getxattr(f, "user.pwned", make([]byte, 8))
+	assert.Error(t, err, "the attribute was set")
+}
+
+// TestDescriptors: the command gets its standard streams and ExtraFiles,
+// not a descriptor the caller would otherwise let children inherit.
+func TestDescriptors(t *testing.T) {
+	sb, victim, p := dirs(t)
+	leaked, err := unix.Open(filepath.Join(victim, "leak"), unix.O_CREAT|unix.O_RDWR, 0o600) // no O_CLOEXEC
+	require.NoError(t, err)
+	defer unix.Close(leaked)
+	extra, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer extra.Close()
+
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "CONFINE_TEST_HELPER=fds")
+	cmd.Dir = sb
+	cmd.ExtraFiles = []*os.File{extra}
+	var out strings.Builder
+	cmd.Stdout = &out
+	require.NoError(t, Run(cmd, p))
+	// 0, 1, 2, the ExtraFile (3) and the directory being listed.
+	fds := strings.Split(strings.TrimSpace(out.String()), ",")
+	require.Len(t, fds, 5, "descriptors: %v", fds)
+	assert.Equal(t, []string{"0", "1", "2", "3"}, fds[:4])
+	assert.Len(t, cmd.ExtraFiles, 1, "Start gives back the caller's ExtraFiles as they were")
+}
