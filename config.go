@@ -15,6 +15,7 @@ import (
 	"github.com/sandboxauth/sandboxauth/internal/classify"
 
 	"github.com/sandboxauth/sandboxauth/confine"
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 	"github.com/sandboxauth/sandboxauth/internal/strictjson"
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
@@ -830,4 +831,35 @@ func WithToolQuery(q toolpolicy.Query) Option {
 		o.toolQuery = q
 		return nil
 	}
+}
+
+// ConfinePolicy returns the confine.Policy a command of sandbox runs
+// under: confine.DefaultPolicy(sandbox), with the "confine" section's
+// writable and readable places and network setting, and the configured
+// protected paths (the defaults when the file names none) kept from the
+// command as ProtectConfinement does. It is what `sandboxauth run` uses.
+func (c *Config) ConfinePolicy(sandbox string) confine.Policy {
+	p := confine.DefaultPolicy(sandbox)
+	if c.confinement != nil {
+		// A cache the file makes writable is shared on purpose: no
+		// private copy of it.
+		p.Private = slices.DeleteFunc(p.Private, func(d string) bool {
+			return slices.ContainsFunc(c.confinement.Writable, func(w string) bool { return pathres.Within(w, d) })
+		})
+		p.Writable = append(p.Writable, c.confinement.Writable...)
+		if c.confinement.Readable != nil {
+			p.Readable = append([]string{}, c.confinement.Readable...)
+		}
+		p.Network = c.confinement.Network
+	}
+	ps := c.protected
+	if ps == nil {
+		ps = DefaultProtectedPaths()
+	}
+	rules, err := compileProtected(ps)
+	if err != nil {
+		// Validated when the file was read; the defaults then.
+		rules, _ = compileProtected(DefaultProtectedPaths())
+	}
+	return protectConfinement(p, rules)
 }

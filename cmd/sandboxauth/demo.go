@@ -438,13 +438,7 @@ func runDemoCommand(argv []string, sandbox string, p confine.Policy) *ranCommand
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	r := &ranCommand{status: "exit status 0"}
-	cleanup, err := privateTemp(cmd, &p)
-	if err != nil {
-		r.status = "could not start: " + err.Error()
-		return r
-	}
-	defer cleanup()
-	err = confine.Run(cmd, p)
+	err := confine.Run(cmd, p)
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):

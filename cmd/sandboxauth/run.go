@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -106,19 +105,12 @@ func runRun(e *env, args []string) int {
 	return runConfined(e, argv, cwd, policy)
 }
 
-// confinePolicy is the policy commands run under: confine.DefaultPolicy of
-// the sandbox, with the configuration's "confine" section (more writable
-// directories, restricted reads, the network) and --net on top.
+// confinePolicy is the policy commands run under: the configuration's
+// (confine.DefaultPolicy of the sandbox, the "confine" section, the
+// protected paths kept read-only or hidden) with --net on top.
 func confinePolicy(cfg *sandboxauth.Config, sandbox string, network bool) confine.Policy {
-	p := confine.DefaultPolicy(sandbox)
-	if c, ok := cfg.Confinement(); ok {
-		p.Writable = append(p.Writable, c.Writable...)
-		if c.Readable != nil {
-			p.Readable = append(append([]string{}, p.Readable...), c.Readable...)
-		}
-		network = network || c.Network
-	}
-	p.Network = network
+	p := cfg.ConfinePolicy(sandbox)
+	p.Network = p.Network || network
 	return p
 }
 
@@ -169,15 +161,13 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cwd
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-	cleanup, err := privateTemp(cmd, &p)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "sandboxauth run: %v\n", err)
-		return exitRunRefused
-	}
-	defer cleanup()
 	if err := confine.Start(cmd, p); err != nil {
-		if errors.Is(err, confine.ErrUnavailable) {
+		switch {
+		case errors.Is(err, confine.ErrUnavailable):
 			fmt.Fprintf(e.stderr, "sandboxauth run: refused to run %s unconfined: %v\n", quoteArgv(argv), err)
+			return exitRunRefused
+		case errors.Is(err, confine.ErrUnsafePolicy):
+			fmt.Fprintf(e.stderr, "sandboxauth run: refused to run %s: %v\n", quoteArgv(argv), err)
 			return exitRunRefused
 		}
 		fmt.Fprintf(e.stderr, "sandboxauth run: %v\n", err)
@@ -197,7 +187,7 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 			}
 		}
 	}()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	signal.Stop(sigs)
 	close(done)
 	var ee *exec.ExitError
@@ -205,6 +195,7 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):
+		fmt.Fprintln(e.stderr, withheld(p))
 		if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
 			return 128 + int(st.Signal())
 		}
@@ -212,25 +203,4 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 	}
 	fmt.Fprintf(e.stderr, "sandboxauth run: %v\n", err)
 	return exitRunNotFound
-}
-
-// privateTemp gives cmd a temporary directory of its own: it replaces the
-// shared one in p's writable places (where the command could otherwise
-// plant files for other programs) and is named by TMPDIR in cmd's
-// environment. cleanup removes it.
-func privateTemp(cmd *exec.Cmd, p *confine.Policy) (cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", "sandboxauth-run-")
-	if err != nil {
-		return nil, err
-	}
-	shared := filepath.Clean(os.TempDir())
-	w := make([]string, 0, len(p.Writable))
-	for _, d := range p.Writable {
-		if d != shared {
-			w = append(w, d)
-		}
-	}
-	p.Writable = append(w, dir)
-	cmd.Env = append(cmd.Environ(), "TMPDIR="+dir)
-	return func() { _ = os.RemoveAll(dir) }, nil
 }

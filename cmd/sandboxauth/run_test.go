@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/creack/pty"
@@ -30,7 +32,7 @@ func requireLandlock(t *testing.T) {
 // project makes a sandbox with a Go module whose test body is given, a
 // private temporary directory for the toolchain, and the environment that
 // points the toolchain at it.
-func project(t *testing.T, testBody string) (sb string, env []string) {
+func project(t *testing.T, testBody string) (sb string, env []string, config string) {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not installed")
@@ -40,9 +42,15 @@ func project(t *testing.T, testBody string) (sb string, env []string) {
 	tmp := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(sb, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(sb, "m_test.go"), []byte("package m\n\nimport (\n\t\"net\"\n\t\"os\"\n\t\"testing\"\n)\n\nvar _, _ = net.Dial, os.WriteFile\n\nfunc TestM(t *testing.T) {\n"+testBody+"\n}\n"), 0o644))
-	// The shared temporary directory holds the test's "outside" directories:
-	// the command gets a private one (DefaultPolicy makes TMPDIR writable).
-	return sb, []string{"TMPDIR=" + tmp, "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off"}
+	// The tests' own Go build cache, shared on purpose, keeps the confined
+	// go test fast (a sandbox's private copy starts empty).
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	require.NoError(t, err)
+	config = filepath.Join(t.TempDir(), "config.json")
+	body, err := json.Marshal(map[string]any{"confine": map[string]any{"writable": []string{strings.TrimSpace(string(gocache))}}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(config, body, 0o644))
+	return sb, []string{"TMPDIR=" + tmp, "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off", "GOCACHE=" + strings.TrimSpace(string(gocache))}, config
 }
 
 // TestRunMaliciousTest: go test is project code, so run starts it without
@@ -51,11 +59,11 @@ func project(t *testing.T, testBody string) (sb string, env []string) {
 // is go test's.
 func TestRunMaliciousTest(t *testing.T) {
 	requireLandlock(t)
-	outside := t.TempDir()
+	outside := homeVictim(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer l.Close()
-	sb, env := project(t, `	if err := os.WriteFile("`+outside+`/pwned", []byte("x"), 0o644); err != nil {
+	sb, env, config := project(t, `	if err := os.WriteFile("`+outside+`/pwned", []byte("x"), 0o644); err != nil {
 		t.Error(err)
 	}
 	if c, err := net.Dial("tcp", "`+l.Addr().String()+`"); err != nil {
@@ -63,16 +71,17 @@ func TestRunMaliciousTest(t *testing.T) {
 	} else {
 		c.Close()
 	}`)
-	r := runEnv(t, sb, env, "", "run", "--", "go", "test", "./...")
+	r := runEnv(t, sb, env, "", "run", "--config", config, "--", "go", "test", "./...")
 	assert.Equal(t, 1, r.code, "stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
-	assert.Contains(t, r.stdout, "pwned: permission denied")
-	assert.Contains(t, r.stdout, "connect: permission denied")
+	assert.Contains(t, r.stdout, "pwned: read-only file system")
+	assert.Contains(t, r.stdout, "connect: connection refused", "the machine's loopback is not the command's")
+	assert.Contains(t, r.stderr, "no network (--net")
 	assert.NoFileExists(t, filepath.Join(outside, "pwned"))
 	assertNoConnection(t, l)
 
 	// With --net, project code could send the user's files out: it is asked
 	// about, and with no terminal refused before anything runs.
-	r = runEnv(t, sb, env, "", "run", "--net", "--", "go", "test", "./...")
+	r = runEnv(t, sb, env, "", "run", "--config", config, "--net", "--", "go", "test", "./...")
 	assert.Equal(t, exitRunRefused, r.code, "stderr:\n%s", r.stderr)
 	assert.Contains(t, r.stderr, "needs a person's approval")
 	assert.Contains(t, r.stderr, "project code")
@@ -93,7 +102,7 @@ func assertNoConnection(t *testing.T, l net.Listener) {
 
 func TestRunExitStatus(t *testing.T) {
 	requireLandlock(t)
-	sb, env := project(t, "")
+	sb, env, config := project(t, "")
 	for _, tc := range []struct {
 		argv []string
 		code int
@@ -103,7 +112,7 @@ func TestRunExitStatus(t *testing.T) {
 		{[]string{"false"}, 1},
 		{[]string{"./missing"}, exitRunNotFound},
 	} {
-		r := runEnv(t, sb, env, "", append([]string{"run", "--"}, tc.argv...)...)
+		r := runEnv(t, sb, env, "", append([]string{"run", "--config", config, "--"}, tc.argv...)...)
 		assert.Equal(t, tc.code, r.code, "%q: stderr:\n%s", tc.argv, r.stderr)
 	}
 	r := runEnv(t, sb, env, "", "run", "--", "ls")
@@ -175,4 +184,17 @@ func TestRunTerminal(t *testing.T) {
 			assert.DirExists(t, filepath.Join(sb, "build"))
 		}
 	}
+}
+
+// homeVictim makes a directory under the user's home directory (never a
+// temporary directory, which a confined command's view replaces), removed
+// at the end: the place a confined command must not write.
+func homeVictim(t *testing.T) string {
+	t.Helper()
+	home, err := os.UserHomeDir()
+	require.NoError(t, err)
+	d, err := os.MkdirTemp(home, "sandboxauth-victim-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(d) })
+	return d
 }

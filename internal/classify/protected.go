@@ -160,3 +160,20 @@ func relInside(root, p string) (string, bool) {
 	}
 	return p[len(root)+1:], true
 }
+
+// AtTop returns the path the pattern names at the top of the sandbox
+// (slash-separated, lower-cased as the pattern is matched), and whether
+// every element is literal, so that the path can be named before it
+// exists. A pattern that matches at any depth names this path at the top
+// too.
+func (r *Protected) AtTop() (rel string, literal bool) {
+	literal = true
+	for _, l := range r.literal {
+		literal = literal && l
+	}
+	return strings.Join(r.elems, "/"), literal
+}
+
+// AnyDepth reports whether the pattern matches below the top of the
+// sandbox too.
+func (r *Protected) AnyDepth() bool { return r.anyDepth }

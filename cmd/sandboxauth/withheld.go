@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/confine"
+)
+
+// withheld is the line `run` adds when a confined command fails: what the
+// confinement kept from it, in case that is why, and how to allow it.
+func withheld(p confine.Policy) string {
+	var parts []string
+	if !p.Network {
+		parts = append(parts, "no network (--net, or \"network\": true in the configuration's \"confine\" section, allows it)")
+	}
+	parts = append(parts, "files outside "+p.Sandbox+" read-only (\"writable\" in the \"confine\" section adds a directory)")
+	if ro := relativeTo(p.Sandbox, p.ReadOnly, 4); ro != "" {
+		parts = append(parts, "read-only inside it: "+ro)
+	}
+	if hidden := relativeTo(p.Sandbox, p.Hidden, 3); hidden != "" {
+		parts = append(parts, "hidden: "+hidden+" and the user's credentials")
+	} else {
+		parts = append(parts, "the user's credentials hidden")
+	}
+	return fmt.Sprintf("sandboxauth run: the command failed while confined; if it needed more, note that it had %s.", strings.Join(parts, "; "))
+}
+
+// relativeTo names up to max of paths that lie inside dir, relative to it,
+// and how many more there are.
+func relativeTo(dir string, paths []string, max int) string {
+	var names []string
+	more := 0
+	for _, p := range paths {
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		if len(names) == max {
+			more++
+			continue
+		}
+		names = append(names, rel)
+	}
+	s := strings.Join(names, ", ")
+	if more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}

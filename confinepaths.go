@@ -1,0 +1,277 @@
+package sandboxauth
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/confine"
+	"github.com/sandboxauth/sandboxauth/internal/classify"
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+)
+
+// ProtectConfinement returns p with the protected paths ps of its sandbox
+// kept from the confined command, the same list the tools obey:
+//
+//   - a write-protected path becomes read-only (confine.Policy.ReadOnly):
+//     every existing match in the sandbox, and, for a pattern without
+//     wildcards, its path at the top of the sandbox even if it does not
+//     exist yet, so that the command cannot create it;
+//   - a read-protected path that exists is hidden (confine.Policy.Hidden).
+//
+// A repository's directory (.git, at the top or below, and the git
+// directory a .git file names, for worktrees and submodules) is not made
+// read-only whole, which would stop git add and git commit: its files that
+// make git run programs or read other repositories are (config,
+// config.worktree, hooks, the hooks directory core.hooksPath names,
+// commondir, modules, worktrees, objects/info/alternates).
+//
+// Matches below the top are found by a walk of the sandbox that skips
+// dependency and build directories (node_modules, vendor, target, ...)
+// and stops after 20,000 entries; patterns that match at any depth still
+// protect, through the tools, what the walk did not reach. p.Sandbox must
+// be set. The lists of p are copied, not changed.
+func ProtectConfinement(p confine.Policy, ps []ProtectedPath) (confine.Policy, error) {
+	rules, err := compileProtected(ps)
+	if err != nil {
+		return p, err
+	}
+	return protectConfinement(p, rules), nil
+}
+
+// protectConfinement is ProtectConfinement for compiled rules.
+func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Policy {
+	p.ReadOnly = slices.Clone(p.ReadOnly)
+	p.Hidden = slices.Clone(p.Hidden)
+	placeholders := make(map[string]string, len(p.Placeholders)+2)
+	for k, v := range p.Placeholders {
+		placeholders[k] = v
+	}
+	p.Placeholders = placeholders
+	if p.Sandbox == "" || len(rules) == 0 {
+		return p
+	}
+	sandbox, err := pathres.Resolve(filepath.Clean(p.Sandbox))
+	if err != nil {
+		return p
+	}
+	c := confinePaths{sandbox: sandbox, rules: rules, policy: &p}
+	c.top()
+	c.walk()
+	return p
+}
+
+// confinePaths gathers the confinement's paths for one sandbox.
+type confinePaths struct {
+	sandbox string
+	rules   []classify.Protected
+	policy  *confine.Policy
+}
+
+// gitWriteProtected reports whether the rules protect a repository's
+// configuration from writes: then its dangerous files are kept read-only.
+func (c *confinePaths) gitWriteProtected() bool {
+	for i := range c.rules {
+		if c.rules[i].Write && c.rules[i].Match(".git/config") {
+			return true
+		}
+	}
+	return false
+}
+
+// top adds the literal patterns' paths at the top of the sandbox, existing
+// or not, and the top repository's files.
+func (c *confinePaths) top() {
+	for i := range c.rules {
+		r := &c.rules[i]
+		rel, literal := r.AtTop()
+		if !literal || rel == ".git" || strings.HasPrefix(rel, ".git/") {
+			continue
+		}
+		abs := filepath.Join(c.sandbox, filepath.FromSlash(rel))
+		if r.Write {
+			c.readOnly(abs)
+		}
+		if r.Read {
+			c.hide(abs)
+		}
+	}
+	if c.gitWriteProtected() {
+		c.repository(c.sandbox, true)
+	}
+}
+
+// walkBudget is how many entries the walk looks at, at most.
+const walkBudget = 20000
+
+// walkSkip are directories whose contents the walk does not look at:
+// dependencies and build output, large and rebuilt by tools.
+var walkSkip = map[string]bool{
+	"node_modules": true, "vendor": true, "target": true, "dist": true, "build": true,
+	".venv": true, "venv": true, "__pycache__": true, ".tox": true, ".mypy_cache": true,
+	".pytest_cache": true, ".next": true, ".nuxt": true, ".gradle": true, ".cache": true,
+}
+
+// walk adds the existing matches below the top, and nested repositories.
+func (c *confinePaths) walk() {
+	budget := walkBudget
+	git := c.gitWriteProtected()
+	_ = filepath.WalkDir(c.sandbox, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if budget--; budget < 0 {
+			return fs.SkipAll
+		}
+		if path == c.sandbox {
+			return nil
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(path, c.sandbox+string(filepath.Separator)))
+		name := d.Name()
+		if name == ".git" {
+			if git && rel != ".git" {
+				c.repository(filepath.Dir(path), false)
+			}
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		for i := range c.rules {
+			r := &c.rules[i]
+			if !r.Match(rel) {
+				continue
+			}
+			if r.Write {
+				c.readOnly(path)
+			}
+			if r.Read {
+				c.hide(path)
+			}
+		}
+		if d.IsDir() && walkSkip[name] {
+			return fs.SkipDir
+		}
+		return nil
+	})
+}
+
+// repository keeps the files of the repository whose work tree is dir
+// read-only. top says whether dir is the sandbox: there, missing files
+// get placeholders too; below, only existing ones are protected.
+func (c *confinePaths) repository(dir string, top bool) {
+	dotgit := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(dotgit)
+	gitdir := dotgit
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		// A worktree or a submodule's checkout: "gitdir: PATH".
+		b, err := os.ReadFile(dotgit)
+		if err != nil {
+			return
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		if !ok {
+			return
+		}
+		target = strings.TrimSpace(target)
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(dir, target)
+		}
+		gitdir = target
+		c.readOnly(dotgit) // the pointer itself
+	case err == nil && fi.IsDir():
+	case errors.Is(err, fs.ErrNotExist) && top:
+		// No repository yet: one created by the command would be the
+		// user's repository from then on, its configuration included.
+		c.readOnly(dotgit)
+		return
+	default:
+		return
+	}
+	common := gitdir
+	if b, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		cd := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(cd) {
+			cd = filepath.Join(gitdir, cd)
+		}
+		common = filepath.Clean(cd)
+	}
+	add := func(p, placeholder string, hasPlaceholder bool) {
+		if _, err := os.Lstat(p); err != nil && !top {
+			return
+		}
+		c.readOnly(p)
+		if hasPlaceholder {
+			c.policy.Placeholders[p] = placeholder
+		}
+	}
+	add(filepath.Join(common, "config"), "", false)
+	add(filepath.Join(common, "hooks"), "", false)
+	add(filepath.Join(common, "modules"), "", false)
+	add(filepath.Join(common, "worktrees"), "", false)
+	// Read by git when present: placeholders that git takes as absence.
+	add(filepath.Join(gitdir, "commondir"), ".", gitdir == common)
+	add(filepath.Join(common, "objects", "info", "alternates"), "", true)
+	if gitdir != common {
+		add(filepath.Join(gitdir, "config.worktree"), "", true)
+	} else {
+		add(filepath.Join(common, "config.worktree"), "", true)
+	}
+	if hp := hooksPath(filepath.Join(common, "config")); hp != "" {
+		if !filepath.IsAbs(hp) {
+			hp = filepath.Join(dir, hp)
+		}
+		if _, err := os.Lstat(hp); err == nil {
+			c.readOnly(filepath.Clean(hp))
+		}
+	}
+}
+
+// hooksPath returns the value of core.hooksPath in the git configuration
+// file config, or "". It reads the common form only (a "hookspath = ..."
+// line in a [core] section); the classifier judges the rest.
+func hooksPath(config string) string {
+	b, err := os.ReadFile(config)
+	if err != nil {
+		return ""
+	}
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			section = strings.ToLower(strings.Trim(strings.Fields(strings.Trim(line, "[]") + " x")[0], `"`))
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if ok && section == "core" && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+			return strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return ""
+}
+
+func (c *confinePaths) readOnly(p string) {
+	if !slices.Contains(c.policy.ReadOnly, p) {
+		c.policy.ReadOnly = append(c.policy.ReadOnly, p)
+	}
+}
+
+func (c *confinePaths) hide(p string) {
+	if _, err := os.Lstat(p); err != nil {
+		return
+	}
+	if !slices.Contains(c.policy.Hidden, p) {
+		c.policy.Hidden = append(c.policy.Hidden, p)
+	}
+}
