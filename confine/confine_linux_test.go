@@ -276,6 +276,14 @@ func TestRunReturnsExitStatus(t *testing.T) {
 	require.False(t, errors.Is(err, ErrUnavailable))
 	// Started twice is an error.
 	cmd = exec.Command("/bin/true")
+	cmd.Dir = sb
 	require.NoError(t, Run(cmd, p))
 	require.Error(t, Start(cmd, p))
+	// A working directory the command would not see is an error, not a
+	// failure inside.
+	cmd = exec.Command("/bin/true")
+	cmd.Dir = t.TempDir()
+	err = Start(cmd, p)
+	require.ErrorContains(t, err, "out of the command's sight")
+	require.Nil(t, cmd.Process)
 }

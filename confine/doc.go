@@ -1,104 +1,130 @@
-// Package confine runs a command under kernel confinement, so that what the
-// command does is bounded whatever code it runs: a test suite, a build
-// script, a package script the model wrote a minute ago.
+// Package confine runs a command so that what it does is bounded whatever
+// code it runs: a test suite, a build script, a package script the model
+// wrote a minute ago. A confined command acts on its sandbox directory and
+// on nothing else, at the time or later.
 //
 // # The model
 //
-// A Policy names one directory the command may write beneath (Sandbox), a
-// few more writable places (Writable: the temporary directory, toolchain
-// caches, /dev/null), optionally the only places it may read (Readable),
-// and whether it may use TCP (Network). Start and Run take an *exec.Cmd
-// built as usual and start it confined by the policy:
+// A Policy names the one directory the command may change (Sandbox), a few
+// more (Writable, shared; Private, through a copy of its own), what stays
+// read-only inside them (ReadOnly), what it may not read (Hidden), and
+// whether it has the network. Start and Run take an *exec.Cmd built as
+// usual and start it confined:
 //
 //	cmd := exec.Command("go", "test", "./...")
 //	cmd.Dir = project
 //	err := confine.Run(cmd, confine.DefaultPolicy(project))
 //
 // Only the child and what it starts are confined. The calling process (the
-// agent) keeps every right it had: the restriction is applied to one OS
-// thread that exists only to start the child and is then retired.
+// agent) keeps every right it had.
 //
-// DefaultPolicy holds what real toolchains need (the temporary directory;
-// the Go build and module caches; npm, yarn, pnpm, pip, uv, poetry, cargo,
-// deno and bun caches; harmless devices), with reads unrestricted and no
-// network. Adjust the returned value to taste: it is a plain struct.
+// # The mechanism
+//
+// The command runs in Linux namespaces made by bubblewrap, the system's
+// bwrap (found in /usr/bin, /usr/local/bin or /bin only). The files are
+// named after what they hold: sandbox_linux.go assembles the whole sandbox
+// in one function (bwrapArgs), namespaces_linux.go chooses the namespaces
+// and probes them, mounts_linux.go resolves the view, sockets_linux.go
+// finds the sockets to mask, seccomp_linux.go builds the system-call
+// filter, landlock_linux.go the Landlock scope, placeholders_linux.go
+// keeps missing read-only paths from being created, and
+// supervisor_linux.go lets cmd.Wait return only once the sandbox is gone.
+//
+//   - A user namespace in which the command has no capabilities, not even
+//     as root, and cannot make another.
+//   - A mount namespace: all of / read-only (or, with Readable, only the
+//     system directories and what Readable names); /tmp, /var/tmp, /run
+//     and /dev/shm empty and its own; a /dev with only null, zero, full,
+//     random, urandom, tty and a terminal multiplexer (devpts) of its own;
+//     a /proc of its own processes. Then Sandbox, Writable and Private
+//     writable; ReadOnly paths bound read-only over them, with every
+//     directory between them and the writable place pinned (a mount point
+//     cannot be renamed, so the command cannot move .git away and make
+//     another); Hidden paths replaced by an empty directory or file; and
+//     the sockets of outside programs that would be in its sight (read from
+//     /proc/net/unix) replaced by /dev/null.
+//   - A network namespace with only a loopback interface, unless Network:
+//     servers the command starts on 127.0.0.1 or ::1 work for its own
+//     clients, on any port; nothing outside is reachable, the machine's
+//     loopback and abstract UNIX sockets and netlink included.
+//   - PID, IPC, UTS and cgroup namespaces: the command sees and signals
+//     only its own processes (and cannot prlimit or ptrace others, or read
+//     their /proc); System V IPC and POSIX message queues are its own.
+//     When it ends, everything it started ends (its PID namespace goes
+//     with it), and it dies if the process that started it dies.
+//   - A session of its own, so no controlling terminal: /dev/tty fails.
+//   - A system-call filter (installed by bubblewrap just before the
+//     command starts): TIOCSTI and TIOCLINUX, which type into a terminal,
+//     the kernel keyring, which no namespace separates, and io_uring fail;
+//     32-bit and x32 system calls kill the process.
+//   - With Network, a Landlock domain scoping abstract UNIX sockets and
+//     signals (Linux 6.12, Landlock ABI 6), since the command then shares
+//     the machine's network namespace, where other programs' abstract
+//     sockets are. Without Network the domain is added where the kernel
+//     has it; the namespaces already keep the command from both.
+//   - Descriptors: the command gets its standard streams and
+//     cmd.ExtraFiles. Start marks every other descriptor of the calling
+//     process that a child would inherit close-on-exec (the one change it
+//     makes to the calling process).
+//
+// # DefaultPolicy
+//
+// DefaultPolicy holds what real toolchains need: Go's build cache is
+// Private (kept per sandbox, so go test works and is fast from the second
+// run, and nothing the command compiles reaches the user's own builds);
+// every other cache (modules, npm, pip, cargo, ...) is readable and
+// read-only, so what was downloaded before can be used and nothing can be
+// planted for other builds; the user's credentials are Hidden (see
+// CredentialPaths). The sandboxauth package adds the protected paths of
+// the project (ProtectConfinement): .git's configuration and hooks,
+// editor and agent settings read-only, .env hidden.
 //
 // # Fail closed
 //
-// When the kernel cannot enforce what a Policy asks, Start starts nothing
-// and returns an error wrapping ErrUnavailable: no Landlock (Linux before
-// 5.13, or Landlock not enabled), a Landlock without TCP rules (before
-// Linux 6.7) while Network is false, an architecture without the
-// system-call filter described below, or an operating system other than
-// Linux. There is never a silent unconfined run. Available reports ahead
-// of time whether DefaultPolicy can be enforced.
-//
-// # What is enforced (Linux Landlock)
-//
-//   - Writes: creating, writing, truncating, renaming, linking and deleting
-//     files, directories, fifos, sockets and symlinks succeed only beneath
-//     Sandbox and Writable. Everything else on every file system is
-//     read-only to the command, for root too. Device nodes cannot be
-//     created anywhere, not even by root in the sandbox: one naming a disk
-//     would write past every rule.
-//   - Reads: with Readable non-nil, reading files, listing directories and
-//     executing programs succeed only beneath Sandbox, Writable, Readable,
-//     the program itself and the system directories (/usr, /bin, /sbin,
-//     /lib, /lib32, /lib64, /libx32, /etc, /dev, /proc, /sys).
-//   - Network (Network false): TCP connect and bind to any port are denied.
-//     Landlock checks the connect call, which Multipath TCP sockets and TCP
-//     Fast Open (a send with MSG_FASTOPEN opens the connection) do without,
-//     so a per-thread seccomp filter also makes creating a Multipath TCP
-//     socket fail (as if the protocol were unsupported; programs fall back
-//     to plain TCP), makes sendto, sendmsg and sendmmsg with MSG_FASTOPEN
-//     fail with EOPNOTSUPP (programs fall back to connect), and makes
-//     io_uring unavailable.
-//   - The terminal: the same filter refuses the ioctls TIOCSTI and
-//     TIOCLINUX (EPERM), which would type a command into the terminal the
-//     child shares with the user's shell, to run unconfined once it ends.
-//     It is installed whatever the network setting, and kills a process
-//     that makes 32-bit or x32 system calls, whose numbers and arguments
-//     it would not read right.
-//   - Scoping (Landlock ABI 6, Linux 6.12, and later; best effort): the
-//     command cannot send signals to processes outside its confinement
-//     (the agent, the user's other programs) nor connect to abstract UNIX
-//     sockets created outside it.
-//   - no_new_privs: set-user-ID programs do not gain privileges.
+// When the machine cannot provide all of this, Start starts nothing and
+// returns an error wrapping ErrUnavailable that names what is missing and
+// how to fix it: bubblewrap not installed, user namespaces forbidden (a
+// sysctl, or Ubuntu's AppArmor rule), no system-call filter for the
+// architecture, a kernel without Landlock scoping when Network is set, an
+// operating system other than Linux. Available says so ahead of time.
+// There is no weaker mode. A policy that would leave a way out (the root
+// as sandbox, a writable entry inside the sandbox, containing the home
+// directory or under a hidden path, a read-only path reached through a
+// symbolic link the command could replace) is refused with
+// ErrUnsafePolicy.
 //
 // # What is not enforced
 //
-//   - Reads when Readable is nil (the default): the command can read what
-//     the user can, ~/.ssh included. Set Readable to restrict reads; then
-//     list what the toolchain reads.
-//   - UDP, ICMP and other non-TCP traffic, including DNS queries; UNIX
-//     sockets with a path in a readable place (a Docker or SSH agent
-//     socket, for example); binding port 0 or listening on an unbound
-//     socket (a port the kernel picks).
-//   - File descriptors the command inherits: an open file or socket passed
-//     in cmd.ExtraFiles, cmd.Stdin/Stdout/Stderr keeps the access it was
-//     opened with.
-//   - Resource use (CPU, memory, processes, time), and what the command
-//     writes in Writable places, caches included: a command can plant files
-//     in a shared cache that later, unconfined builds will use. Keep
-//     Writable short when that matters.
-//   - Other ioctls on devices, and System V IPC.
-//   - File metadata outside the sandbox: Landlock does not control chmod,
-//     chown and utimes, so a command can change the mode, owner (as root)
-//     and times of any file it could before. Run confined commands as an
-//     unprivileged user.
-//   - The environment: the child gets cmd.Env (the caller's environment
-//     when nil), secrets in it included, and with Readable set it can
-//     still read /proc, where other processes of the same user show their
-//     command lines and, within its own confinement, environments.
+//   - Reads are open beyond Hidden (with Readable nil): the command reads
+//     what the user can, less the credentials. A confined command without
+//     network cannot send what it reads anywhere; with Network, restrict
+//     reads with Readable.
+//   - What the command writes in the sandbox is the user's from then on:
+//     a Makefile, a test, a nested repository with a configuration of its
+//     own (git status in the parent repository looks into a submodule's).
+//     Only the ReadOnly paths are kept from it. Protected paths below the
+//     top of the sandbox are kept read-only when they exist; a new one
+//     created below the top is not prevented.
+//   - A file of the sandbox that is a hard link to a file outside (pnpm's
+//     store links into node_modules, for example) is one file: writing it
+//     writes the original. New hard links into the sandbox cannot be made
+//     (link fails across mounts, and git clone --local falls back to
+//     copying).
+//   - A socket of an outside program bound after the command started, or
+//     by a relative name, or renamed after it was bound, is not masked,
+//     if it lies in a place the command sees (most sockets live in /tmp
+//     and /run, which it does not see).
+//   - Resource use (CPU, memory, disk, time) and the environment: the
+//     command gets cmd.Env (the caller's environment when nil), secrets in
+//     it included.
 //
-// For more, run the agent itself in a container or a virtual machine, or
-// add a seccomp profile of your own: confinement here is a wall around
-// what the classifier already approved, not a replacement for either.
+// # Limits of the API
 //
-// # Limits of the mechanism
-//
-// cmd.SysProcAttr.Pdeathsig is refused: Linux sends the parent-death
-// signal when the thread that started the child exits, which here is at
-// once. Setting Readable to the empty slice (not nil) restricts reads to
-// Sandbox, Writable and the system directories.
+// After Start, cmd.Path and cmd.Args name the supervising shell and
+// bubblewrap; cmd.Process is the shell's, which exits with the command's
+// status (128+N when signal N ended it); a signal sent to it ends the
+// command. cmd.SysProcAttr may not set namespaces, credentials, a chroot,
+// a controlling terminal or a parent-death signal. A TMPDIR in the
+// command's environment that names a directory it cannot write is replaced
+// by /tmp (its own).
 package confine

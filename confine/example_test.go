@@ -18,7 +18,7 @@ func ExampleRun() {
 	elsewhere, _ := os.MkdirTemp("", "elsewhere")
 	defer os.RemoveAll(elsewhere)
 
-	p := confine.Policy{Sandbox: project, Writable: []string{"/dev/null"}}
+	p := confine.DefaultPolicy(project)
 	cmd := exec.Command("sh", "-c", "echo built > out.txt && echo pwned > "+elsewhere+"/x 2>/dev/null")
 	cmd.Dir = project
 	err := confine.Run(cmd, p)
@@ -37,7 +37,33 @@ func ExampleRun() {
 	// outside written: false
 }
 
-// Available tells, before any command runs, whether the kernel confines.
+// A confined test suite starts a server on the loopback interface, which
+// works; the network outside does not exist for it.
+func ExampleRun_loopback() {
+	project, _ := os.MkdirTemp("", "project")
+	defer os.RemoveAll(project)
+	script := `python3 -c "
+import socket
+s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()
+socket.create_connection(s.getsockname()).close()
+print('loopback: ok')
+try:
+    socket.create_connection(('192.0.2.1', 80), timeout=2)
+except OSError as e:
+    print('outside:', e.strerror)
+"`
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir = project
+	cmd.Stdout = os.Stdout
+	if err := confine.Run(cmd, confine.DefaultPolicy(project)); errors.Is(err, confine.ErrUnavailable) {
+		fmt.Println("this machine cannot confine; nothing ran")
+	}
+	// Output:
+	// loopback: ok
+	// outside: Network is unreachable
+}
+
+// Available tells, before any command runs, whether the machine confines.
 func ExampleAvailable() {
 	if err := confine.Available(); err != nil {
 		fmt.Println("ask about project code instead:", err)

@@ -320,7 +320,7 @@ func sh(t *testing.T, p Policy, dir, script string) (string, error) {
 // whether the thing worked.
 func run(t *testing.T, p *Policy, how string, args ...string) (string, bool) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
+	cmd := exec.Command(testBinary(t), args...)
 	cmd.Env = append(os.Environ(), "CONFINE_TEST_HELPER="+how)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -336,4 +336,13 @@ func run(t *testing.T, p *Policy, how string, args ...string) (string, bool) {
 		require.NoError(t, err, "the helper did not run: %s", out.String())
 	}
 	return out.String(), err == nil
+}
+
+// testBinary is the absolute path of this test binary (os.Args[0] may be
+// relative, and the helpers run in the sandbox).
+func testBinary(t testing.TB) string {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	return exe
 }

@@ -148,6 +148,9 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 			return v, fmt.Errorf("confine: the working directory: %w", err)
 		}
 	}
+	if real, _, ok := existing(v.chdir); !ok || !v.visible(real) {
+		return v, fmt.Errorf("confine: the working directory %s is out of the command's sight (the command sees its own /tmp, /var/tmp and /run, and no hidden path); set cmd.Dir to a directory in the sandbox", v.chdir)
+	}
 	v.sockets = v.outsideSockets(listeningSockets())
 	return v, nil
 }

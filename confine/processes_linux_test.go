@@ -141,7 +141,7 @@ func TestDescriptors(t *testing.T) {
 	require.NoError(t, err)
 	defer extra.Close()
 
-	cmd := exec.Command(os.Args[0])
+	cmd := exec.Command(testBinary(t))
 	cmd.Env = append(os.Environ(), "CONFINE_TEST_HELPER=fds")
 	cmd.Dir = sb
 	cmd.ExtraFiles = []*os.File{extra}

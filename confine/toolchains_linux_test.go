@@ -124,5 +124,9 @@ func goEnv(t *testing.T, name string) string {
 	if err != nil {
 		t.Skipf("go env %s: %v", name, err)
 	}
-	return strings.TrimSpace(string(out))
+	v := strings.TrimSpace(string(out))
+	if name == "GOCACHE" {
+		require.NoError(t, os.MkdirAll(v, 0o755)) // a writable entry must exist
+	}
+	return v
 }
