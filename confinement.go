@@ -11,11 +11,16 @@ import (
 )
 
 // WithConfinement declares that the caller runs every shell command it is
-// allowed through confine.Start (or confine.Run) with policy p, so that
-// project code (see Classification.ProjectCode: go test, npm run, make,
-// ./build.sh, ...) cannot write outside the sandbox or reach the network
-// whatever it does. The Sandbox and Permissive policies then allow project
-// code without asking, and the decision log, the user request and the
+// allowed (not only project code) through confine.Start (or confine.Run)
+// with policy p, Sandbox set to the call's sandbox and the authorizer's
+// protected paths added by ProtectConfinement, so that whatever a command
+// does stays within its sandbox: no network, nothing written outside,
+// .git's configuration and hooks and the other write-protected paths
+// read-only, credentials and read-protected files hidden (see package
+// confine). Config.ConfinePolicy builds exactly that policy from a policy
+// file. The Sandbox and Permissive policies then allow project code
+// (see Classification.ProjectCode: go test, npm run, make, ./build.sh,
+// ...) without asking, and the decision log, the user request and the
 // refusal or approval say that the answer relies on confinement.
 //
 // A policy that allows the network must restrict reads (p.Readable
@@ -33,7 +38,7 @@ import (
 // visibly (a path argument, a redirection, an environment variable) are
 // decided as without it.
 //
-// On a kernel that cannot enforce p (see confine.Available), the
+// On a machine that cannot confine (see confine.Available), the
 // constructor returns an error wrapping both ErrInvalidConfig and
 // confine.ErrUnavailable: never a silent promise that nothing keeps.
 func WithConfinement(p confine.Policy) Option {
