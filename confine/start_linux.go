@@ -8,13 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // support returns the bubblewrap to use and the Landlock ABI when this
@@ -82,7 +78,7 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 		return err
 	}
 
-	cmd.Env = tempDirEnv(cmd.Environ(), v)
+	cmd.Env = commandEnv(cmd.Environ(), v, p.Network)
 	closeOnExec()
 	ctl, err := newControl(encodeFilter(filter))
 	if err != nil {
@@ -186,23 +182,4 @@ func executable(cmd *exec.Cmd) error {
 		return &fs.PathError{Op: "fork/exec", Path: cmd.Path, Err: unix.EACCES}
 	}
 	return nil
-}
-
-// tempDirEnv returns env with TMPDIR set to /tmp (the command's own) when
-// it names a directory the command could not write: a temporary directory
-// of the caller's is out of its sight.
-func tempDirEnv(env []string, v *view) []string {
-	for i := len(env) - 1; i >= 0; i-- {
-		dir, ok := strings.CutPrefix(env[i], "TMPDIR=")
-		if !ok {
-			continue
-		}
-		if real, err := pathres.Resolve(filepath.Clean(dir)); err == nil && filepath.IsAbs(dir) && v.writableRoot(real) != "" {
-			return env
-		}
-		out := slices.Clone(env)
-		out[i] = "TMPDIR=/tmp"
-		return out
-	}
-	return env
 }

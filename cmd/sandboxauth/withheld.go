@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,8 +17,8 @@ func withheld(p confine.Policy) string {
 		parts = append(parts, "no network (--net, or \"network\": true in the configuration's \"confine\" section, allows it)")
 	}
 	parts = append(parts, "files outside "+p.Sandbox+" read-only (\"writable\" in the \"confine\" section adds a directory)")
-	if ro := relativeTo(p.Sandbox, p.ReadOnly, 4); ro != "" {
-		parts = append(parts, "read-only inside it: "+ro)
+	if ro := relativeTo(p.Sandbox, existing(p.ReadOnly), 4); ro != "" {
+		parts = append(parts, "read-only inside it: "+ro+" (files that make git, editors and agents run programs)")
 	}
 	if hidden := relativeTo(p.Sandbox, p.Hidden, 3); hidden != "" {
 		parts = append(parts, "hidden: "+hidden+" and the user's credentials")
@@ -25,6 +26,17 @@ func withheld(p confine.Policy) string {
 		parts = append(parts, "the user's credentials hidden")
 	}
 	return fmt.Sprintf("sandboxauth run: the command failed while confined; if it needed more, note that it had %s.", strings.Join(parts, "; "))
+}
+
+// existing returns the paths that exist now.
+func existing(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // relativeTo names up to max of paths that lie inside dir, relative to it,
