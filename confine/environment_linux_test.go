@@ -1,0 +1,32 @@
+package confine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestCommandEnv(t *testing.T) {
+	v := &view{writable: []bind{{"/work/sb", "/work/sb"}, {"/var/cache/w", "/var/cache/w"}}}
+	for _, tc := range []struct {
+		name    string
+		env     []string
+		network bool
+		want    []string
+	}{
+		{"no TMPDIR, no network", []string{"A=1"}, false, []string{"A=1", "npm_config_offline=true", "YARN_ENABLE_NETWORK=0"}},
+		{"TMPDIR out of sight", []string{"TMPDIR=/home/u/tmp"}, true, []string{"TMPDIR=/tmp"}},
+		{"TMPDIR relative", []string{"TMPDIR=tmp"}, true, []string{"TMPDIR=/tmp"}},
+		{"TMPDIR in the sandbox", []string{"TMPDIR=/work/sb/tmp"}, true, []string{"TMPDIR=/work/sb/tmp"}},
+		{"TMPDIR writable", []string{"TMPDIR=/var/cache/w"}, true, []string{"TMPDIR=/var/cache/w"}},
+		{"the last TMPDIR counts", []string{"TMPDIR=/work/sb", "TMPDIR=/etc"}, true, []string{"TMPDIR=/work/sb", "TMPDIR=/tmp"}},
+		{"the caller's npm setting stays", []string{"npm_config_offline=false"}, false, []string{"npm_config_offline=false", "YARN_ENABLE_NETWORK=0"}},
+		{"with the network, no hints", []string{"A=1"}, true, []string{"A=1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := append([]string(nil), tc.env...)
+			assert.Equal(t, tc.want, commandEnv(tc.env, v, tc.network))
+			assert.Equal(t, in, tc.env, "the caller's slice is not changed")
+		})
+	}
+}
