@@ -31,10 +31,11 @@ import (
 // config.worktree, hooks, the hooks directory core.hooksPath names,
 // commondir, modules, worktrees, objects/info/alternates).
 //
-// Matches below the top are found by a walk of the sandbox that skips
-// dependency and build directories (node_modules, vendor, target, ...)
-// and stops after 20,000 entries; patterns that match at any depth still
-// protect, through the tools, what the walk did not reach. p.Sandbox must
+// Matches below the top are found by a walk of the sandbox's directories,
+// three levels deep and 256 directories at most, that skips dependency and
+// build directories (node_modules, vendor, target, ...): it runs before
+// every command. Patterns that match at any depth still protect, through
+// the tools, what the walk does not reach. p.Sandbox must
 // be set. The lists of p are copied, not changed.
 func ProtectConfinement(p confine.Policy, ps []ProtectedPath) (confine.Policy, error) {
 	rules, err := compileProtected(ps)
@@ -106,8 +107,13 @@ func (c *confinePaths) top() {
 	}
 }
 
-// walkBudget is how many entries the walk looks at, at most.
-const walkBudget = 20000
+// The walk below the top is bounded, since it runs before every confined
+// command: it reads directories down to walkDepth levels below the top,
+// at most walkDirs of them, breadth first, skipping walkSkip.
+const (
+	walkDepth = 3
+	walkDirs  = 256
+)
 
 // walkSkip are directories whose contents the walk does not look at:
 // dependencies and build output, large and rebuilt by tools.
@@ -117,51 +123,54 @@ var walkSkip = map[string]bool{
 	".pytest_cache": true, ".next": true, ".nuxt": true, ".gradle": true, ".cache": true,
 }
 
-// walk adds the existing matches below the top, and nested repositories.
+// walk adds the existing matches below the top (and the top's glob
+// matches), and nested repositories.
 func (c *confinePaths) walk() {
-	budget := walkBudget
 	git := c.gitWriteProtected()
-	_ = filepath.WalkDir(c.sandbox, func(path string, d fs.DirEntry, err error) error {
+	type dir struct {
+		abs, rel string
+		depth    int
+	}
+	queue := []dir{{c.sandbox, "", 0}}
+	for read := 0; len(queue) > 0 && read < walkDirs; read++ {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d.abs)
 		if err != nil {
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			abs := filepath.Join(d.abs, name)
+			rel := name
+			if d.rel != "" {
+				rel = d.rel + "/" + name
 			}
-			return nil
-		}
-		if budget--; budget < 0 {
-			return fs.SkipAll
-		}
-		if path == c.sandbox {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(path, c.sandbox+string(filepath.Separator)))
-		name := d.Name()
-		if name == ".git" {
-			if git && rel != ".git" {
-				c.repository(filepath.Dir(path), false)
-			}
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		for i := range c.rules {
-			r := &c.rules[i]
-			if !r.Match(rel) {
+			if name == ".git" {
+				if git && d.rel != "" {
+					c.repository(d.abs, false)
+				}
 				continue
 			}
-			if r.Write {
-				c.readOnly(path)
+			matched := false
+			for i := range c.rules {
+				r := &c.rules[i]
+				if !r.MatchesLast(name) || !r.Match(rel) {
+					continue
+				}
+				matched = true
+				if r.Write {
+					c.readOnly(abs)
+				}
+				if r.Read {
+					c.hide(abs)
+				}
 			}
-			if r.Read {
-				c.hide(path)
+			if e.IsDir() && !matched && !walkSkip[name] && d.depth < walkDepth {
+				queue = append(queue, dir{abs, rel, d.depth + 1})
 			}
 		}
-		if d.IsDir() && walkSkip[name] {
-			return fs.SkipDir
-		}
-		return nil
-	})
+	}
 }
 
 // repository keeps the files of the repository whose work tree is dir

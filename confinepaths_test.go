@@ -125,3 +125,27 @@ echo built > out.txt
 	assert.Equal(t, "{}", string(b))
 	assert.FileExists(t, filepath.Join(sb, "out.txt"), "the command's own work: %s", out.String())
 }
+
+// BenchmarkProtectConfinement measures what ProtectConfinement adds before
+// each confined command, on a project of 60 directories and 600 files with
+// a repository and secrets below the top.
+func BenchmarkProtectConfinement(b *testing.B) {
+	sb := b.TempDir()
+	for d := 0; d < 60; d++ {
+		dir := filepath.Join(sb, "pkg", string(rune('a'+d%26)), strings.Repeat("x", d/26+1))
+		require.NoError(b, os.MkdirAll(dir, 0o755))
+		for f := 0; f < 10; f++ {
+			require.NoError(b, os.WriteFile(filepath.Join(dir, string(rune('a'+f))+".go"), nil, 0o644))
+		}
+	}
+	require.NoError(b, os.MkdirAll(filepath.Join(sb, ".git", "hooks"), 0o755))
+	require.NoError(b, os.WriteFile(filepath.Join(sb, ".git", "config"), nil, 0o644))
+	require.NoError(b, os.WriteFile(filepath.Join(sb, "pkg", "a", ".env"), nil, 0o644))
+	ps := DefaultProtectedPaths()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := ProtectConfinement(confine.Policy{Sandbox: sb}, ps); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -177,3 +177,17 @@ func (r *Protected) AtTop() (rel string, literal bool) {
 // AnyDepth reports whether the pattern matches below the top of the
 // sandbox too.
 func (r *Protected) AnyDepth() bool { return r.anyDepth }
+
+// MatchesLast reports whether name matches the pattern's last element:
+// a path ending in name can match the pattern itself (not a path below a
+// subtree it names) only if it does. It is a cheap first test for a walk
+// over many names that does not descend into what it matched.
+func (r *Protected) MatchesLast(name string) bool {
+	last := r.elems[len(r.elems)-1]
+	name = strings.ToLower(name)
+	if r.literal[len(r.literal)-1] {
+		return last == name
+	}
+	ok, _ := path.Match(last, name)
+	return ok
+}
