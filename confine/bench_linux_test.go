@@ -59,6 +59,11 @@ func BenchmarkResolveView(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_ = bwrapArgs(v, false, 3, []string{"/bin/true"})
+		src, err := openSources(v, 10)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = bwrapArgs(v, false, 3, src, []string{"/bin/true"})
+		src.close()
 	}
 }

@@ -11,8 +11,10 @@ import (
 // that build the view v for a command, in the order they take effect
 // (a later mount covers an earlier one). argv is the command as it is to
 // be executed, its first element an absolute path; filterFD is the
-// descriptor bubblewrap reads the system-call filter from.
-func bwrapArgs(v *view, network bool, filterFD int, argv []string) []string {
+// descriptor bubblewrap reads the system-call filter from; src holds the
+// descriptors of the binds' sources (see openSources), so that what is
+// mounted is what was checked, whatever is renamed meanwhile.
+func bwrapArgs(v *view, network bool, filterFD int, src *sources, argv []string) []string {
 	a := namespaceArgs(network)
 
 	// 1. The system, read-only: all of it, or (with Readable) nothing yet.
@@ -45,18 +47,18 @@ func bwrapArgs(v *view, network bool, filterFD int, argv []string) []string {
 	w := slices.Clone(v.writable)
 	slices.SortStableFunc(w, func(x, y bind) int { return strings.Count(x.Dst, "/") - strings.Count(y.Dst, "/") })
 	for _, b := range w {
-		a = append(a, "--bind", b.Src, b.Dst)
+		a = append(a, "--bind-fd", src.fd(b.Src), b.Dst)
 	}
 	if v.program != "" {
-		a = append(a, "--ro-bind", v.program, v.program)
+		a = append(a, "--ro-bind-fd", src.fd(v.program), v.program)
 	}
 	// 4. Inside the writable places: directories pinned so that they
 	// cannot be renamed or replaced, then the read-only paths.
 	for _, p := range v.pins {
-		a = append(a, "--bind", p, p)
+		a = append(a, "--bind-fd", src.fd(p), p)
 	}
 	for _, r := range v.readOnly {
-		a = append(a, "--ro-bind", r, r)
+		a = append(a, "--ro-bind-fd", src.fd(r), r)
 	}
 	// 5. What it may not read: hidden paths and the sockets of outside
 	// programs.

@@ -87,9 +87,16 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 	}
 	defer ctl.closeChildEnds()
 	n := len(cmd.ExtraFiles)
-	cmd.ExtraFiles = append(cmd.ExtraFiles, ctl.childFiles()...)
+	src, err := openSources(v, 3+n+len(ctl.childFiles()))
+	if err != nil {
+		ctl.closeOurEnds()
+		lock.release()
+		return err
+	}
+	defer src.close()
+	cmd.ExtraFiles = append(append(cmd.ExtraFiles, ctl.childFiles()...), src.files...)
 	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
-	cmd.Args = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, argv), 3+n)
+	cmd.Args = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, src, argv), 3+n)
 	cmd.Path = cmd.Args[0]
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
