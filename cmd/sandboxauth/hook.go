@@ -106,13 +106,13 @@ func hookAnswer(stdin io.Reader, agent hookproto.Agent, config string) (ans hook
 			req.ProjectDir = filepath.Clean(dir)
 		}
 	}
-	policies, err := loadHookPolicies(config, req)
+	policies, confined, err := loadHookPolicies(config, req)
 	if err != nil {
 		return agent.Encode(req, hookproto.Decision{Action: hookproto.Deny,
 			Reason: fmt.Sprintf("sandboxauth: the hook's configuration could not be loaded (%v), so every tool call is refused until a person fixes it.", err)})
 	}
 	defer closePolicies(policies)
-	return agent.Encode(req, decideAll(policies, req))
+	return agent.Encode(req, confined.confined(req, decideAll(policies, req)))
 }
 
 // decideAll decides req under every policy (one at least, as

@@ -11,6 +11,9 @@ type toolSpec struct {
 	// shell: the key of the command (required) and of an optional working
 	// directory, relative to the event's cwd.
 	command, cwdKey string
+	// shell: the agent runs a command given back in place of the call's
+	// own (see Request.CanRewrite).
+	rewrite bool
 	// read, write, edit: the keys that may name the path. Every one
 	// present is checked, since which of them the agent's tool reads is
 	// its own business (a decoy path in another key must not hide the
@@ -31,6 +34,8 @@ func (s toolSpec) apply(req *Request, in fields) error {
 	req.Kind = s.kind
 	switch s.kind {
 	case KindShell:
+		req.CanRewrite = s.rewrite
+		req.input = in.m
 		cmd, err := in.str(s.command)
 		if err != nil {
 			return err
