@@ -23,7 +23,7 @@ import (
 // confines the command with.
 //
 // The rewritten command means exactly the original: the script is the
-// agent's own, single-quoted (a quote as '\''), so that no character of it
+// agent's own, single-quoted (a quote as '\”), so that no character of it
 // is read by the outer shell; it runs in the working directory the agent's
 // shell is in, with its environment (run passes the environment on, with a
 // private TMPDIR). What the agent's own shell adds to a command it runs
@@ -117,7 +117,7 @@ func (c *hookConfinement) confined(req *hookproto.Request, d hookproto.Decision)
 }
 
 // shellQuote quotes s as one word for sh, bash and zsh: in single quotes,
-// where no character is special, each single quote written as '\''.
+// where no character is special, each single quote written as '\”.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
