@@ -23,7 +23,8 @@ import (
 // confines the command with.
 //
 // The rewritten command means exactly the original: the script is the
-// agent's own, single-quoted (a quote as '\”), so that no character of it
+// agent's own, single-quoted (each quote in it closed, escaped with a
+// backslash and reopened), so that no character of it
 // is read by the outer shell; it runs in the working directory the agent's
 // shell is in, with its environment (run passes the environment on, with a
 // private TMPDIR). What the agent's own shell adds to a command it runs

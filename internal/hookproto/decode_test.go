@@ -1,6 +1,7 @@
 package hookproto
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,7 +22,8 @@ func TestDecode(t *testing.T) {
 	}{
 		{"claude bash", "claude-code",
 			`{"session_id":"s1","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","timeout":5}}`,
-			Request{Agent: "claude-code", Event: "PreToolUse", Kind: KindShell, Tool: "Bash", Command: "ls", Cwd: "/p", ProjectDir: "/p", Session: "s1", CanAsk: true}},
+			Request{Agent: "claude-code", Event: "PreToolUse", Kind: KindShell, Tool: "Bash", Command: "ls", Cwd: "/p", ProjectDir: "/p", Session: "s1", CanAsk: true,
+				CanRewrite: true, input: map[string]json.RawMessage{"command": json.RawMessage(`"ls"`), "timeout": json.RawMessage(`5`)}}},
 		{"claude relative path resolved against cwd", "claude-code",
 			`{"cwd":"/p/sub","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"../a.go","old_string":"x","new_string":"y"}}`,
 			Request{Agent: "claude-code", Event: "PreToolUse", Kind: KindEdit, Tool: "Edit", Paths: []string{"/p/a.go"}, Cwd: "/p/sub", ProjectDir: "/p/sub", CanAsk: true}},

@@ -34,8 +34,9 @@ func (s toolSpec) apply(req *Request, in fields) error {
 	req.Kind = s.kind
 	switch s.kind {
 	case KindShell:
-		req.CanRewrite = s.rewrite
-		req.input = in.m
+		if s.rewrite {
+			req.CanRewrite, req.input = true, in.m
+		}
 		cmd, err := in.str(s.command)
 		if err != nil {
 			return err
