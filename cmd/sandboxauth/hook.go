@@ -50,6 +50,14 @@ remove safe commands, go headless), since a repository can ship one. The
 policy is the file's (Sandbox by default) with the project directory as
 sandbox.
 
+With a "confine" section in the user's file (or the --config file) and the
+Sandbox policy, a Claude Code Bash command the policy allows, project code
+included (go test, npm test, ./build.sh), is not asked about: the answer
+allows it rewritten to run confined, as
+  /abs/sandboxauth run --config FILE --sandbox PROJECT -- bash -c 'COMMAND'
+Where the kernel cannot confine, and for the other agents (whose hooks
+cannot rewrite a command reliably), the answers are as without it.
+
 "sandboxauth hook install --help" shows how to register the hook with an
 agent.
 `

@@ -16,6 +16,9 @@ import (
 // behaviour. Exit 2, crashes and other non-zero statuses deny the call;
 // a timeout lets it run. The shell tools are "bash" and "powershell"; the
 // file tools take "path".
+// The CLI's hooks reference documents no field that changes the tool's
+// arguments (modifiedArgs belongs to the SDK's in-process hook), so no
+// Copilot request can rewrite.
 
 // copilot is the Copilot CLI protocol.
 type copilot struct{}

@@ -21,6 +21,8 @@ import (
 // are written for it all the same: a reader that ignores them loses
 // nothing). A hook entry
 // with "failClosed": true blocks the action when the hook fails.
+// The documented answer has no field that changes the command, so no
+// Cursor request can rewrite.
 
 // cursor is the Cursor protocol.
 type cursor struct{}

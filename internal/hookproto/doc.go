@@ -24,6 +24,15 @@
 // "ask" where the event cannot ask (Codex PreToolUse, Cursor
 // beforeReadFile) is encoded as a deny that says a person must approve.
 //
+// # Rewriting
+//
+// An allow may carry a Command to run in place of the call's own
+// (Decision.Command): the hook uses it to run a shell command confined.
+// Only where the agent is documented to run the rewritten command is
+// Request.CanRewrite set (Claude Code's Bash tool, through updatedInput);
+// everywhere else such a decision is encoded as a refusal, so that the
+// original command never runs in place of the one meant.
+//
 // Each adapter's file cites the documentation or source its protocol
 // facts were checked against.
 package hookproto

@@ -16,6 +16,13 @@ package hookproto
 // resolved by the tools against the project directory, which is the cwd
 // of the event (GEMINI_PROJECT_DIR in the hook's environment). An allow
 // cannot skip Gemini's own confirmation: it only says the hook has no objection.
+//
+// Rewriting: hookSpecificOutput.tool_input "merges with and overrides the
+// model's arguments" (docs/hooks/reference.md, BeforeTool). It is not used:
+// an allow cannot spare the person Gemini's confirmation anyway, and a
+// version without the merge would run the original command unconfined once
+// confirmed, so no Gemini CLI request can rewrite and project code is
+// asked about.
 
 // geminiCLI is the Gemini CLI protocol.
 type geminiCLI struct{}
