@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth"
+	"github.com/sandboxauth/sandboxauth/auth"
 	"github.com/sandboxauth/sandboxauth/internal/hookproto"
 )
 
@@ -173,7 +174,14 @@ func decideHook(p *hookPolicy, req *hookproto.Request) hookproto.Decision {
 		}
 		call = func() error { return p.authz.IsShellAuthorized(false, "", p.sandbox, req.Cwd, argv) }
 	case hookproto.KindRead, hookproto.KindSearch:
-		call = func() error { return p.authz.IsAuthorizedForRead(false, "", req.Tool, p.sandbox, req.Paths...) }
+		// A search of files' contents reaches the read-protected files
+		// beneath its directories that its patterns may match: it asks
+		// as a read of them would.
+		var reader auth.Authorizer = p.authz
+		if req.Contents {
+			reader = sandboxauth.ForSearch(p.authz, req.Patterns...)
+		}
+		call = func() error { return reader.IsAuthorizedForRead(false, "", req.Tool, p.sandbox, req.Paths...) }
 	case hookproto.KindWrite, hookproto.KindEdit:
 		call = func() error { return p.authz.IsAuthorizedForWrite(false, "", req.Tool, p.sandbox, req.Paths...) }
 	default:

@@ -38,8 +38,8 @@ var claudeTools = map[string]toolSpec{
 	"Edit":         {kind: KindEdit, path: []string{"file_path"}},
 	"MultiEdit":    {kind: KindEdit, path: []string{"file_path"}},
 	"NotebookEdit": {kind: KindEdit, path: []string{"notebook_path"}},
-	"Glob":         {kind: KindSearch, dir: "path", globs: []string{"pattern"}},
-	"Grep":         {kind: KindSearch, dir: "path", globs: []string{"glob"}},
+	"Glob":         {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern"}},
+	"Grep":         {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
 }
 
 func (c claudeCode) Decode(payload []byte) (*Request, error) {

@@ -35,8 +35,8 @@ var copilotTools = map[string]toolSpec{
 	"write":       {kind: KindWrite, path: []string{"path", "file_path"}},
 	"edit":        {kind: KindEdit, path: []string{"path", "file_path"}},
 	"str_replace": {kind: KindEdit, path: []string{"path", "file_path"}},
-	"glob":        {kind: KindSearch, dir: "path", globs: []string{"pattern"}},
-	"grep":        {kind: KindSearch, dir: "path", globs: []string{"glob"}},
+	"glob":        {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern"}},
+	"grep":        {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
 }
 
 func (c copilot) Decode(payload []byte) (*Request, error) {

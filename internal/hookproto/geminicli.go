@@ -34,11 +34,14 @@ var geminiTools = map[string]toolSpec{
 	"run_shell_command": {kind: KindShell, command: "command", cwdKey: "dir_path"},
 	"read_file":         {kind: KindRead, path: []string{"file_path"}},
 	"list_directory":    {kind: KindRead, path: []string{"dir_path"}},
-	"read_many_files":   {kind: KindSearch, dir: "dir_path", globLists: []string{"include", "paths"}}, // paths: earlier versions
+	"read_many_files":   {kind: KindSearch, dirs: []string{"dir_path"}, globLists: []string{"include", "paths"}, contents: true}, // paths: earlier versions
 	"write_file":        {kind: KindWrite, path: []string{"file_path"}},
 	"replace":           {kind: KindEdit, path: []string{"file_path"}},
-	"glob":              {kind: KindSearch, dir: "dir_path", globs: []string{"pattern"}},
-	"grep_search":       {kind: KindSearch, dir: "dir_path", globs: []string{"include_pattern"}},
+	"glob":              {kind: KindSearch, dirs: []string{"dir_path"}, globs: []string{"pattern"}},
+	"grep_search":       {kind: KindSearch, dirs: []string{"dir_path"}, globs: []string{"include_pattern"}, contents: true},
+	// search_file_content is grep_search's earlier name, whose parameters
+	// were path and include; every spelling present is checked.
+	"search_file_content": {kind: KindSearch, dirs: []string{"path", "dir_path"}, globs: []string{"include", "include_pattern"}, contents: true},
 }
 
 func (g geminiCLI) Decode(payload []byte) (*Request, error) {

@@ -38,6 +38,13 @@ type Request struct {
 	// Paths are the absolute paths the call reads, writes or searches.
 	Paths []string
 
+	// Contents reports a search that reads the contents of the files
+	// beneath the directories in Paths (grep, read_many_files), not only
+	// their names (glob); Patterns are then its glob patterns as the tool
+	// takes them, relative to the directory searched (none: every file).
+	Contents bool
+	Patterns []string
+
 	Cwd        string // absolute working directory of the event
 	ProjectDir string // absolute project directory: the sandbox
 	Session    string // the agent's session or conversation ID, if given
