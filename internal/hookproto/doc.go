@@ -12,7 +12,9 @@
 // (absolute: relative ones are resolved against the event's working
 // directory or the tool's own directory argument), the working directory,
 // the project directory and the session. Every file named in a Codex
-// apply_patch body is among the paths.
+// apply_patch body is among the paths. A search of files' contents (grep,
+// read_many_files) is marked Contents, with its glob patterns, so that the
+// caller can tell which protected files it may read.
 //
 // # Failing closed
 //
