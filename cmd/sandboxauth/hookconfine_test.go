@@ -246,6 +246,7 @@ func TestHookDoesNotRewriteWhereItCannotConfine(t *testing.T) {
 		{"confine only in the project's file", "claude-code", claude("Bash"), "", `{"confine": {}}`},
 		{"permissive policy", "claude-code", claude("Bash"), `{"policy": "permissive", "confine": {}}`, ""},
 		{"no confine section", "claude-code", claude("Bash"), `{"policy": "sandbox"}`, ""},
+		{"a command no program can receive", "claude-code", strings.Replace(claude("Bash"), "go test ./...", `go test\u0000 ./...`, 1), confineConfig, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
