@@ -125,6 +125,9 @@ func TestHookConfinesProjectCode(t *testing.T) {
 					t.Skipf("%s is not installed: %v", tt.needs, err)
 				}
 			}
+			if tt.needs == "go" && testing.Short() {
+				t.Skip("-short: the confined go test builds with a private, cold build cache (about a minute)")
+			}
 			c := newConfinedProject(t)
 			tt.setup(t, c)
 			payload, err := os.ReadFile(filepath.Join(confineFixtures, tt.fixture+".json"))
