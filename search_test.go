@@ -118,6 +118,22 @@ func TestSearchWithoutReadProtection(t *testing.T) {
 	assert.NoError(t, a.IsAuthorizedForRead(false, "", "Grep", sb, sb))
 }
 
+// TestSearchReachesProtectedDirectory: a read-protected directory counts
+// too: a search whose patterns may match a file in it asks.
+func TestSearchReachesProtectedDirectory(t *testing.T) {
+	sb := searchTree(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "secrets"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "secrets", "key.txt"), []byte("k"), 0o600))
+	a, ch, err := NewSandboxAuthorizer(testCommands(), WithProtectedPaths(ProtectedPath{Pattern: "secrets/", Read: true}))
+	require.NoError(t, err)
+	defer a.Close()
+	seen, err := answering(t, ch, false, func() error { return ForSearch(a, "*.txt").IsAuthorizedForRead(false, "", "Grep", sb, sb) })
+	require.Len(t, seen, 1)
+	assert.Contains(t, seen[0].Rule, "protected path secrets/: "+filepath.Join(sb, "secrets", "key.txt"))
+	assert.ErrorIs(t, err, ErrAuthorizationDenied)
+	assert.NoError(t, ForSearch(a, "*.go").IsAuthorizedForRead(false, "", "Grep", sb, sb), "*.go cannot match key.txt")
+}
+
 // TestSearchOutsideStillRefused: the view changes nothing else: a search
 // outside the sandbox is refused, and writes and shell calls through the
 // view are decided as without it.
