@@ -150,6 +150,9 @@ func (w searchWalk) dir(given, real string) string {
 		if *w.budget--; *w.budget < 0 {
 			return "more than " + strconv.Itoa(maxSearchWalk) + " files and directories, which sandboxauth did not all check for protected paths (narrow the search to a smaller directory)"
 		}
+		if !e.IsDir() && !searchPatternsMatch(w.c.patterns, e.Name()) {
+			continue
+		}
 		g, r := filepath.Join(given, e.Name()), filepath.Join(real, e.Name())
 		switch {
 		case e.IsDir():
@@ -165,9 +168,6 @@ func (w searchWalk) dir(given, real string) string {
 				continue // links to directories are not followed
 			}
 			r = target
-		}
-		if !searchPatternsMatch(w.c.patterns, e.Name()) {
-			continue
 		}
 		if p := classify.ProtectedFor(w.rules, false, w.c.sandboxDir, w.root, g, r); p != nil {
 			return "protected path " + p.Pattern + ": " + g
