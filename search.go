@@ -101,13 +101,13 @@ const maxSearchWalk = 50_000
 
 // protectedInSearch returns why the search c must ask because of a
 // read-protected file it can reach ("protected path .env: /p/.env, which
-// searching /p reaches"), or "". The paths of c are inside the sandbox;
-// pl is their placement.
-func protectedInSearch(rules []classify.Protected, c *call, pl *placement) string {
+// searching /p reaches"), or because it reaches more than limit entries,
+// or "". The paths of c are inside the sandbox; pl is their placement.
+func protectedInSearch(rules []classify.Protected, c *call, pl *placement, limit int) string {
 	if !anyReadRule(rules) {
 		return ""
 	}
-	budget := maxSearchWalk
+	budget := limit
 	for i, dir := range c.paths {
 		real := pl.real[i]
 		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
@@ -115,6 +115,10 @@ func protectedInSearch(rules []classify.Protected, c *call, pl *placement) strin
 		}
 		w := searchWalk{rules: rules, c: c, root: pl.root, budget: &budget}
 		if why := w.dir(dir, real); why != "" {
+			if budget < 0 {
+				return "searching " + dir + " reaches more than " + strconv.Itoa(limit) +
+					" files and directories, too many to check for protected paths (search a smaller directory)"
+			}
 			return why + ", which searching " + dir + " reaches"
 		}
 	}
@@ -148,7 +152,7 @@ func (w searchWalk) dir(given, real string) string {
 	}
 	for _, e := range entries {
 		if *w.budget--; *w.budget < 0 {
-			return "more than " + strconv.Itoa(maxSearchWalk) + " files and directories, which sandboxauth did not all check for protected paths (narrow the search to a smaller directory)"
+			return "too many entries"
 		}
 		if !e.IsDir() && !searchPatternsMatch(w.c.patterns, e.Name()) {
 			continue

@@ -108,6 +108,27 @@ func search(patterns ...string) func(a auth.Authorizer) auth.Authorizer {
 	return func(a auth.Authorizer) auth.Authorizer { return ForSearch(a, patterns...) }
 }
 
+// TestSearchTooLargeToCheck: a search beneath more entries than the walk
+// may look at asks (the authorizer's limit is maxSearchWalk; here a small
+// one), naming the directory; within the limit it is decided by what it
+// finds.
+func TestSearchTooLargeToCheck(t *testing.T) {
+	sb := searchTree(t)
+	require.NoError(t, os.Remove(filepath.Join(sb, ".env"))) // found first otherwise
+	rules, err := compileProtected(DefaultProtectedPaths())
+	require.NoError(t, err)
+	clean := filepath.Join(sb, "clean")
+	c := readCall(false, "", "Grep", sb, []string{sb})
+	pl, err := place(sb, c.paths)
+	require.NoError(t, err)
+	assert.Equal(t, "searching "+sb+" reaches more than 3 files and directories, too many to check for protected paths (search a smaller directory)",
+		protectedInSearch(rules, c, &pl, 3))
+	c = readCall(false, "", "Grep", sb, []string{clean})
+	pl, err = place(sb, c.paths)
+	require.NoError(t, err)
+	assert.Empty(t, protectedInSearch(rules, c, &pl, 3), "clean/ holds one file")
+}
+
 // TestSearchWithoutReadProtection: with no path protected for reads, a
 // search walks nothing and runs.
 func TestSearchWithoutReadProtection(t *testing.T) {
