@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 //
 //	/abs/sandboxauth run --config FILE --sandbox PROJECT -- bash -c 'COMMAND'
 //
-// (zsh -c where the user's shell is zsh, as the hook judged it), so that
+// (zsh -c where the agent runs zsh; see hookShells), so that
 // the command runs under `sandboxauth run` with the user's policy and the
 // project as sandbox. Project code (go test, npm test, ./build.sh, ...),
 // which would otherwise be asked about, is then allowed: the policies are
@@ -86,7 +87,7 @@ func hookConfinementFor(files []hookConfig, cfgs []*sandboxauth.Config, req *hoo
 			exe:    exe,
 			config: config,
 			policy: confinePolicy(cfgs[i], req.ProjectDir, false),
-			shell:  hookShell(os.Getenv("SHELL")),
+			shell:  runShell(hookShells(os.Getenv)),
 		}
 	}
 	return nil
@@ -115,6 +116,20 @@ func (c *hookConfinement) confined(req *hookproto.Request, d hookproto.Decision)
 	}
 	d.Command = c.command(req.ProjectDir, req.Command)
 	return d
+}
+
+// runShell is the shell the rewritten command runs the script with: the
+// one shell it was judged with, or, when it was judged with both bash and
+// zsh (see hookShells), the one Claude Code would have run: zsh where
+// there is one, bash otherwise.
+func runShell(judged []string) string {
+	if len(judged) == 1 {
+		return judged[0]
+	}
+	if _, err := exec.LookPath("zsh"); err == nil {
+		return "zsh"
+	}
+	return "bash"
 }
 
 // shellQuote quotes s as one word for sh, bash and zsh: in single quotes,
