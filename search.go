@@ -31,7 +31,9 @@ import (
 // matched, against the file's base name and without regard to case, and a
 // pattern that cannot be read (a "**" in its last element, a negation,
 // unbalanced braces) matches every file. Links to directories are not
-// followed, as the agents' search tools do not follow them by default; a
+// followed, as the agents' search tools do not follow them by default
+// (Claude Code's Grep runs ripgrep without --follow: anthropics/claude-code
+// issue 25317; grep -r and git grep do not follow them either); a
 // link to a protected file is found under either name. A search beneath a
 // tree of more than 50,000 entries asks: sandboxauth did not look at all
 // of them.
