@@ -56,9 +56,9 @@ type hookConfinement struct {
 //   - the user's configuration (--config, or the user's own file: never
 //     the project's, which a repository ships) has a "confine" section and
 //     the Sandbox policy, which is the one run applies;
-//   - the kernel can confine (confine.Available), and the path of this
-//     program is known.
-func hookConfinementFor(files []hookConfig, cfgs []*sandboxauth.Config, req *hookproto.Request) *hookConfinement {
+//   - the machine can confine (available, which is confine.Available), and
+//     the path of this program is known.
+func hookConfinementFor(files []hookConfig, cfgs []*sandboxauth.Config, req *hookproto.Request, available func() error) *hookConfinement {
 	if req.Kind != hookproto.KindShell || !req.CanRewrite || req.Argv != nil {
 		return nil
 	}
@@ -69,7 +69,7 @@ func hookConfinementFor(files []hookConfig, cfgs []*sandboxauth.Config, req *hoo
 		if _, ok := cfgs[i].Confinement(); !ok || cfgs[i].Policy() != sandboxauth.PolicySandbox {
 			continue
 		}
-		if confine.Available() != nil {
+		if available() != nil {
 			return nil
 		}
 		exe, err := os.Executable()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sandboxauth/sandboxauth"
 	"github.com/sandboxauth/sandboxauth/confine"
+	"github.com/sandboxauth/sandboxauth/internal/hookproto"
 )
 
 // confineFixtures holds Claude Code PreToolUse events of Bash calls that
@@ -281,4 +284,36 @@ func TestShellQuote(t *testing.T) {
 		require.NoError(t, err, s)
 		assert.Equal(t, s, string(out), "bash reads the quoted word back as it was")
 	}
+}
+
+// TestHookConfinementNeedsTheKernel: where the machine cannot confine, the
+// hook does not rewrite (its answers are those without a confine
+// section), whatever the configuration says; where it can, a Claude Code
+// Bash call with the user's confine section is rewritten.
+func TestHookConfinementNeedsTheKernel(t *testing.T) {
+	project, home := hookProject(t)
+	file := filepath.Join(home, "config.json")
+	require.NoError(t, os.WriteFile(file, []byte(confineConfig), 0o644))
+	cfg, err := loadConfig(file)
+	require.NoError(t, err)
+	req := &hookproto.Request{Agent: "claude-code", Kind: hookproto.KindShell, Tool: "Bash", Command: "go test ./...",
+		Cwd: project, ProjectDir: project, CanRewrite: true}
+	files, cfgs := []hookConfig{{path: file}}, []*sandboxauth.Config{cfg}
+
+	unavailable := func() error { return fmt.Errorf("no bwrap: %w", confine.ErrUnavailable) }
+	assert.Nil(t, hookConfinementFor(files, cfgs, req, unavailable))
+
+	available := func() error { return nil }
+	c := hookConfinementFor(files, cfgs, req, available)
+	require.NotNil(t, c)
+	assert.Equal(t, file, c.config)
+	assert.Equal(t, project, c.policy.Sandbox)
+
+	notRewritable := *req
+	notRewritable.CanRewrite = false
+	assert.Nil(t, hookConfinementFor(files, cfgs, &notRewritable, available))
+	argv := *req
+	argv.Command, argv.Argv = "", []string{"go", "test", "./..."}
+	assert.Nil(t, hookConfinementFor(files, cfgs, &argv, available), "an argv is not a script the rewrite can quote")
+	assert.Nil(t, hookConfinementFor([]hookConfig{{path: file, fromProject: true}}, cfgs, req, available), "the project's own file")
 }

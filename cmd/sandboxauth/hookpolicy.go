@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/sandboxauth/sandboxauth"
+	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/internal/hookproto"
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
@@ -81,7 +82,7 @@ func loadHookPolicies(configPath string, req *hookproto.Request) ([]*hookPolicy,
 			return nil, nil, err
 		}
 	}
-	confined := hookConfinementFor(files, cfgs, req)
+	confined := hookConfinementFor(files, cfgs, req, confine.Available)
 	var out []*hookPolicy
 	for i, f := range files {
 		p, err := newHookPolicy(f, cfgs[i], req, confined)
