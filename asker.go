@@ -133,6 +133,8 @@ func (a *asker) decide(c *call, f *facts, decide func(*call, *facts) verdict) (b
 		if err == nil && len(f.place.outside) == 0 {
 			if r, p := protectedHit(a.opts.protected, c.op, c.sandboxDir, &f.place, c.paths); r != nil {
 				f.protected = "protected path " + r.Pattern + ": " + p
+			} else if c.op == OpRead && searches(c) {
+				f.protected = protectedInSearch(a.opts.protected, c, &f.place, maxSearchWalk)
 			} else if c.op == OpWrite {
 				sp := a.searchPaths.Get(pathres.Clean(c.sandboxDir))
 				for i, p := range c.paths {

@@ -121,6 +121,8 @@ type call struct {
 	cwd        string
 	argv       []string
 	toolCallID string
+	search     bool     // a read through ForSearch: it searches beneath its directories
+	patterns   []string // the search's patterns (ForSearch); none: every file
 }
 
 // caller is implemented by this package's authorizers: authorize decides c.

@@ -8,27 +8,45 @@ import (
 )
 
 // codeUnitConfinesRead reports whether the CodeUnit authorizer confines
-// the reads of tool to the code unit: tools that read or search files in
-// the vocabulary of package toolpolicy, under any agent's name (Read,
-// read_file, Grep, grep_search, LS, list_directory, ...), and the
-// diagnostics and run_tests tools. Reads by other tools go to the fallback.
-func codeUnitConfinesRead(tool string) bool {
-	switch toolpolicy.KindOf(tool) {
-	case toolpolicy.KindRead, toolpolicy.KindSearch:
+// the reads of tool to the code unit: the seed's read_file, ls,
+// diagnostics and run_tests, each under any agent's name in package
+// toolpolicy's vocabulary (Read, read_file, read_many_files, LS,
+// list_directory, ...), and with search set the search tools too (glob,
+// grep: Glob, Grep, grep_search, search_file_content, ...). Reads by other
+// tools go to the fallback.
+func codeUnitConfinesRead(tool string, search bool) bool {
+	n, _ := toolpolicy.Normalize(tool)
+	switch n {
+	case "read", "ls", "diagnostics", "run_tests":
 		return true
 	}
-	n, _ := toolpolicy.Normalize(tool)
-	return n == "diagnostics" || n == "run_tests"
+	return search && toolpolicy.KindOf(tool) == toolpolicy.KindSearch
+}
+
+// WithCodeUnitSearch makes NewCodeUnitAuthorizer confine the reads of the
+// search tools as well (glob and grep under any agent's name: Glob, Grep,
+// grep_search, search_file_content, ...). Without it, searches go to the
+// fallback, as the seed's contract has it, so that an agent working on one
+// unit can still find the callers of its code elsewhere. Other
+// constructors ignore it.
+func WithCodeUnitSearch() Option {
+	return func(o *options) error {
+		o.unitSearch = true
+		return nil
+	}
 }
 
 // NewCodeUnitAuthorizer returns an authorizer that confines an agent to a
 // code unit and otherwise defers to fallback. It never allows anything that
 // fallback would refuse:
 //
-//   - reads by tools that read or search files (read_file, Read, ls, Grep,
-//     glob, ... in any agent's vocabulary; see toolpolicy.Vocabulary), and by
-//     diagnostics and run_tests, are refused with ErrOutsideCodeUnit when any
-//     path is outside unit;
+//   - reads by the read_file, ls, diagnostics and run_tests tools, under
+//     any agent's name for them (Read, read_file, read_many_files, LS,
+//     list_directory, ...; see toolpolicy.Vocabulary), are refused with
+//     ErrOutsideCodeUnit when any path is outside unit; reads by other
+//     tools (Grep, Glob, grep_search, web tools, ...) go to fallback, so
+//     that the agent can still find the callers of its code elsewhere,
+//     unless WithCodeUnitSearch confines the search tools too;
 //   - writes by any tool are refused with ErrOutsideCodeUnit when any path is
 //     outside unit;
 //   - shell commands are not confined (their paths cannot be known reliably);
@@ -46,16 +64,22 @@ func codeUnitConfinesRead(tool string) bool {
 // A nil unit or fallback, or an invalid option, yields an authorizer that
 // refuses every call with an error matching ErrInvalidConfig.
 //
-// Of the options, WithDecisionLog applies: the calls this authorizer refuses
+// Of the options, WithCodeUnitSearch and WithDecisionLog apply: the calls this authorizer refuses
 // itself are logged there with policy "codeunit" and the rule "outside the
 // code unit NAME". Without it, they go to the decision log of fallback when
 // fallback is one of this package's authorizers. Other options are ignored.
 func NewCodeUnitAuthorizer(unit *codeunit.CodeUnit, fallback Authorizer, opts ...Option) Authorizer {
-	return &codeUnitAuthorizer{unit: unit, delegator: newDelegator(fallback, opts)}
+	d := newDelegator(fallback, opts)
+	o, err := buildOptions(opts)
+	if d.optErr == nil {
+		d.optErr = err
+	}
+	return &codeUnitAuthorizer{unit: unit, delegator: d, search: o.unitSearch}
 }
 
 type codeUnitAuthorizer struct {
-	unit *codeunit.CodeUnit
+	unit   *codeunit.CodeUnit
+	search bool // WithCodeUnitSearch: search tools' reads are confined too
 	delegator
 }
 
@@ -95,7 +119,7 @@ func (a *codeUnitAuthorizer) authorize(c *call) error {
 		a.logRefusal("codeunit", c, err, byInput, "malformed call")
 		return err
 	}
-	confined := c.op == OpWrite || (c.op == OpRead && codeUnitConfinesRead(c.tool))
+	confined := c.op == OpWrite || (c.op == OpRead && codeUnitConfinesRead(c.tool, a.search))
 	if confined {
 		var outside []string
 		for _, p := range c.paths {

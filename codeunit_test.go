@@ -47,7 +47,7 @@ func TestCodeUnitAuthorizer(t *testing.T) {
 		{"read_file subdir not included", func(a Authorizer) error {
 			return a.IsAuthorizedForRead(false, "", "read_file", sb, sb+"/unit/inner/b.go")
 		}, ErrOutsideCodeUnit, false},
-		{"grep outside unit", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "grep", sb, out) }, ErrOutsideCodeUnit, false},
+		{"grep outside unit goes to fallback", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "grep", sb, out) }, nil, false},
 		{"Claude Code's Read outside unit", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "Read", sb, out) }, ErrOutsideCodeUnit, false},
 		{"Gemini CLI's list_directory outside unit", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "list_directory", sb, out) }, ErrOutsideCodeUnit, false},
 		{"web_fetch outside unit goes to fallback", func(a Authorizer) error { return a.IsAuthorizedForRead(false, "", "web_fetch", sb, out) }, nil, false},
@@ -79,6 +79,51 @@ func TestCodeUnitAuthorizer(t *testing.T) {
 			}
 			assert.Equal(t, c.askedBase, len(seen) == 1, "requests: %d", len(seen))
 		})
+	}
+}
+
+// TestCodeUnitAuthorizerSeedTools: the seed's contract. Reads by the
+// read_file, ls, diagnostics and run_tests tools, under every agent's name
+// for them, are confined to the unit; reads by the search tools go to the
+// fallback (an agent can still find the callers of its code), unless
+// WithCodeUnitSearch confines them too. Writes are confined whatever the
+// tool.
+func TestCodeUnitAuthorizerSeedTools(t *testing.T) {
+	sb, unit := codeUnitFixture(t)
+	out := sb + "/other"
+	confined := []string{"read_file", "Read", "read_many_files", "read", "ls", "LS", "list_directory", "diagnostics", "run_tests"}
+	search := []string{"grep", "Grep", "grep_search", "search_file_content", "glob", "Glob"}
+	others := []string{"web_fetch", "WebFetch", "some_mcp_tool"}
+	for _, withSearch := range []bool{false, true} {
+		var opts []Option
+		if withSearch {
+			opts = append(opts, WithCodeUnitSearch())
+		}
+		fallback, _, err := NewSandboxAuthorizer(testCommands())
+		require.NoError(t, err)
+		a := NewCodeUnitAuthorizer(unit, fallback, opts...)
+		for _, tool := range confined {
+			assert.ErrorIs(t, a.IsAuthorizedForRead(false, "", tool, sb, out), ErrOutsideCodeUnit, "%s (search option %v)", tool, withSearch)
+			assert.NoError(t, a.IsAuthorizedForRead(false, "", tool, sb, sb+"/unit/a.go"), tool)
+		}
+		for _, tool := range search {
+			err := a.IsAuthorizedForRead(false, "", tool, sb, out)
+			if withSearch {
+				assert.ErrorIs(t, err, ErrOutsideCodeUnit, "%s is confined with WithCodeUnitSearch", tool)
+			} else {
+				assert.NoError(t, err, "%s goes to the fallback, which allows it inside the sandbox", tool)
+			}
+			assert.ErrorIs(t, a.IsAuthorizedForRead(false, "", tool, sb, "/etc"), ErrDenied, "%s outside the sandbox is refused", tool)
+		}
+		for _, tool := range append(others, search...) {
+			assert.NoError(t, a.IsAuthorizedForRead(false, "", tool, sb, sb+"/unit/a.go"), tool)
+			assert.ErrorIs(t, a.IsAuthorizedForWrite(false, "", tool, sb, out+"/c.go"), ErrOutsideCodeUnit, "writes by %s are confined", tool)
+		}
+		for _, tool := range others {
+			assert.NoError(t, a.IsAuthorizedForRead(false, "", tool, sb, out), "%s goes to the fallback", tool)
+		}
+		a.Close()
+		fallback.Close()
 	}
 }
 

@@ -15,8 +15,10 @@
 //     about anything outside it and whenever the model requests permission;
 //     unlisted commands run.
 //   - [NewAutoApproveAuthorizer]: everything runs; nobody is asked.
-//   - [NewCodeUnitAuthorizer]: a wrapper that confines reads and writes to a
-//     [codeunit.CodeUnit] and defers everything else to another authorizer.
+//   - [NewCodeUnitAuthorizer]: a wrapper that confines writes, and reads by
+//     the read_file, ls, diagnostics and run_tests tools (and searches with
+//     [WithCodeUnitSearch]), to a [codeunit.CodeUnit] and defers everything
+//     else to another authorizer.
 //   - [NewToolPolicyAuthorizer]: a wrapper that refuses the tools a
 //     [toolpolicy.Policy] does not give the agent, under the agent's own tool
 //     names ([WithToolVocabulary], [WithShellTool]).

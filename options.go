@@ -27,6 +27,7 @@ type options struct {
 	shellTool     string             // NewToolPolicyAuthorizer
 	confinement   *confine.Policy    // WithConfinement
 	projectCode   []classify.Matcher // WithProjectCode
+	unitSearch    bool               // WithCodeUnitSearch
 }
 
 func defaultOptions() options {

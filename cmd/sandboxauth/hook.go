@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth"
+	"github.com/sandboxauth/sandboxauth/auth"
 	"github.com/sandboxauth/sandboxauth/internal/hookproto"
 )
 
@@ -25,8 +26,9 @@ var projectDirEnv = map[string]string{
 
 const hookDescription = `Decide one pre-tool event of a coding agent, read on standard input, and
 answer in that agent's own hook protocol. Shell commands are checked as
-bash -c scripts, or zsh -c when the user's SHELL is zsh (each command of a
-pipeline or list on its own), reads and
+bash -c scripts, or zsh -c when the user's SHELL (or CLAUDE_CODE_SHELL) is
+zsh, or as both when it is neither bash nor zsh, the stricter answer
+winning (each command of a pipeline or list on its own), reads and
 writes against the project directory (the sandbox), other tools against the
 tool policy under the agent's own names. "Ask" is handed to the agent's own
 prompt; where the event cannot ask (Codex PreToolUse, Cursor beforeReadFile)
@@ -49,6 +51,14 @@ defaults too (add blocked and dangerous commands and protected paths,
 remove safe commands, go headless), since a repository can ship one. The
 policy is the file's (Sandbox by default) with the project directory as
 sandbox.
+
+With a "confine" section in the user's file (or the --config file) and the
+Sandbox policy, a Claude Code Bash command the policy allows, project code
+included (go test, npm test, ./build.sh), is not asked about: the answer
+allows it rewritten to run confined, as
+  /abs/sandboxauth run --config FILE --sandbox PROJECT -- bash -c 'COMMAND'
+Where the kernel cannot confine, and for the other agents (whose hooks
+cannot rewrite a command reliably), the answers are as without it.
 
 "sandboxauth hook install --help" shows how to register the hook with an
 agent.
@@ -106,13 +116,13 @@ func hookAnswer(stdin io.Reader, agent hookproto.Agent, config string) (ans hook
 			req.ProjectDir = filepath.Clean(dir)
 		}
 	}
-	policies, err := loadHookPolicies(config, req)
+	policies, confined, err := loadHookPolicies(config, req)
 	if err != nil {
 		return agent.Encode(req, hookproto.Decision{Action: hookproto.Deny,
 			Reason: fmt.Sprintf("sandboxauth: the hook's configuration could not be loaded (%v), so every tool call is refused until a person fixes it.", err)})
 	}
 	defer closePolicies(policies)
-	return agent.Encode(req, decideAll(policies, req))
+	return agent.Encode(req, confined.confined(req, decideAll(policies, req)))
 }
 
 // decideAll decides req under every policy (one at least, as
@@ -140,40 +150,78 @@ func writeAnswer(e *env, ans hookproto.Answer) int {
 	return ans.ExitCode
 }
 
-// hookShell is the shell an agent that gives a command line (not an argv)
-// runs it with, judged from the user's SHELL: zsh when that is zsh (Claude
-// Code runs commands in the user's own shell), bash otherwise. A script
-// is checked with that shell's grammar: zsh reads `>!` and `=cmd` where
-// bash does not.
-func hookShell(userShell string) string {
-	if filepath.Base(userShell) == "zsh" {
-		return "zsh"
+// hookShells returns the shells whose grammar a command line (not an
+// argv) is checked with: the shell the agent runs it with, when the
+// environment settles it, and both bash and zsh otherwise, the stricter
+// answer winning (bash's where they agree, so that messages name bash). zsh reads `>!` and `=cmd` where bash does not, so a
+// script judged with the wrong grammar may do what was never judged.
+//
+// Claude Code runs its Bash tool with CLAUDE_CODE_SHELL when that is set,
+// else with SHELL when SHELL names bash or zsh, and otherwise with zsh if
+// it finds one and bash if not (anthropics/claude-code issues 7490 and
+// 11475: a user whose shell is fish gets zsh). getenv reads the hook's
+// environment, which is the agent's.
+func hookShells(getenv func(string) string) []string {
+	shell := getenv("CLAUDE_CODE_SHELL")
+	if shell == "" {
+		shell = getenv("SHELL")
 	}
-	return "bash"
+	switch base := filepath.Base(shell); {
+	case strings.Contains(base, "zsh"):
+		return []string{"zsh"}
+	case strings.Contains(base, "bash"):
+		return []string{"bash"}
+	}
+	return []string{"bash", "zsh"}
 }
 
 // decideHook decides req under p. The hook plays the person: a question
 // the authorizer raises is answered "no" at once and becomes an Ask for
 // the agent's own prompt.
 func decideHook(p *hookPolicy, req *hookproto.Request) hookproto.Decision {
-	var call func() error
 	switch req.Kind {
 	case hookproto.KindShell:
-		argv := req.Argv
-		if argv == nil {
-			argv = []string{hookShell(os.Getenv("SHELL")), "-c", req.Command}
+		if req.Argv != nil {
+			return decideCall(p, req, func() error { return p.authz.IsShellAuthorized(false, "", p.sandbox, req.Cwd, req.Argv) })
 		}
-		call = func() error { return p.authz.IsShellAuthorized(false, "", p.sandbox, req.Cwd, argv) }
+		var worst hookproto.Decision
+		for i, shell := range hookShells(os.Getenv) {
+			argv := []string{shell, "-c", req.Command}
+			d := decideCall(p, req, func() error { return p.authz.IsShellAuthorized(false, "", p.sandbox, req.Cwd, argv) })
+			if i == 0 {
+				worst = d
+			} else {
+				worst = hookproto.Stricter(worst, d)
+			}
+		}
+		return worst
 	case hookproto.KindRead, hookproto.KindSearch:
-		call = func() error { return p.authz.IsAuthorizedForRead(false, "", req.Tool, p.sandbox, req.Paths...) }
+		if len(req.Paths) == 0 {
+			return noPath
+		}
+		// A search of files' contents reaches the read-protected files
+		// beneath its directories that its patterns may match: it asks
+		// as a read of them would.
+		var reader auth.Authorizer = p.authz
+		if req.Contents {
+			reader = sandboxauth.ForSearch(p.authz, req.Patterns...)
+		}
+		return decideCall(p, req, func() error { return reader.IsAuthorizedForRead(false, "", req.Tool, p.sandbox, req.Paths...) })
 	case hookproto.KindWrite, hookproto.KindEdit:
-		call = func() error { return p.authz.IsAuthorizedForWrite(false, "", req.Tool, p.sandbox, req.Paths...) }
-	default:
-		return decideTool(p, req)
+		if len(req.Paths) == 0 {
+			return noPath
+		}
+		return decideCall(p, req, func() error { return p.authz.IsAuthorizedForWrite(false, "", req.Tool, p.sandbox, req.Paths...) })
 	}
-	if req.Kind != hookproto.KindShell && len(req.Paths) == 0 {
-		return hookproto.Decision{Action: hookproto.Deny, Reason: "sandboxauth: the call names no path, so it was refused."}
-	}
+	return decideTool(p, req)
+}
+
+// noPath is the answer to a read or write that names no path.
+var noPath = hookproto.Decision{Action: hookproto.Deny, Reason: "sandboxauth: the call names no path, so it was refused."}
+
+// decideCall runs call, answering "no" to every question it raises, and
+// turns its outcome into the hook's decision.
+func decideCall(p *hookPolicy, req *hookproto.Request, call func() error) hookproto.Decision {
 	done := make(chan error, 1)
 	go func() { done <- call() }()
 	var asked *sandboxauth.UserRequest

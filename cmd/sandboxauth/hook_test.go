@@ -202,27 +202,50 @@ func TestHookAcceptance(t *testing.T) {
 }
 
 // TestHookShellIsTheUsersShell: a command line is checked with the
-// grammar of the shell the agent runs it in. zsh reads `>>!` as one
-// operator that appends to the next word (here ~/.zshrc, outside the
+// grammar of the shell the agent runs it in, and with both bash's and
+// zsh's when the environment does not settle which (Claude Code runs zsh
+// for a user whose shell is fish, where it finds one). zsh reads `>>!` as
+// one operator that appends to the next word (here ~/.zshrc, outside the
 // project); bash writes to a file named "!" and echoes the rest.
 func TestHookShellIsTheUsersShell(t *testing.T) {
 	payload := `{"session_id": "s", "transcript_path": "{{PROJECT}}/.t.jsonl", "cwd": "{{PROJECT}}", "permission_mode": "default",
 "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "echo x >>! ~/.zshrc"}, "tool_use_id": "toolu_01"}`
-	for _, tt := range []struct{ shell, want string }{
-		{"/bin/zsh", "ask"},
-		{"/usr/local/bin/zsh", "ask"},
-		{"/bin/bash", "allow"},
-		{"", "allow"},
+	for _, tt := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"SHELL=/bin/zsh"}, "ask"},
+		{[]string{"SHELL=/usr/local/bin/zsh"}, "ask"},
+		{[]string{"SHELL=/bin/bash"}, "allow"},
+		{[]string{"SHELL=/usr/bin/fish"}, "ask"},
+		{[]string{"SHELL="}, "ask"},
+		{nil, "ask"},
+		{[]string{"SHELL=/bin/bash", "CLAUDE_CODE_SHELL=/bin/zsh"}, "ask"},
+		{[]string{"SHELL=/usr/bin/fish", "CLAUDE_CODE_SHELL=/opt/homebrew/bin/bash"}, "allow"},
 	} {
-		t.Run(tt.shell, func(t *testing.T) {
+		t.Run(strings.Join(tt.env, " "), func(t *testing.T) {
 			project, home := hookProject(t)
-			r := runHookBin(t, project, hookEnv(home, "SHELL="+tt.shell), strings.ReplaceAll(payload, projectMark, project), "hook", "--for", "claude-code")
+			r := runHookBin(t, project, hookEnv(home, tt.env...), strings.ReplaceAll(payload, projectMark, project), "hook", "--for", "claude-code")
 			assert.Equal(t, tt.want, answerAction(t, "claude-code", r), "stdout: %s\nstderr: %s", r.stdout, r.stderr)
 		})
 	}
-	assert.Equal(t, "zsh", hookShell("/opt/homebrew/bin/zsh"))
-	assert.Equal(t, "bash", hookShell("/bin/sh"))
-	assert.Equal(t, "bash", hookShell("/usr/bin/fish"))
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	assert.Equal(t, []string{"zsh"}, hookShells(env("SHELL", "/opt/homebrew/bin/zsh")))
+	assert.Equal(t, []string{"bash"}, hookShells(env("SHELL", "/usr/local/bin/bash")))
+	assert.Equal(t, []string{"bash", "zsh"}, hookShells(env("SHELL", "/bin/sh")))
+	assert.Equal(t, []string{"bash", "zsh"}, hookShells(env("SHELL", "/usr/bin/fish")))
+	assert.Equal(t, []string{"bash"}, hookShells(env("SHELL", "/usr/bin/fish", "CLAUDE_CODE_SHELL", "/bin/bash")))
+	assert.Equal(t, "bash", runShell([]string{"bash"}))
+	assert.Equal(t, "zsh", runShell([]string{"zsh"}))
 }
 
 // TestHookProjectConfigCannotLoosenTheUsers: with both the user's

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/sandboxauth/sandboxauth"
+	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/internal/hookproto"
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
@@ -67,24 +68,31 @@ var harmlessTools = []string{
 // terminal. A tool policy in a file decides the other tools (and refuses
 // those it does not give); without one, a few harmless tools run and every
 // other tool is asked about.
-func loadHookPolicies(configPath string, req *hookproto.Request) ([]*hookPolicy, error) {
+func loadHookPolicies(configPath string, req *hookproto.Request) ([]*hookPolicy, *hookConfinement, error) {
 	files, err := findHookConfigs(configPath, req.ProjectDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(files) == 0 {
 		files = []hookConfig{{}} // the defaults
 	}
+	cfgs := make([]*sandboxauth.Config, len(files))
+	for i, f := range files {
+		if cfgs[i], err = loadHookConfig(f); err != nil {
+			return nil, nil, err
+		}
+	}
+	confined := hookConfinementFor(files, cfgs, req, confine.Available)
 	var out []*hookPolicy
-	for _, f := range files {
-		p, err := loadHookPolicy(f, req)
+	for i, f := range files {
+		p, err := newHookPolicy(f, cfgs[i], req, confined)
 		if err != nil {
 			closePolicies(out)
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	return out, confined, nil
 }
 
 // closePolicies closes every policy of ps.
@@ -94,15 +102,14 @@ func closePolicies(ps []*hookPolicy) {
 	}
 }
 
-// loadHookPolicy returns the policy of one configuration file ("" for the
-// defaults); see loadHookPolicies.
-func loadHookPolicy(file hookConfig, req *hookproto.Request) (*hookPolicy, error) {
-	path, fromProject := file.path, file.fromProject
-	cfg, err := loadConfig(path)
+// loadHookConfig loads one configuration file ("" for the defaults). The
+// project's own file may only narrow the defaults; see loadHookPolicies.
+func loadHookConfig(file hookConfig) (*sandboxauth.Config, error) {
+	cfg, err := loadConfig(file.path)
 	if err != nil {
 		return nil, err
 	}
-	if fromProject {
+	if file.fromProject {
 		if ws := cfg.Widenings(); len(ws) > 0 {
 			var errs []error
 			for _, w := range ws {
@@ -111,19 +118,30 @@ func loadHookPolicy(file hookConfig, req *hookproto.Request) (*hookPolicy, error
 			return nil, errors.Join(errs...)
 		}
 	}
+	return cfg, nil
+}
+
+// newHookPolicy returns the policy of one configuration; see
+// loadHookPolicies. Its "confine" section counts only through confined,
+// which the hook carries out by rewriting the command: without it nothing
+// confines the command the agent runs, so project code must not run
+// unasked. With it, every configuration's policy (the project's too) is
+// built knowing that the command will run confined.
+func newHookPolicy(file hookConfig, cfg *sandboxauth.Config, req *hookproto.Request, confined *hookConfinement) (*hookPolicy, error) {
 	commands := cfg.Commands()
 	commands.SetSplitCompound(true)
 	var opts []sandboxauth.Option
 	if agent := toolpolicy.Agent(req.Agent); slices.Contains(toolpolicy.Agents(), agent) {
 		opts = append(opts, sandboxauth.WithToolVocabulary(agent))
 	}
-	// The agent runs the command, not this process: nothing confines it,
-	// so a "confine" section must not make project code run unasked.
+	if confined != nil {
+		opts = append(opts, confined.option())
+	}
 	authz, requests, err := cfg.WithoutConfinement().NewPolicyAuthorizer(cfg.Policy(), commands, opts...)
 	if err != nil {
 		return nil, err
 	}
-	p := &hookPolicy{authz: authz, requests: requests, sandbox: req.ProjectDir, source: path}
+	p := &hookPolicy{authz: authz, requests: requests, sandbox: req.ProjectDir, source: file.path}
 	if tc := cfg.Tools(); tc != nil {
 		p.tools, err = tc.Resolve(toolpolicy.Query{})
 	} else {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/internal/hookproto"
 )
 
@@ -73,12 +74,17 @@ func TestHookConfigFiles(t *testing.T) {
 		assert.Contains(t, reason, path+`:3:12: policy: the policy "permissive" allows more than "sandbox"`)
 		assert.Contains(t, reason, "may only narrow the defaults")
 	})
-	t.Run("confine is ignored: the agent runs the command unconfined", func(t *testing.T) {
+	t.Run("confine: project code runs rewritten to a confined run", func(t *testing.T) {
+		if err := confine.Available(); err != nil {
+			t.Skipf("this kernel cannot confine, so the hook does not rewrite: %v", err)
+		}
 		project, home := hookProject(t)
 		cfg := filepath.Join(home, "policy.json")
 		require.NoError(t, os.WriteFile(cfg, []byte(`{"confine": {"network": false}}`), 0o644))
-		d, _, _ := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "go test ./..."}), "--config", cfg)
-		assert.Equal(t, "ask", d, "project code is asked about when nothing confines it")
+		d, _, r := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "go test ./..."}), "--config", cfg)
+		assert.Equal(t, "allow", d)
+		assert.Contains(t, r.stdout, `"updatedInput":{"command":`)
+		assert.Contains(t, r.stdout, " run --config '"+cfg+"' --sandbox '"+project+"' -- bash -c 'go test ./...'")
 	})
 	t.Run("user file", func(t *testing.T) {
 		project, home := hookProject(t)

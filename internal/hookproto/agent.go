@@ -55,6 +55,11 @@ func settle(req *Request, d Decision) Decision {
 		}
 		return d
 	}
+	if d.Command != "" && (d.Action != Allow || !req.CanRewrite) {
+		// A rewrite the agent would not carry out would let the original
+		// command run as it stands.
+		return Decision{Action: Deny, Reason: "sandboxauth: the hook meant to run this command confined, but this " + req.Agent + " event (" + req.Event + ", tool " + req.Tool + ") cannot change the command, so the call was refused. Report this to the person running the agent."}
+	}
 	switch d.Action {
 	case Allow:
 		d.Reason = ""

@@ -1,5 +1,7 @@
 package hookproto
 
+import "encoding/json"
+
 // Claude Code, PreToolUse command hooks.
 //
 // Checked against the hooks reference (https://code.claude.com/docs/en/hooks,
@@ -13,6 +15,12 @@ package hookproto
 // that lets the call run, and stdout is ignored on exit 2. So a deny is
 // written both ways: the JSON on stdout, the reason on stderr, exit 2.
 // Hooks run with CLAUDE_PROJECT_DIR set to the project root.
+//
+// Rewriting ("PreToolUse decision control" in the same reference): with
+// "permissionDecision": "allow", "updatedInput" replaces the tool's input
+// before it runs, without a prompt. The whole input is sent back, the
+// command replaced and every other field (description, timeout,
+// run_in_background) as the agent sent it. Only the Bash tool is rewritten.
 
 // claudeCode is the Claude Code protocol.
 type claudeCode struct{}
@@ -21,7 +29,7 @@ func (claudeCode) Name() string { return "claude-code" }
 
 // claudeTools maps Claude Code's built-in tools to what they touch.
 var claudeTools = map[string]toolSpec{
-	"Bash":         {kind: KindShell, command: "command"},
+	"Bash":         {kind: KindShell, command: "command", rewrite: true},
 	"Monitor":      {kind: KindShell, command: "command"},
 	"Read":         {kind: KindRead, path: []string{"file_path"}},
 	"NotebookRead": {kind: KindRead, path: []string{"notebook_path"}},
@@ -30,8 +38,8 @@ var claudeTools = map[string]toolSpec{
 	"Edit":         {kind: KindEdit, path: []string{"file_path"}},
 	"MultiEdit":    {kind: KindEdit, path: []string{"file_path"}},
 	"NotebookEdit": {kind: KindEdit, path: []string{"notebook_path"}},
-	"Glob":         {kind: KindSearch, dir: "path", globs: []string{"pattern"}},
-	"Grep":         {kind: KindSearch, dir: "path", globs: []string{"glob"}},
+	"Glob":         {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern"}},
+	"Grep":         {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
 }
 
 func (c claudeCode) Decode(payload []byte) (*Request, error) {
@@ -75,13 +83,28 @@ func decodeSnakeCase(agent, event string, canAsk bool, payload []byte, tools map
 
 func (claudeCode) Encode(req *Request, d Decision) Answer {
 	d = settle(req, d)
-	specific := map[string]string{"hookEventName": "PreToolUse", "permissionDecision": d.Action.String()}
+	specific := map[string]any{"hookEventName": "PreToolUse", "permissionDecision": d.Action.String()}
 	if d.Reason != "" {
 		specific["permissionDecisionReason"] = d.Reason
+	}
+	if d.Action == Allow && d.Command != "" {
+		specific["updatedInput"] = rewrittenInput(req, d.Command)
 	}
 	out := marshal(map[string]any{"hookSpecificOutput": specific})
 	if d.Action == Deny {
 		return Answer{Stdout: out, Stderr: d.Reason, ExitCode: 2}
 	}
 	return Answer{Stdout: out}
+}
+
+// rewrittenInput is the tool input of req with its command replaced by
+// command and every other member as the agent sent it.
+func rewrittenInput(req *Request, command string) map[string]json.RawMessage {
+	in := make(map[string]json.RawMessage, len(req.input)+1)
+	for k, v := range req.input {
+		in[k] = v
+	}
+	b, _ := json.Marshal(command) // a string always encodes
+	in["command"] = b
+	return in
 }

@@ -20,6 +20,13 @@ import (
 // (no objection; Codex's own approval flow goes on), an ask is a deny
 // saying a person must approve, and a deny is written both as JSON and as
 // exit 2 with the reason on stderr.
+//
+// Rewriting: Codex applies updatedInput with permissionDecision "allow"
+// only since openai/codex pull request 20527 ("Support PreToolUse
+// updatedInput rewrites", May 2026); earlier versions reject it and the
+// call runs as it stands. An older Codex would thus run a command the hook
+// meant to confine unconfined, so no Codex request can rewrite
+// (Request.CanRewrite is false).
 
 // codex is the Codex protocol.
 type codex struct{}

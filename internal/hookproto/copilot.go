@@ -16,6 +16,9 @@ import (
 // behaviour. Exit 2, crashes and other non-zero statuses deny the call;
 // a timeout lets it run. The shell tools are "bash" and "powershell"; the
 // file tools take "path".
+// The CLI's hooks reference documents no field that changes the tool's
+// arguments (modifiedArgs belongs to the SDK's in-process hook), so no
+// Copilot request can rewrite.
 
 // copilot is the Copilot CLI protocol.
 type copilot struct{}
@@ -32,8 +35,8 @@ var copilotTools = map[string]toolSpec{
 	"write":       {kind: KindWrite, path: []string{"path", "file_path"}},
 	"edit":        {kind: KindEdit, path: []string{"path", "file_path"}},
 	"str_replace": {kind: KindEdit, path: []string{"path", "file_path"}},
-	"glob":        {kind: KindSearch, dir: "path", globs: []string{"pattern"}},
-	"grep":        {kind: KindSearch, dir: "path", globs: []string{"glob"}},
+	"glob":        {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern"}},
+	"grep":        {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
 }
 
 func (c copilot) Decode(payload []byte) (*Request, error) {

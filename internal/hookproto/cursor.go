@@ -21,6 +21,8 @@ import (
 // are written for it all the same: a reader that ignores them loses
 // nothing). A hook entry
 // with "failClosed": true blocks the action when the hook fails.
+// The documented answer has no field that changes the command, so no
+// Cursor request can rewrite.
 
 // cursor is the Cursor protocol.
 type cursor struct{}
@@ -40,9 +42,9 @@ var cursorTools = map[string]toolSpec{
 	"StrReplace": {kind: KindEdit, path: cursorPathKeys},
 	"MultiEdit":  {kind: KindEdit, path: cursorPathKeys},
 	"Delete":     {kind: KindEdit, path: cursorPathKeys},
-	"LS":         {kind: KindRead, path: cursorPathKeys, dir: "path"},
-	"Glob":       {kind: KindSearch, dir: "path", globs: []string{"pattern", "glob_pattern"}},
-	"Grep":       {kind: KindSearch, dir: "path", globs: []string{"glob"}},
+	"LS":         {kind: KindRead, path: cursorPathKeys, dirs: []string{"path"}},
+	"Glob":       {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern", "glob_pattern"}},
+	"Grep":       {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
 }
 
 func (c cursor) Decode(payload []byte) (*Request, error) {

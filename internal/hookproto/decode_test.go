@@ -1,6 +1,7 @@
 package hookproto
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,13 +22,14 @@ func TestDecode(t *testing.T) {
 	}{
 		{"claude bash", "claude-code",
 			`{"session_id":"s1","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","timeout":5}}`,
-			Request{Agent: "claude-code", Event: "PreToolUse", Kind: KindShell, Tool: "Bash", Command: "ls", Cwd: "/p", ProjectDir: "/p", Session: "s1", CanAsk: true}},
+			Request{Agent: "claude-code", Event: "PreToolUse", Kind: KindShell, Tool: "Bash", Command: "ls", Cwd: "/p", ProjectDir: "/p", Session: "s1", CanAsk: true,
+				CanRewrite: true, input: map[string]json.RawMessage{"command": json.RawMessage(`"ls"`), "timeout": json.RawMessage(`5`)}}},
 		{"claude relative path resolved against cwd", "claude-code",
 			`{"cwd":"/p/sub","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"../a.go","old_string":"x","new_string":"y"}}`,
 			Request{Agent: "claude-code", Event: "PreToolUse", Kind: KindEdit, Tool: "Edit", Paths: []string{"/p/a.go"}, Cwd: "/p/sub", ProjectDir: "/p/sub", CanAsk: true}},
 		{"claude grep without path searches cwd", "claude-code",
 			`{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":{"pattern":"TODO"}}`,
-			Request{Agent: "claude-code", Event: "PreToolUse", Kind: KindSearch, Tool: "Grep", Paths: []string{"/p"}, Cwd: "/p", ProjectDir: "/p", CanAsk: true}},
+			Request{Agent: "claude-code", Event: "PreToolUse", Kind: KindSearch, Tool: "Grep", Paths: []string{"/p"}, Contents: true, Cwd: "/p", ProjectDir: "/p", CanAsk: true}},
 		{"claude glob with an absolute pattern", "claude-code",
 			`{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":"/etc/**/*.conf"}}`,
 			Request{Agent: "claude-code", Event: "PreToolUse", Kind: KindSearch, Tool: "Glob", Paths: []string{"/p", "/etc"}, Cwd: "/p", ProjectDir: "/p", CanAsk: true}},
@@ -52,12 +54,22 @@ func TestDecode(t *testing.T) {
 		{"gemini shell in a directory", "gemini-cli",
 			`{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"make","dir_path":"sub"}}`,
 			Request{Agent: "gemini-cli", Event: "BeforeTool", Kind: KindShell, Tool: "run_shell_command", Command: "make", Cwd: "/p/sub", ProjectDir: "/p", CanAsk: true}},
+		{"gemini grep_search", "gemini-cli",
+			`{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"grep_search","tool_input":{"pattern":"TOKEN","dir_path":"sub","include_pattern":".env*"}}`,
+			Request{Agent: "gemini-cli", Event: "BeforeTool", Kind: KindSearch, Tool: "grep_search", Paths: []string{"/p/sub"},
+				Contents: true, Patterns: []string{".env*"}, Cwd: "/p", ProjectDir: "/p", CanAsk: true}},
+		{"gemini search_file_content, grep_search's earlier name: every directory and pattern key", "gemini-cli",
+			`{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"search_file_content","tool_input":{"pattern":"x","path":"/etc","dir_path":"sub","include":"*.conf","include_pattern":".env"}}`,
+			Request{Agent: "gemini-cli", Event: "BeforeTool", Kind: KindSearch, Tool: "search_file_content", Paths: []string{"/etc", "/etc/.env", "/p/sub", "/p/sub/.env"},
+				Contents: true, Patterns: []string{"*.conf", ".env"}, Cwd: "/p", ProjectDir: "/p", CanAsk: true}},
 		{"gemini read_many_files", "gemini-cli",
 			`{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"read_many_files","tool_input":{"include":["src/**/*.go","../other/*.md"]}}`,
-			Request{Agent: "gemini-cli", Event: "BeforeTool", Kind: KindSearch, Tool: "read_many_files", Paths: []string{"/p", "/p/src", "/other"}, Cwd: "/p", ProjectDir: "/p", CanAsk: true}},
+			Request{Agent: "gemini-cli", Event: "BeforeTool", Kind: KindSearch, Tool: "read_many_files", Paths: []string{"/p", "/p/src", "/other"},
+				Contents: true, Patterns: []string{"src/**/*.go", "../other/*.md"}, Cwd: "/p", ProjectDir: "/p", CanAsk: true}},
 		{"gemini read_many_files with the earlier paths list", "gemini-cli",
 			`{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"read_many_files","tool_input":{"paths":["/etc/*.conf"]}}`,
-			Request{Agent: "gemini-cli", Event: "BeforeTool", Kind: KindSearch, Tool: "read_many_files", Paths: []string{"/p", "/etc"}, Cwd: "/p", ProjectDir: "/p", CanAsk: true}},
+			Request{Agent: "gemini-cli", Event: "BeforeTool", Kind: KindSearch, Tool: "read_many_files", Paths: []string{"/p", "/etc"},
+				Contents: true, Patterns: []string{"/etc/*.conf"}, Cwd: "/p", ProjectDir: "/p", CanAsk: true}},
 		{"cursor shell with empty cwd uses the workspace root", "cursor",
 			`{"conversation_id":"k","hook_event_name":"beforeShellExecution","workspace_roots":["/p"],"command":"ls","cwd":""}`,
 			Request{Agent: "cursor", Event: "beforeShellExecution", Kind: KindShell, Tool: "Shell", Command: "ls", Cwd: "/p", ProjectDir: "/p", Session: "k", CanAsk: true}},

@@ -12,7 +12,9 @@
 // (absolute: relative ones are resolved against the event's working
 // directory or the tool's own directory argument), the working directory,
 // the project directory and the session. Every file named in a Codex
-// apply_patch body is among the paths.
+// apply_patch body is among the paths. A search of files' contents (grep,
+// read_many_files) is marked Contents, with its glob patterns, so that the
+// caller can tell which protected files it may read.
 //
 // # Failing closed
 //
@@ -23,6 +25,15 @@
 // (Agent.Encode with a Deny decision, which is always well-formed). An
 // "ask" where the event cannot ask (Codex PreToolUse, Cursor
 // beforeReadFile) is encoded as a deny that says a person must approve.
+//
+// # Rewriting
+//
+// An allow may carry a Command to run in place of the call's own
+// (Decision.Command): the hook uses it to run a shell command confined.
+// Only where the agent is documented to run the rewritten command is
+// Request.CanRewrite set (Claude Code's Bash tool, through updatedInput);
+// everywhere else such a decision is encoded as a refusal, so that the
+// original command never runs in place of the one meant.
 //
 // Each adapter's file cites the documentation or source its protocol
 // facts were checked against.

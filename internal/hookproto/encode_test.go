@@ -98,3 +98,48 @@ func TestStricter(t *testing.T) {
 	first := Decision{Action: Deny, Reason: "first"}
 	assert.Equal(t, first, Stricter(first, deny), "the first of equally strict answers")
 }
+
+// TestEncodeRewrite: an allow with a Command is sent to Claude Code's Bash
+// tool as updatedInput (the command replaced, every other input field
+// kept), and refused by every event that cannot rewrite, and with any
+// action but allow, so that the original command never runs in its place.
+func TestEncodeRewrite(t *testing.T) {
+	bash := []byte(`{"session_id": "s", "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+"tool_input": {"command": "go test ./...", "description": "Run the tests", "timeout": 60000, "run_in_background": false}}`)
+	cc := mustAgent(t, "claude-code")
+	req, err := cc.Decode(bash)
+	require.NoError(t, err)
+	require.True(t, req.CanRewrite)
+	a := cc.Encode(req, Decision{Action: Allow, Command: "sandboxauth run -- bash -c 'go test ./...'"})
+	require.Equal(t, 0, a.ExitCode)
+	var v struct {
+		HookSpecificOutput struct {
+			PermissionDecision string         `json:"permissionDecision"`
+			UpdatedInput       map[string]any `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	require.NoError(t, json.Unmarshal(a.Stdout, &v))
+	assert.Equal(t, "allow", v.HookSpecificOutput.PermissionDecision)
+	assert.Equal(t, map[string]any{"command": "sandboxauth run -- bash -c 'go test ./...'", "description": "Run the tests",
+		"timeout": float64(60000), "run_in_background": false}, v.HookSpecificOutput.UpdatedInput)
+
+	for _, d := range []Decision{{Action: Ask, Reason: "q", Command: "x"}, {Action: Deny, Reason: "no", Command: "x"}} {
+		got, _ := readAnswer(t, "claude-code", cc.Encode(req, d))
+		assert.Equal(t, "deny", got, "%v with a command", d.Action)
+	}
+	assert.NotContains(t, string(cc.Encode(req, Decision{Action: Allow}).Stdout), "updatedInput", "an allow without a command keeps the call's own")
+
+	monitor, err := cc.Decode([]byte(`{"session_id": "s", "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "Monitor", "tool_input": {"command": "tail -f log"}}`))
+	require.NoError(t, err)
+	assert.False(t, monitor.CanRewrite, "only the Bash tool is rewritten")
+
+	for _, name := range Names() {
+		if name == "claude-code" {
+			continue
+		}
+		req := &Request{Agent: name, Event: "E", Kind: KindShell, Command: "go test ./...", CanAsk: true}
+		got, reason := readAnswer(t, name, mustAgent(t, name).Encode(req, Decision{Action: Allow, Command: "x"}))
+		assert.Equal(t, "deny", got, "%s cannot rewrite: the original must not run", name)
+		assert.Contains(t, reason, "cannot change the command")
+	}
+}

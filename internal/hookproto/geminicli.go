@@ -16,6 +16,13 @@ package hookproto
 // resolved by the tools against the project directory, which is the cwd
 // of the event (GEMINI_PROJECT_DIR in the hook's environment). An allow
 // cannot skip Gemini's own confirmation: it only says the hook has no objection.
+//
+// Rewriting: hookSpecificOutput.tool_input "merges with and overrides the
+// model's arguments" (docs/hooks/reference.md, BeforeTool). It is not used:
+// an allow cannot spare the person Gemini's confirmation anyway, and a
+// version without the merge would run the original command unconfined once
+// confirmed, so no Gemini CLI request can rewrite and project code is
+// asked about.
 
 // geminiCLI is the Gemini CLI protocol.
 type geminiCLI struct{}
@@ -27,11 +34,14 @@ var geminiTools = map[string]toolSpec{
 	"run_shell_command": {kind: KindShell, command: "command", cwdKey: "dir_path"},
 	"read_file":         {kind: KindRead, path: []string{"file_path"}},
 	"list_directory":    {kind: KindRead, path: []string{"dir_path"}},
-	"read_many_files":   {kind: KindSearch, dir: "dir_path", globLists: []string{"include", "paths"}}, // paths: earlier versions
+	"read_many_files":   {kind: KindSearch, dirs: []string{"dir_path"}, globLists: []string{"include", "paths"}, contents: true}, // paths: earlier versions
 	"write_file":        {kind: KindWrite, path: []string{"file_path"}},
 	"replace":           {kind: KindEdit, path: []string{"file_path"}},
-	"glob":              {kind: KindSearch, dir: "dir_path", globs: []string{"pattern"}},
-	"grep_search":       {kind: KindSearch, dir: "dir_path", globs: []string{"include_pattern"}},
+	"glob":              {kind: KindSearch, dirs: []string{"dir_path"}, globs: []string{"pattern"}},
+	"grep_search":       {kind: KindSearch, dirs: []string{"dir_path"}, globs: []string{"include_pattern"}, contents: true},
+	// search_file_content is grep_search's earlier name, whose parameters
+	// were path and include; every spelling present is checked.
+	"search_file_content": {kind: KindSearch, dirs: []string{"path", "dir_path"}, globs: []string{"include", "include_pattern"}, contents: true},
 }
 
 func (g geminiCLI) Decode(payload []byte) (*Request, error) {

@@ -1,6 +1,7 @@
 package hookproto
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -37,6 +38,13 @@ type Request struct {
 	// Paths are the absolute paths the call reads, writes or searches.
 	Paths []string
 
+	// Contents reports a search that reads the contents of the files
+	// beneath the directories in Paths (grep, read_many_files), not only
+	// their names (glob); Patterns are then its glob patterns as the tool
+	// takes them, relative to the directory searched (none: every file).
+	Contents bool
+	Patterns []string
+
 	Cwd        string // absolute working directory of the event
 	ProjectDir string // absolute project directory: the sandbox
 	Session    string // the agent's session or conversation ID, if given
@@ -45,6 +53,16 @@ type Request struct {
 	// own prompt. When false, an ask is answered with a deny saying that
 	// a person must approve.
 	CanAsk bool
+
+	// CanRewrite reports whether the agent runs, in place of a shell
+	// call's own command, the command an allow gives in Decision.Command
+	// (Claude Code's Bash tool: updatedInput). Where it is false, a
+	// Decision with a Command is refused, never allowed as it stands.
+	CanRewrite bool
+
+	// input is the tool's input as the agent sent it, which a rewrite
+	// keeps apart from the command.
+	input map[string]json.RawMessage
 }
 
 // Action is what a Decision tells the agent.
@@ -76,6 +94,11 @@ type Decision struct {
 	// Reason explains a deny to the model or an ask to the person. It is
 	// never empty for Ask and Deny once encoded (a default is supplied).
 	Reason string
+	// Command, with Allow, is the shell command the agent is to run
+	// instead of the call's own, every other input of the tool unchanged:
+	// the same command confined, for instance. It is honoured only where
+	// the request's CanRewrite is set; elsewhere the call is refused.
+	Command string
 }
 
 // Stricter returns the stricter of a and b: a refusal before a question

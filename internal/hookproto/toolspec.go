@@ -11,14 +11,21 @@ type toolSpec struct {
 	// shell: the key of the command (required) and of an optional working
 	// directory, relative to the event's cwd.
 	command, cwdKey string
+	// shell: the agent runs a command given back in place of the call's
+	// own (see Request.CanRewrite).
+	rewrite bool
 	// read, write, edit: the keys that may name the path. Every one
 	// present is checked, since which of them the agent's tool reads is
 	// its own business (a decoy path in another key must not hide the
-	// real one); one is required unless dir is set.
+	// real one); one is required unless dirs is set.
 	path []string
-	// search (and directory listings): the key of the directory searched,
-	// the event's cwd when absent.
-	dir string
+	// search (and directory listings): the keys of the directory
+	// searched, each one present checked (as for path), the event's cwd
+	// when none is.
+	dirs []string
+	// search: the tool reads the contents of the files it finds (grep,
+	// read_many_files), not only their names (glob).
+	contents bool
 	// search: keys of glob patterns relative to that directory, and of
 	// lists of them.
 	globs     []string
@@ -31,6 +38,9 @@ func (s toolSpec) apply(req *Request, in fields) error {
 	req.Kind = s.kind
 	switch s.kind {
 	case KindShell:
+		if s.rewrite {
+			req.CanRewrite, req.input = true, in.m
+		}
 		cmd, err := in.str(s.command)
 		if err != nil {
 			return err
@@ -71,16 +81,25 @@ func (s toolSpec) apply(req *Request, in fields) error {
 	if len(req.Paths) > named {
 		return nil
 	}
-	if s.dir == "" {
+	if len(s.dirs) == 0 {
 		return malformed("%s names no path (expected %s)", in.where, strings.Join(s.path, " or "))
 	}
-	base := req.Cwd
-	if dir, ok, err := in.optStr(s.dir); err != nil {
-		return err
-	} else if ok && dir != "" {
-		if base, err = resolve(in.where+"."+s.dir, req.Cwd, dir); err != nil {
+	var bases []string
+	for _, key := range s.dirs {
+		dir, ok, err := in.optStr(key)
+		if err != nil {
 			return err
 		}
+		if ok && dir != "" {
+			base, err := resolve(in.where+"."+key, req.Cwd, dir)
+			if err != nil {
+				return err
+			}
+			bases = append(bases, base)
+		}
+	}
+	if len(bases) == 0 {
+		bases = []string{req.Cwd}
 	}
 	var patterns []string
 	for _, key := range s.globs {
@@ -99,15 +118,20 @@ func (s toolSpec) apply(req *Request, in fields) error {
 		}
 		patterns = append(patterns, l...)
 	}
-	req.Paths = append(req.Paths, base)
-	for _, p := range patterns {
-		g, err := globBase(in.where+" glob", base, p)
-		if err != nil {
-			return err
+	for _, base := range bases {
+		req.Paths = append(req.Paths, base)
+		for _, p := range patterns {
+			g, err := globBase(in.where+" glob", base, p)
+			if err != nil {
+				return err
+			}
+			if g != base {
+				req.Paths = append(req.Paths, g)
+			}
 		}
-		if g != base {
-			req.Paths = append(req.Paths, g)
-		}
+	}
+	if s.contents {
+		req.Contents, req.Patterns = true, patterns
 	}
 	return nil
 }
