@@ -71,7 +71,12 @@ func CredentialPaths(home string) []string {
 		".vault-token", ".config/op", ".1password", ".local/share/keyrings",
 		".pki", ".oci", ".config/doctl", ".config/heroku", ".netlify", ".vercel",
 		".config/configstore", ".fly", ".boto", ".s3cfg", ".databrickscfg",
-		".config/rclone", ".dropbox",
+		".config/rclone", ".dropbox", ".pgpass", ".my.cnf", ".mylogin.cnf", ".terraformrc",
+		".config/containers/auth.json", ".cache/huggingface/token", ".huggingface/token",
+		".yarnrc.yml", ".config/composer/auth.json", ".composer/auth.json", ".m2/settings.xml",
+		".nuget/NuGet/NuGet.Config", ".config/NuGet/NuGet.Config", ".config/hcloud", ".config/linode-cli",
+		".bluemix", ".config/ngrok", ".ngrok2", ".config/gitlab-runner", ".config/sops",
+		".config/age", ".local/share/password-store", ".env", ".config/.env",
 		// Coding agents' own credentials and sessions.
 		".claude/.credentials.json", ".claude.json", ".codex/auth.json",
 		".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".config/github-copilot",

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
@@ -55,6 +56,9 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	if sandbox == "/" {
 		return v, fmt.Errorf("confine: Policy.Sandbox %q is the root directory, which would make the whole file system writable: %w", p.Sandbox, ErrUnsafePolicy)
 	}
+	if link := linkBelowTop(filepath.Clean(p.Sandbox)); link != "" {
+		return v, fmt.Errorf("confine: Policy.Sandbox %s is reached through the symbolic link %s, which an earlier command could have planted to make another directory writable; name the real directory, %s: %w", p.Sandbox, link, sandbox, ErrUnsafePolicy)
+	}
 	v.writable = append(v.writable, bind{sandbox, sandbox})
 	home, _ := os.UserHomeDir()
 	if home != "" {
@@ -71,9 +75,12 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		}
 		if fi.IsDir() {
 			v.hiddenDirs = append(v.hiddenDirs, real)
-		} else {
-			v.hiddenFile = append(v.hiddenFile, real)
+			continue
 		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 && fi.Mode().IsRegular() {
+			return v, fmt.Errorf("confine: the hidden file %s has %d names (hard links): the command could read it under another; remove the other links (find -samefile): %w", real, st.Nlink, ErrUnsafePolicy)
+		}
+		v.hiddenFile = append(v.hiddenFile, real)
 	}
 	hidden := append(slices.Clone(v.hiddenDirs), v.hiddenFile...)
 
@@ -153,6 +160,25 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	}
 	v.sockets = v.outsideSockets(listeningSockets())
 	return v, nil
+}
+
+// linkBelowTop returns the first component of the absolute, clean path p
+// below the top level that is a symbolic link, or "". Links at the top
+// level (/home to /usr/home, say) are the system's; one deeper may have
+// been made by a confined command of an enclosing sandbox.
+func linkBelowTop(p string) string {
+	cur := "/"
+	for i, elem := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+		cur = filepath.Join(cur, elem)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return ""
+		}
+		if i > 0 && fi.Mode()&fs.ModeSymlink != 0 {
+			return cur
+		}
+	}
+	return ""
 }
 
 // existing resolves p and stats the result; ok is false when p does not
