@@ -166,8 +166,41 @@ func (c *confinePaths) walk() {
 					c.hide(abs)
 				}
 			}
-			if e.IsDir() && !matched && !walkSkip[name] && d.depth < walkDepth {
+			switch {
+			case !e.IsDir() || matched:
+			case walkSkip[name]:
+				if git {
+					c.repositoriesIn(abs)
+				}
+			case d.depth < walkDepth:
 				queue = append(queue, dir{abs, rel, d.depth + 1})
+			}
+		}
+	}
+}
+
+// repositoriesIn finds repositories in a directory the walk skips
+// (vendored or fetched checkouts in vendor, build/_deps, node_modules)
+// and keeps their files read-only: it reads the directory and its
+// subdirectories two levels down, walkDirs of them at most, and looks only
+// for .git.
+func (c *confinePaths) repositoriesIn(root string) {
+	queue := []string{root}
+	for read := 0; len(queue) > 0 && read < walkDirs; read++ {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			abs := filepath.Join(d, e.Name())
+			if e.Name() == ".git" {
+				c.repository(d, false)
+				continue
+			}
+			if e.IsDir() && strings.Count(strings.TrimPrefix(abs, root), "/") < 3 {
+				queue = append(queue, abs)
 			}
 		}
 	}
@@ -236,7 +269,9 @@ func (c *confinePaths) repository(dir string, top bool) {
 	} else {
 		add(filepath.Join(common, "config.worktree"), "", true)
 	}
-	if hp := hooksPath(filepath.Join(common, "config")); hp != "" {
+	cfg := readGitConfigPaths(filepath.Join(common, "config"))
+	if cfg.hooksPath != "" {
+		hp := cfg.hooksPath
 		if !filepath.IsAbs(hp) {
 			hp = filepath.Join(dir, hp)
 		}
@@ -244,30 +279,62 @@ func (c *confinePaths) repository(dir string, top bool) {
 			c.readOnly(filepath.Clean(hp))
 		}
 	}
+	// An included file is configuration too: relative to the
+	// configuration file that names it.
+	for _, inc := range cfg.includes {
+		if strings.HasPrefix(inc, "~") {
+			continue // in the home directory, read-only already
+		}
+		if !filepath.IsAbs(inc) {
+			inc = filepath.Join(common, inc)
+		}
+		if _, err := os.Lstat(inc); err == nil {
+			c.readOnly(filepath.Clean(inc))
+		}
+	}
 }
 
-// hooksPath returns the value of core.hooksPath in the git configuration
-// file config, or "". It reads the common form only (a "hookspath = ..."
-// line in a [core] section); the classifier judges the rest.
-func hooksPath(config string) string {
+// gitConfigPaths are the paths a git configuration file names that make
+// git run programs or read more configuration.
+type gitConfigPaths struct {
+	hooksPath string   // core.hooksPath
+	includes  []string // include.path and includeIf.*.path
+}
+
+// readGitConfigPaths reads them from the configuration file config, in
+// the common form (key = value lines under [core], [include] and
+// [includeIf "..."] headers); the classifier judges the rest.
+func readGitConfigPaths(config string) gitConfigPaths {
+	var out gitConfigPaths
 	b, err := os.ReadFile(config)
 	if err != nil {
-		return ""
+		return out
 	}
 	section := ""
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") {
-			section = strings.ToLower(strings.Trim(strings.Fields(strings.Trim(line, "[]") + " x")[0], `"`))
+			name := strings.TrimSpace(strings.Trim(line, "[]"))
+			if i := strings.IndexAny(name, " \t\""); i >= 0 {
+				name = name[:i]
+			}
+			section = strings.ToLower(name)
 			continue
 		}
 		k, v, ok := strings.Cut(line, "=")
-		if ok && section == "core" && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
-			return strings.Trim(strings.TrimSpace(v), `"`)
+		if !ok {
+			continue
+		}
+		key, val := strings.ToLower(strings.TrimSpace(k)), strings.Trim(strings.TrimSpace(v), `"`)
+		switch {
+		case section == "core" && key == "hookspath":
+			out.hooksPath = val
+		case (section == "include" || section == "includeif") && key == "path":
+			out.includes = append(out.includes, val)
 		}
 	}
-	return ""
+	return out
 }
 
 func (c *confinePaths) readOnly(p string) {
