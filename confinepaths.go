@@ -61,10 +61,60 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if err != nil {
 		return p
 	}
-	c := confinePaths{sandbox: sandbox, rules: rules, policy: &p}
+	c := confinePaths{sandbox: sandbox, rules: rules, policy: &p, seen: map[string]bool{}}
 	c.top()
 	c.walk()
+	before := c.seen
+	for _, d := range sequencerState {
+		if _, err := os.Lstat(filepath.Join(sandbox, ".git", d)); err == nil {
+			before[filepath.Join(sandbox, ".git", d)] = true
+		}
+	}
+	prev := p.AfterExit
+	p.AfterExit = func() {
+		if prev != nil {
+			prev()
+		}
+		quarantineNew(sandbox, rules, before)
+	}
 	return p
+}
+
+// sequencerState are the directories in which git keeps an operation
+// stopped half-way (an interactive rebase, a series of cherry-picks);
+// the user's `git rebase --continue` runs their next steps, exec lines
+// included.
+var sequencerState = [...]string{"rebase-merge", "rebase-apply", "sequencer"}
+
+// quarantineSuffix is added to the name of what a confined command left
+// that would make programs run code later and no mount could stop.
+const quarantineSuffix = ".sandboxauth-quarantine"
+
+// quarantineNew moves aside what the command created where no mount could
+// stop it, found by the same bounded walk as before it started: files and
+// directories matching a write-protected pattern below the top or by
+// wildcard, repositories below the top (whose configuration and hooks git
+// would obey, a submodule's in the parent's git status included), and
+// git's state of an operation stopped half-way. Each keeps its contents
+// under its name plus ".sandboxauth-quarantine", where nothing reads it.
+func quarantineNew(sandbox string, rules []classify.Protected, before map[string]bool) {
+	after := confinePaths{sandbox: sandbox, rules: rules, policy: &confine.Policy{Placeholders: map[string]string{}}, seen: map[string]bool{}}
+	after.walk()
+	for _, d := range sequencerState {
+		p := filepath.Join(sandbox, ".git", d)
+		if _, err := os.Lstat(p); err == nil {
+			after.seen[p] = true
+		}
+	}
+	var moved []string
+	for p := range after.seen {
+		if before[p] || slices.ContainsFunc(moved, func(m string) bool { return strings.HasPrefix(p, m+"/") }) {
+			continue
+		}
+		if err := os.Rename(p, p+quarantineSuffix); err == nil {
+			moved = append(moved, p)
+		}
+	}
 }
 
 // confinePaths gathers the confinement's paths for one sandbox.
@@ -72,6 +122,7 @@ type confinePaths struct {
 	sandbox string
 	rules   []classify.Protected
 	policy  *confine.Policy
+	seen    map[string]bool // the walk's write-protected matches and repositories' .git
 }
 
 // gitWriteProtected reports whether the rules protect a repository's
@@ -149,6 +200,7 @@ func (c *confinePaths) walk() {
 			if name == ".git" {
 				if git && d.rel != "" {
 					c.repository(d.abs, false)
+					c.seen[abs] = true
 				}
 				continue
 			}
@@ -161,6 +213,7 @@ func (c *confinePaths) walk() {
 				matched = true
 				if r.Write {
 					c.readOnly(abs)
+					c.seen[abs] = true
 				}
 				if r.Read {
 					c.hide(abs)
@@ -197,6 +250,7 @@ func (c *confinePaths) repositoriesIn(root string) {
 			abs := filepath.Join(d, e.Name())
 			if e.Name() == ".git" {
 				c.repository(d, false)
+				c.seen[abs] = true
 				continue
 			}
 			if e.IsDir() && strings.Count(strings.TrimPrefix(abs, root), "/") < 3 {

@@ -77,6 +77,14 @@ type Policy struct {
 	// shows the whole file system, read-only, less Hidden.
 	Readable []string
 
+	// AfterExit, when set, is called once the command and everything it
+	// started have ended, before cmd.Wait returns: the caller's last look
+	// at what the command left in its sandbox (sandboxauth's
+	// ProtectConfinement moves aside protected files it created where no
+	// mount could stop it). It runs on the thread that started the
+	// command and must not block for long.
+	AfterExit func()
+
 	// Network gives the command the machine's network. When false, it has
 	// a network of its own with only a loopback interface: servers it
 	// starts on 127.0.0.1 or ::1 and their clients in the same command

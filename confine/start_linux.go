@@ -104,7 +104,7 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 
 	errc := make(chan error, 1)
-	go runFrom(cmd, scope, lock, ctl, errc, nil)
+	go runFrom(cmd, scope, lock, ctl, p.AfterExit, errc, nil)
 	err = <-errc
 	cmd.ExtraFiles = cmd.ExtraFiles[:n]
 	return err
@@ -116,22 +116,22 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 // tied to the thread that started it, and, with scope, the thread is first
 // put in a Landlock domain that the command inherits (which no other thread
 // of the process has). The thread is then retired rather than returned to
-// the runtime. Once bubblewrap has ended, the sandbox's placeholders are
-// released, and only then is the shell let go, so that cmd.Wait returns
+// the runtime. Once bubblewrap has ended, afterExit runs and the sandbox's
+// placeholders are released, and only then is the shell let go, so that cmd.Wait returns
 // after the project is as it was.
 //
 // The main thread is the exception: the runtime never retires it, so a
 // goroutine that finds itself there hands the work to a fresh goroutine,
 // which cannot run on the main thread while this one holds it. locked, if
 // not nil, is closed once the thread is locked.
-func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, errc chan<- error, locked chan<- struct{}) {
+func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, afterExit func(), errc chan<- error, locked chan<- struct{}) {
 	runtime.LockOSThread()
 	if locked != nil {
 		close(locked)
 	}
 	if unix.Gettid() == unix.Getpid() {
 		elsewhere := make(chan struct{})
-		go runFrom(cmd, scope, lock, ctl, errc, elsewhere)
+		go runFrom(cmd, scope, lock, ctl, afterExit, errc, elsewhere)
 		<-elsewhere
 		runtime.UnlockOSThread()
 		return
@@ -160,6 +160,9 @@ func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, err
 	ctl.closeChildEnds()
 	errc <- nil
 	ctl.waitEnded()
+	if afterExit != nil {
+		afterExit()
+	}
 	lock.release()
 	ctl.closeOurEnds() // lets the shell exit
 	if pidErr != nil {
