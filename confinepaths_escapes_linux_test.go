@@ -113,24 +113,6 @@ func TestEscapeGitConfigInclude(t *testing.T) {
 	assert.NoFileExists(t, marker, "git status ran the fsmonitor the confined command put in the included config")
 }
 
-// TestEscapeDotEnvThroughGitObjects: a .env is hidden in the work tree,
-// but when it is tracked its contents are in .git/objects, which the
-// command reads: `git show HEAD:.env`.
-func TestEscapeDotEnvThroughGitObjects(t *testing.T) {
-	sb := escapeSandbox(t)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, ".env"), []byte("API_KEY=sekrit-123\n"), 0o600))
-	for _, args := range [][]string{{"add", "-f", ".env"}, {"-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "env"}} {
-		out, err := exec.Command("git", append([]string{"-C", sb}, args...)...).CombinedOutput()
-		require.NoError(t, err, "%s", out)
-	}
-	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
-	require.NoError(t, err)
-	require.Contains(t, p.Hidden, filepath.Join(sb, ".env"))
-	cmd := exec.Command("/bin/sh", "-c", "git show HEAD:.env")
-	cmd.Dir = sb
-	out, _ := runConfined(cmd, p)
-	assert.NotContains(t, out, "sekrit-123", "the confined command read the hidden .env from git's objects")
-}
 
 // TestEscapeDotEnvHardLink: .env.* files are hidden only when they exist
 // as the run starts (and cannot be pre-created only at the literal .env).
@@ -157,42 +139,6 @@ func TestEscapeDotEnvHardLink(t *testing.T) {
 	assert.NotContains(t, out, "sk_live_123", "the confined command read the hidden .env.local through a hard link it made earlier")
 }
 
-// TestEscapeProtectedPathsThroughGitRefs: .git/objects and .git/refs stay
-// writable (git commit must work), so the command commits, on a branch the
-// user will check out (main, while the agent works on a feature branch),
-// files the work tree keeps read-only: .claude/settings.json with a hook,
-// .vscode/tasks.json that runs on folder open, .husky/pre-commit. The
-// user's unconfined `git checkout main` writes them.
-func TestEscapeProtectedPathsThroughGitRefs(t *testing.T) {
-	sb := escapeSandbox(t)
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=a"}, args...)...)
-		cmd.Dir = sb
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s", out)
-	}
-	git("commit", "-q", "--allow-empty", "-m", "init")
-	git("branch", "-M", "main")
-	git("checkout", "-q", "-b", "feature")
-	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
-	require.NoError(t, err)
-	script := `set -e
-export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b
-blob=$(printf '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch $HOME/pwned"}]}]}}' | git hash-object -w --stdin)
-export GIT_INDEX_FILE=$PWD/.git/evil-index
-git read-tree main
-git update-index --add --cacheinfo 100644,$blob,.claude/settings.json
-tree=$(git write-tree)
-c=$(git commit-tree $tree -p main -m "chore: bump deps")
-git update-ref refs/heads/main $c`
-	cmd := exec.Command("/bin/sh", "-c", script)
-	cmd.Dir = sb
-	out, err := runConfined(cmd, p)
-	require.NoError(t, err, out)
-
-	git("checkout", "-q", "main")
-	assert.NoFileExists(t, filepath.Join(sb, ".claude", "settings.json"), "checking out main wrote the agent settings the confined command committed")
-}
 
 // homeMarker is a path under the home directory, outside every sandbox,
 // that a payload tries to create.
