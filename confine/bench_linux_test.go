@@ -63,7 +63,7 @@ func BenchmarkResolveView(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_ = bwrapArgs(v, false, 3, src, []string{"/bin/true"})
+		_ = bwrapArgs(v, false, 3, src, "{}", []string{"/bin/true"})
 		src.close()
 	}
 }

@@ -10,11 +10,12 @@ import (
 // bwrapArgs is the whole sandbox in one place: the bubblewrap arguments
 // that build the view v for a command, in the order they take effect
 // (a later mount covers an earlier one). argv is the command as it is to
-// be executed, its first element an absolute path; filterFD is the
+// be executed (the helper executes it); helper is the helper's spec;
+// filterFD is the
 // descriptor bubblewrap reads the system-call filter from; src holds the
 // descriptors of the binds' sources (see openSources), so that what is
 // mounted is what was checked, whatever is renamed meanwhile.
-func bwrapArgs(v *view, network bool, filterFD int, src *sources, argv []string) []string {
+func bwrapArgs(v *view, network bool, filterFD int, src *sources, helper string, argv []string) []string {
 	a := namespaceArgs(network)
 
 	// 1. The system, read-only: all of it, or (with Readable) nothing yet.
@@ -68,7 +69,11 @@ func bwrapArgs(v *view, network bool, filterFD int, src *sources, argv []string)
 	for _, f := range append(slices.Clone(v.hiddenFile), v.sockets...) {
 		a = append(a, "--ro-bind", "/dev/null", f)
 	}
-	// 6. Where it starts, the system-call filter, and the command.
-	a = append(a, "--chdir", v.chdir, "--seccomp", strconv.Itoa(filterFD), "--")
+	// 6. The helper (this program, bound where /run, the command's own,
+	// can hold it), which puts the command in a Landlock domain that lets
+	// it write only beneath the writable places and then executes it;
+	// where it starts; the system-call filter; the command.
+	a = append(a, "--ro-bind-fd", src.fd(helperPath), helperPath, "--setenv", helperEnv, helper)
+	a = append(a, "--chdir", v.chdir, "--seccomp", strconv.Itoa(filterFD), "--", helperPath)
 	return append(a, argv...)
 }

@@ -19,6 +19,7 @@ import (
 type sources struct {
 	files  []*os.File
 	byPath map[string]int // path: descriptor number in the child
+	first  int            // the child's number for files[0]
 }
 
 // openSources opens every source of v's binds that lies where a confined
@@ -26,7 +27,7 @@ type sources struct {
 // paths and the program. Their descriptors in the child are numbered from
 // first, in the order of s.files.
 func openSources(v *view, first int) (*sources, error) {
-	s := &sources{byPath: map[string]int{}}
+	s := &sources{byPath: map[string]int{}, first: first}
 	add := func(p string) error {
 		if _, ok := s.byPath[p]; ok {
 			return nil
@@ -42,7 +43,7 @@ func openSources(v *view, first int) (*sources, error) {
 			}
 			return fmt.Errorf("confine: opening %s: %w", p, err)
 		}
-		s.byPath[p] = first + len(s.files)
+		s.byPath[p] = s.first + len(s.files)
 		s.files = append(s.files, os.NewFile(uintptr(fd), p))
 		return nil
 	}
@@ -60,7 +61,23 @@ func openSources(v *view, first int) (*sources, error) {
 			return nil, err
 		}
 	}
+	if err := s.addProgram(helperPath); err != nil {
+		s.close()
+		return nil, err
+	}
 	return s, nil
+}
+
+// addProgram adds the running program (its executable, which may have
+// been replaced or removed on disk since it started) under key.
+func (s *sources) addProgram(key string) error {
+	fd, err := unix.Open("/proc/self/exe", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("confine: opening this program's executable: %w", err)
+	}
+	s.byPath[key] = s.first + len(s.files)
+	s.files = append(s.files, os.NewFile(uintptr(fd), key))
+	return nil
 }
 
 // fd is the child's descriptor number for p's source, as an argument.

@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -24,6 +26,9 @@ func support(network bool) (bwrap string, abi int, err error) {
 		return "", 0, err
 	}
 	abi = landlockABI()
+	if abi < 1 {
+		return "", 0, fmt.Errorf("confine: this Linux kernel does not enforce Landlock, which keeps a confined command from writing into outside pipes and file systems mounted after it started; it needs Linux 5.13 or later with \"landlock\" in its lsm= boot parameter: %w", ErrUnavailable)
+	}
 	if _, err := needScope(abi, network); err != nil {
 		return "", 0, err
 	}
@@ -95,8 +100,18 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 	}
 	defer src.close()
 	cmd.ExtraFiles = append(append(cmd.ExtraFiles, ctl.childFiles()...), src.files...)
-	argv := append([]string{cmd.Path}, cmd.Args[1:]...)
-	cmd.Args = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, src, argv), 3+n)
+	spec, err := json.Marshal(helperSpec{Path: cmd.Path, Writable: helperWritable(v), ABI: abi})
+	if err != nil {
+		src.close()
+		ctl.closeOurEnds()
+		lock.release()
+		return fmt.Errorf("confine: %w", err)
+	}
+	argv := slices.Clone(cmd.Args)
+	if len(argv) == 0 {
+		argv = []string{cmd.Path}
+	}
+	cmd.Args = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, src, string(spec), argv), 3+n)
 	cmd.Path = cmd.Args[0]
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
