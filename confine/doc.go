@@ -24,11 +24,14 @@
 // bwrap (found in /usr/bin, /usr/local/bin or /bin only). The files are
 // named after what they hold: sandbox_linux.go assembles the whole sandbox
 // in one function (bwrapArgs), namespaces_linux.go chooses the namespaces
-// and probes them, mounts_linux.go resolves the view, sockets_linux.go
-// finds the sockets to mask, seccomp_linux.go builds the system-call
-// filter, landlock_linux.go the Landlock scope, placeholders_linux.go
-// keeps missing read-only paths from being created, and
-// supervisor_linux.go lets cmd.Wait return only once the sandbox is gone.
+// and probes them, mounts_linux.go resolves the view, sources_linux.go
+// opens what is mounted, sockets_linux.go finds the sockets to mask,
+// seccomp_linux.go builds the system-call filter, landlock_linux.go the
+// Landlock scope, helper_linux.go the step inside the view that adds
+// Landlock's write rules, placeholders_linux.go keeps missing read-only
+// paths from being created, environment_linux.go adjusts the command's
+// environment, and supervisor_linux.go lets cmd.Wait return only once the
+// sandbox is gone.
 //
 //   - A user namespace in which the command has no capabilities, not even
 //     as root, and cannot make another.
@@ -53,6 +56,20 @@
 //     When it ends, everything it started ends (its PID namespace goes
 //     with it), and it dies if the process that started it dies.
 //   - A session of its own, so no controlling terminal: /dev/tty fails.
+//   - A Landlock domain that allows writing only beneath the writable
+//     places, entered by a helper step inside the view (Landlock forbids
+//     the mounts bubblewrap makes, so it comes after them): it covers what
+//     a read-only mount does not, a FIFO of an outside program and a file
+//     system mounted on the machine after the command started. The helper
+//     is the calling program itself, re-executed by bubblewrap: package
+//     initialization of every program that imports confine runs it when
+//     the variable SANDBOXAUTH_CONFINE_HELPER is set, and removes the
+//     variable before the command runs. Nothing else is needed of a host
+//     program.
+//   - The sources of the bind mounts are descriptors opened with no
+//     symbolic link allowed on the way, so what is mounted is what was
+//     checked, whatever a confined command of the same sandbox renames
+//     meanwhile.
 //   - A system-call filter (installed by bubblewrap just before the
 //     command starts): TIOCSTI and TIOCLINUX, which type into a terminal,
 //     the kernel keyring, which no namespace separates, and io_uring fail;
@@ -113,7 +130,11 @@
 //   - A socket of an outside program bound after the command started, or
 //     by a relative name, or renamed after it was bound, is not masked,
 //     if it lies in a place the command sees (most sockets live in /tmp
-//     and /run, which it does not see).
+//     and /run, which it does not see). Landlock on this kernel does not
+//     cover connecting to a socket by its path.
+//   - What git has recorded: a tracked .env can be read from .git/objects
+//     (git show HEAD:.env), and the command can commit files that the work
+//     tree keeps read-only onto a branch the user later checks out.
 //   - Resource use (CPU, memory, disk, time) and the environment: the
 //     command gets cmd.Env (the caller's environment when nil), secrets in
 //     it included.
