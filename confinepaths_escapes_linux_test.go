@@ -113,7 +113,6 @@ func TestEscapeGitConfigInclude(t *testing.T) {
 	assert.NoFileExists(t, marker, "git status ran the fsmonitor the confined command put in the included config")
 }
 
-
 // TestEscapeDotEnvHardLink: .env.* files are hidden only when they exist
 // as the run starts (and cannot be pre-created only at the literal .env).
 // One run creates an empty .env.local and a hard link to it, notes.txt;
@@ -138,7 +137,6 @@ func TestEscapeDotEnvHardLink(t *testing.T) {
 	out, _ = runConfined(cmd, p)
 	assert.NotContains(t, out, "sk_live_123", "the confined command read the hidden .env.local through a hard link it made earlier")
 }
-
 
 // homeMarker is a path under the home directory, outside every sandbox,
 // that a payload tries to create.

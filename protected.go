@@ -39,7 +39,8 @@ type ProtectedPath struct {
 //   - reads and writes of .env and .env.* files at any depth: secrets;
 //   - writes to configuration that makes other programs run code or grant
 //     permissions without asking anybody again: editor and IDE settings
-//     (.vscode/, .idea/: tasks run on opening, executable paths, an
+//     (.vscode/, .idea/, .zed/, *.code-workspace: tasks run on opening,
+//     executable paths, an
 //     assistant's auto-approval), coding-agent settings (.claude/, .cursor/,
 //     .gemini/, .codex/, .github/hooks/, .mcp.json: hooks, MCP servers,
 //     permission lists) and sandboxauth's own project policy
@@ -66,6 +67,8 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: ".env.*", Read: true, Write: true},
 		{Pattern: ".vscode/", Write: true},
 		{Pattern: ".idea/", Write: true},
+		{Pattern: ".zed/", Write: true},
+		{Pattern: "*.code-workspace", Write: true},
 		{Pattern: ".claude/", Write: true},
 		{Pattern: ".cursor/", Write: true},
 		{Pattern: ".gemini/", Write: true},

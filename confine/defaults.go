@@ -25,6 +25,12 @@ import (
 func DefaultPolicy(sandbox string) Policy {
 	home, _ := os.UserHomeDir()
 	p := Policy{Sandbox: sandbox, Hidden: CredentialPaths(home)}
+	if os.Geteuid() == 0 {
+		// Root reads every user's files: hide theirs too.
+		for _, h := range otherHomes(home) {
+			p.Hidden = append(p.Hidden, CredentialPaths(h)[len(systemCredentials):]...)
+		}
+	}
 	if c := goBuildCache(home); c != "" {
 		p.Private = append(p.Private, c)
 	}
@@ -51,13 +57,33 @@ func goBuildCache(home string) string {
 	return filepath.Join(cache, "go-build")
 }
 
+// systemCredentials are the system's password hashes and host keys.
+var systemCredentials = [...]string{"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key"}
+
+// otherHomes returns the home directories under /home and /root other
+// than home.
+func otherHomes(home string) []string {
+	var out []string
+	if entries, err := os.ReadDir("/home"); err == nil {
+		for _, e := range entries {
+			if h := filepath.Join("/home", e.Name()); e.IsDir() && h != home {
+				out = append(out, h)
+			}
+		}
+	}
+	if home != "/root" {
+		out = append(out, "/root")
+	}
+	return out
+}
+
 // CredentialPaths returns the places where the user's credentials, keys,
 // tokens, browser profiles and shell history live, beneath home (and the
 // system's password hashes): DefaultPolicy hides them all. Each is an
 // absolute path; most do not exist on a given machine. The slice is new
 // on each call.
 func CredentialPaths(home string) []string {
-	out := []string{"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key"}
+	out := append([]string{}, systemCredentials[:]...)
 	if home == "" || !filepath.IsAbs(home) {
 		return out
 	}
