@@ -56,7 +56,15 @@ func newConfinedProject(t *testing.T) confinedProject {
 	require.NoError(t, os.Mkdir(outside, 0o755))
 	config := filepath.Join(home, ".config", "sandboxauth", "config.json")
 	require.NoError(t, os.MkdirAll(filepath.Dir(config), 0o755))
-	require.NoError(t, os.WriteFile(config, []byte(confineConfig), 0o644))
+	// The user's own Go build cache, shared on purpose (a sandbox's private
+	// copy starts empty, and a cold one builds the standard library).
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err == nil {
+		cfg := `{"policy": "sandbox", "confine": {"writable": [` + strconvQuote(strings.TrimSpace(string(gocache))) + `]}}`
+		require.NoError(t, os.WriteFile(config, []byte(cfg), 0o644))
+	} else {
+		require.NoError(t, os.WriteFile(config, []byte(confineConfig), 0o644))
+	}
 	return confinedProject{project: project, home: home, outside: outside, config: config}
 }
 
