@@ -346,3 +346,10 @@ func testBinary(t testing.TB) string {
 	require.NoError(t, err)
 	return exe
 }
+
+// newTrue is /bin/true run in dir.
+func newTrue(dir string) *exec.Cmd {
+	cmd := exec.Command("/bin/true")
+	cmd.Dir = dir
+	return cmd
+}

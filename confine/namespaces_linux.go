@@ -18,12 +18,17 @@ var bwrapCandidates = [...]string{"/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bi
 // findBwrap returns the path of the system's bubblewrap, or an error
 // wrapping ErrUnavailable that says how to install it.
 func findBwrap() (string, error) {
-	for _, p := range bwrapCandidates {
+	return findBwrapIn(bwrapCandidates[:])
+}
+
+// findBwrapIn is findBwrap over the given places.
+func findBwrapIn(candidates []string) (string, error) {
+	for _, p := range candidates {
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("confine: bubblewrap is not installed (looked for %s); install it with your package manager (Debian and Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap): %w", strings.Join(bwrapCandidates[:], ", "), ErrUnavailable)
+	return "", fmt.Errorf("confine: bubblewrap is not installed (looked for %s); install it with your package manager (Debian and Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap): %w", strings.Join(candidates, ", "), ErrUnavailable)
 }
 
 // namespaceArgs are the namespaces every confined command gets: a user
@@ -61,13 +66,18 @@ func probe(bwrap string) error {
 // userNamespaceAdvice names the system setting that forbids unprivileged
 // user namespaces, when one does, and how to change it.
 func userNamespaceAdvice() string {
-	read := func(p string) string {
+	return userNamespaceAdviceFrom(func(p string) string {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return ""
 		}
 		return strings.TrimSpace(string(b))
-	}
+	})
+}
+
+// userNamespaceAdviceFrom is userNamespaceAdvice with the system's
+// settings read by read.
+func userNamespaceAdviceFrom(read func(path string) string) string {
 	switch {
 	case read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1":
 		return " (AppArmor forbids unprivileged user namespaces here: allow bubblewrap with an AppArmor profile for /usr/bin/bwrap, or run sysctl kernel.apparmor_restrict_unprivileged_userns=0)"
@@ -76,10 +86,29 @@ func userNamespaceAdvice() string {
 	case read("/proc/sys/user/max_user_namespaces") == "0":
 		return " (user namespaces are switched off: run sysctl user.max_user_namespaces=15000)"
 	}
-	if _, err := os.Stat("/proc/self/ns/user"); errors.Is(err, os.ErrNotExist) {
-		return " (this kernel has no user namespaces: it needs CONFIG_USER_NS)"
+	if read("/proc/self/ns/user") == "" {
+		if _, err := os.Stat("/proc/self/ns/user"); errors.Is(err, os.ErrNotExist) {
+			return " (this kernel has no user namespaces: it needs CONFIG_USER_NS)"
+		}
 	}
 	return ""
+}
+
+// namespacesForbidden reports, without starting anything, that the
+// system's settings forbid the namespaces bubblewrap needs, as an error
+// wrapping ErrUnavailable; when they might (AppArmor's rule, which a
+// profile for bwrap lifts), it asks bubblewrap itself.
+func namespacesForbidden(bwrap string) error {
+	advice := userNamespaceAdvice()
+	switch {
+	case advice == "":
+		return nil
+	case os.Geteuid() == 0 && !strings.Contains(advice, "max_user_namespaces"):
+		return nil // the other settings bind unprivileged users only
+	case strings.Contains(advice, "AppArmor"):
+		return probe(bwrap)
+	}
+	return fmt.Errorf("confine: user namespaces are not available to this process%s: %w", advice, ErrUnavailable)
 }
 
 func firstNonEmpty(s ...string) string {

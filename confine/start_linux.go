@@ -51,6 +51,9 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := namespacesForbidden(bwrap); err != nil {
+		return err
+	}
 	if err := executable(cmd); err != nil {
 		return err
 	}
