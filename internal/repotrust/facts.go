@@ -86,6 +86,14 @@ func gather(cwd string, root *pathres.Root, env envSnapshot, ss *stamps) *Facts 
 			break
 		}
 	}
+	if f.Outside == loc.commonDir && f.Outside != loc.gitDir {
+		// A git directory in the sandbox whose common directory lies
+		// outside: a stub (HEAD and a commondir file, which the model can
+		// write when they are not in a .git directory) through which every
+		// git command, reading ones included, reads another repository.
+		f.Problems = append(f.Problems, Problem{Where: filepath.Join(loc.gitDir, "commondir"),
+			Why: "makes the git directory " + loc.gitDir + " in the sandbox use the repository " + loc.commonDir + " outside it, whose history and files git would read"})
+	}
 	for _, n := range []string{"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_INDEX_FILE"} {
 		if v, ok := env.get(n); ok && v != "" {
 			f.Problems = append(f.Problems, Problem{Where: "environment", Setting: n, Why: "moves the object store or the index, which is not followed here"})

@@ -117,8 +117,36 @@ func TestRepositoryFamilies(t *testing.T) {
 			runGit(t, other, "init", "-q", "--bare")
 			writeFile(t, sb+"/.git/commondir", other+"\n", 0o644)
 			return sb, nil
-		}, []check{{[]string{"status"}, true, ""}, {[]string{"add", "a.txt"}, false, "outside the sandbox"},
-			{[]string{"tag", "v1"}, false, "outside the sandbox"}}},
+		}, []check{{[]string{"status"}, false, "outside it"}, {[]string{"log", "-p"}, false, "outside it"}, {[]string{"add", "a.txt"}, false, "outside"},
+			{[]string{"tag", "v1"}, false, "outside"}}},
+		{"stub: HEAD and commondir naming a repository outside", func(t *testing.T, sb string) (string, map[string]string) {
+			other := newRepo(t)
+			stub := sb + "/stub"
+			writeFile(t, stub+"/HEAD", "ref: refs/heads/main\n", 0o644)
+			writeFile(t, stub+"/commondir", other+"/.git\n", 0o644)
+			assert.Contains(t, runGit(t, stub, "log", "-p"), "+a", "git reads the other repository's history")
+			return stub, nil
+		}, []check{{[]string{"log", "-p"}, false, "outside it"}, {[]string{"status"}, false, "outside it"}, {[]string{"show", "HEAD"}, false, "outside it"}}},
+		{"stub: a relative commondir climbing out", func(t *testing.T, sb string) (string, map[string]string) {
+			other := newRepo(t)
+			stub := sb + "/deep/stub"
+			rel, err := filepath.Rel(stub, other+"/.git")
+			require.NoError(t, err)
+			writeFile(t, stub+"/HEAD", "ref: refs/heads/main\n", 0o644)
+			writeFile(t, stub+"/commondir", rel+"\n", 0o644)
+			assert.Contains(t, runGit(t, stub, "log", "-p"), "+a", "git reads the other repository's history")
+			return sb + "/deep/stub", nil
+		}, []check{{[]string{"log"}, false, "outside it"}}},
+		{"stub: alternates naming a store outside", func(t *testing.T, sb string) (string, map[string]string) {
+			other := newRepo(t)
+			stub := sb + "/stub"
+			writeFile(t, stub+"/HEAD", "ref: refs/heads/main\n", 0o644)
+			require.NoError(t, os.MkdirAll(stub+"/refs", 0o755))
+			writeFile(t, stub+"/objects/info/alternates", other+"/.git/objects\n", 0o644)
+			head := strings.TrimSpace(runGit(t, other, "rev-parse", "HEAD"))
+			assert.Contains(t, runGit(t, stub, "show", head), "+a", "git reads the other store's objects")
+			return stub, nil
+		}, []check{{[]string{"show"}, false, "alternates"}}},
 		{"alternates", func(t *testing.T, sb string) (string, map[string]string) {
 			writeFile(t, sb+"/.git/objects/info/alternates", "/home/someone/.git/objects\n", 0o644)
 			return sb, nil
