@@ -30,6 +30,18 @@ type Cache struct {
 	mu      sync.RWMutex
 	entries map[cacheKey]*cacheEntry
 	now     func() time.Time
+	stores  storeCache // the tree names of each object store
+}
+
+// clock returns the time the cache's clock tells.
+func (c *Cache) clock() time.Time {
+	c.mu.RLock()
+	now := c.now
+	c.mu.RUnlock()
+	if now == nil {
+		return time.Now()
+	}
+	return now()
 }
 
 type cacheKey struct {

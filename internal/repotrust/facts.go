@@ -64,6 +64,13 @@ type Facts struct {
 	// Outside names the repository's store (git directory, common
 	// directory, worktree store) when it lies outside the sandbox.
 	Outside string
+	// Index is the index's entries (nil when there is none); IndexErr
+	// says why the index is not understood, when it is not.
+	Index    []IndexEntry
+	IndexErr string
+	// HashLen is the length of the repository's object names: 20, or 32
+	// with extensions.objectFormat sha256.
+	HashLen int
 }
 
 // gather computes the facts for a command started in cwd, recording every
@@ -111,8 +118,36 @@ func gather(cwd string, root *pathres.Root, env envSnapshot, ss *stamps) *Facts 
 	g.repoConfigs(loc.gitDir, loc.commonDir)
 	g.alternates(loc.commonDir)
 	g.hooks(loc.commonDir)
+	f.HashLen = 20
+	if g.sha256 {
+		f.HashLen = 32
+	}
+	g.index(loc.gitDir)
 	g.submodules(loc)
 	return f
+}
+
+// maxIndexSize bounds the index file read.
+const maxIndexSize = 64 << 20
+
+// index reads the git directory's index: the tracked paths, and the
+// gitlinks whose submodules git status and git diff enter.
+func (g *gatherer) index(gitDir string) {
+	name := filepath.Join(gitDir, "index")
+	b, exists, err := readWhole(name, g.ss, maxIndexSize)
+	switch {
+	case err != nil:
+		g.f.IndexErr = name + " cannot be read: " + err.Error()
+	case !exists:
+		return
+	default:
+		if g.f.Index, err = parseIndex(b, g.f.HashLen); err != nil {
+			g.f.Index, g.f.IndexErr = nil, name+": "+err.Error()
+		}
+	}
+	if g.f.IndexErr != "" {
+		g.f.Problems = append(g.f.Problems, Problem{Where: name, Why: "is not understood, so the submodules git enters are not known: " + g.f.IndexErr})
+	}
 }
 
 func (f *Facts) problem(err error) {
@@ -125,10 +160,11 @@ func (f *Facts) problem(err error) {
 }
 
 type gatherer struct {
-	f    *Facts
-	root *pathres.Root
-	env  envSnapshot
-	ss   *stamps
+	f      *Facts
+	root   *pathres.Root
+	env    envSnapshot
+	ss     *stamps
+	sha256 bool // extensions.objectFormat is sha256
 }
 
 // inside reports whether p lies in the sandbox, symbolic links resolved.
@@ -194,6 +230,9 @@ func (g *gatherer) configFile(name, gitDir string, depth int) {
 		if isInclude(s) {
 			g.include(s, gitDir, depth)
 			return nil
+		}
+		if s.Section == "extensions" && s.Subsection == "" && s.Key == "objectformat" {
+			g.sha256 = strings.EqualFold(s.Value, "sha256")
 		}
 		g.judge(s, gitDir)
 		return nil
@@ -325,6 +364,17 @@ func (g *gatherer) submodules(loc location) {
 	if loc.workTree == "" {
 		return
 	}
+	// git status and git diff enter every populated gitlink of the index,
+	// whether .gitmodules names it or not.
+	for _, e := range g.f.Index {
+		if e.Gitlink() {
+			if count++; count > maxSubmodules {
+				g.f.Problems = append(g.f.Problems, Problem{Where: loc.gitDir, Why: "holds more submodules than are checked"})
+				return
+			}
+			g.submoduleAt(loc.workTree, e.Path)
+		}
+	}
 	name := filepath.Join(loc.workTree, ".gitmodules")
 	b, exists, err := g.ss.readFile(name)
 	if err != nil {
@@ -338,24 +388,30 @@ func (g *gatherer) submodules(loc location) {
 		if s.Section != "submodule" || s.Key != "path" || s.Value == "" {
 			return nil
 		}
-		dotGit := filepath.Join(loc.workTree, s.Value, ".git")
-		st := g.ss.file(dotGit)
-		switch {
-		case !st.exists:
-		case st.mode&modeTypeMask == modeDir:
-			g.moduleRepo(dotGit)
-		default:
-			gd, err := readGitFile(dotGit, g.ss)
-			if err != nil {
-				g.f.problem(err)
-				return nil
-			}
-			g.moduleRepo(gd)
-		}
+		g.submoduleAt(loc.workTree, s.Value)
 		return nil
 	})
 	if err != nil {
 		g.f.Problems = append(g.f.Problems, Problem{Where: name, Why: err.Error()})
+	}
+}
+
+// submoduleAt reads the configuration of the submodule populated at path
+// in the work tree: its .git directory, or the one its .git file names.
+func (g *gatherer) submoduleAt(workTree, path string) {
+	dotGit := filepath.Join(workTree, path, ".git")
+	st := g.ss.file(dotGit)
+	switch {
+	case !st.exists:
+	case st.mode&modeTypeMask == modeDir:
+		g.moduleRepo(dotGit)
+	default:
+		gd, err := readGitFile(dotGit, g.ss)
+		if err != nil {
+			g.f.problem(err)
+			return
+		}
+		g.moduleRepo(gd)
 	}
 }
 
