@@ -262,6 +262,7 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 
 	// git's global options.
 	args := argv
+	gitAt := "" // where git looks for its repository, -C applied
 	if kind == programs.KindGit {
 		norm, dirs, problem := programs.GitGlobals(argv)
 		if problem != "" {
@@ -275,6 +276,10 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 			}
 		}
 		if problem == "" {
+			gitAt = cwd
+			for _, d := range dirs {
+				gitAt = atCwd(gitAt, d)
+			}
 			if gv := r.gitRepository(cwd, dirs, args[1:]); gv.res != Safe {
 				floor = worseOf(floor, gv)
 			}
@@ -295,6 +300,11 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	}
 	if sp != nil && v.res == Safe {
 		v = r.specVerdict(sp, v, args, cwd)
+	}
+	if gitAt != "" && sp != nil && v.res == Safe {
+		v = worseOf(v, r.gitContents(sp, args, gitAt))
+		v = worseOf(v, r.gitImplicitNoIndex(sp, args, gitAt))
+		v = worseOf(v, r.gitWholeTree(sp, args, gitAt))
 	}
 	if v.res == Safe && (r.sandbox != "" || r.untrusted) {
 		v = worseOf(v, r.projectFiles(name, args[1:], cwd))

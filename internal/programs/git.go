@@ -33,12 +33,17 @@ func git() []*Spec {
 	// changed, so one slice serves them all).
 	hist := join(logSafe, diffSafe, diffUnsafe, logUnsafe)
 	history := func(sub, reason string) *Spec {
+		contents := gitHistoryContents
+		if sub == "show" {
+			contents = gitShowContents
+		}
 		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Numeric: true, Operands: Text, RevPaths: true,
-			Options: hist, Check: gitFormatCheck, Reason: reason}
+			Options: hist, Check: gitFormatCheck, Reason: reason, Contents: contents}
 	}
 	diff := func(sub, reason string) *Spec {
-		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Operands: Text, RevPaths: true,
-			Options: join(diffSafe, diffUnsafe, opts("--cached --staged --merge-base -0 -1 -2 -3 --base --ours --theirs -r -m -c --cc --root --no-commit-id --stdin --always --pretty[=] --format= -v")), Reason: reason}
+		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Operands: Text, RevPaths: true, NoIndexPair: sub == "diff",
+			Options: join(diffSafe, diffUnsafe, opts("--cached --staged --merge-base -0 -1 -2 -3 --base --ours --theirs -r -m -c --cc --root --no-commit-id --stdin --always --pretty[=] --format= -v")), Reason: reason,
+			Contents: gitDiffContents}
 	}
 	g := func(sub, reason, list string, more ...[]Option) *Spec {
 		prefix := strings.Fields(sub)
@@ -67,7 +72,7 @@ func git() []*Spec {
 		diff("diff-tree", "compares trees"),
 		diff("diff-index", "compares the index"),
 		diff("diff-files", "compares the working tree"),
-		g("range-diff", "compares commit ranges", "--creation-factor= --no-dual-color --remerge-diff", hist),
+		withContents(g("range-diff", "compares commit ranges", "--creation-factor= --no-dual-color --remerge-diff", hist), gitAlwaysContents),
 		g("blame", "annotates lines", "-b --root --show-stats --score-debug -f,--show-name -n,--show-number -p,--porcelain --line-porcelain --incremental -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --progress --no-progress --reverse= --first-parent --encoding= --since= --ignore-rev= -c --color-lines --color-by-age",
 			unsafe(runsPrograms, "--textconv"),
 			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
@@ -76,7 +81,7 @@ func git() []*Spec {
 			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
 		{
 			ReadOnly: true, Command: "git", Prefix: words("grep"), Syntax: GNU, Numeric: true, First: Text, FirstGiven: []string{"-e", "-f"},
-			Recursive: true, Hidden: true, DefaultTree: ".", Pathspecs: true, Reason: "searches tracked files; no pager program",
+			Recursive: true, Hidden: true, DefaultTree: ".", Pathspecs: true, Reason: "searches tracked files; no pager program", Contents: gitGrepContents,
 			Options: join(
 				opts("--cached --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a,--text --no-textconv -i,--ignore-case -I --max-depth= -r,--recursive --no-recursive -w,--word-regexp -v,--invert-match -h -H --full-name -E,--extended-regexp -G,--basic-regexp -P,--perl-regexp -F,--fixed-strings -n,--line-number --column -l,--files-with-matches,--name-only -L,--files-without-match -z,--null -o,--only-matching -c,--count --color[=] --no-color --break --heading -p,--show-function -C,--context= -A,--after-context= -B,--before-context= -W,--function-context -m,--max-count= --threads= -e= --and --or --not --all-match -q,--quiet"),
 				opts("-f=R"),
@@ -88,8 +93,8 @@ func git() []*Spec {
 		g("rev-list", "lists commits", "--timestamp --objects --objects-edge --objects-edge-aggressive --unpacked --object-names --no-object-names --filter= --no-filter --filter-print-omitted --missing= --exclude-promisor-objects --disk-usage[=] --header --bisect-vars --bisect-all --quiet", logSafe),
 		g("ls-files", "lists tracked files", "-c,--cached -d,--deleted -m,--modified -o,--others -i,--ignored -s,--stage --directory --no-empty-directory -u,--unmerged -k,--killed --resolve-undo -z --deduplicate -x,--exclude= --exclude-standard --error-unmatch --with-tree= -t -v -f --full-name --recurse-submodules --abbrev[=] --debug --eol --sparse --format=", opts("-X,--exclude-from=R --exclude-per-directory=")),
 		g("ls-tree", "lists a tree", "-d -r -t -l,--long -z --name-only,--name-status --object-only --full-name --full-tree --abbrev[=] --format="),
-		g("cat-file", "prints objects; no textconv or filters", "-t -s -e -p --allow-unknown-type --batch[=] --batch-check[=] --batch-command[=] --batch-all-objects --buffer --unordered --follow-symlinks -Z -z --use-mailmap --no-use-mailmap --mailmap --no-mailmap",
-			unsafe(runsPrograms, "--textconv --filters --path=")),
+		withContents(g("cat-file", "prints objects; no textconv or filters", "-t -s -e -p --allow-unknown-type --batch[=] --batch-check[=] --batch-command[=] --batch-all-objects --buffer --unordered --follow-symlinks -Z -z --use-mailmap --no-use-mailmap --mailmap --no-mailmap",
+			unsafe(runsPrograms, "--textconv --filters --path=")), gitCatFileContents),
 		g("describe", "describes a commit", "--dirty[=] --broken[=] --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent"),
 		g("name-rev", "names a revision", "--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always"),
 		g("merge-base", "finds a common ancestor", "-a,--all --octopus --independent --is-ancestor --fork-point"),
@@ -99,7 +104,11 @@ func git() []*Spec {
 		g("check-ignore", "checks ignore rules", "-q,--quiet -v,--verbose --stdin -z -n,--non-matching --no-index"),
 		g("check-attr", "checks attributes", "-a,--all --cached --stdin -z --source="),
 		{
-			Command: "git", Prefix: words("add"), Syntax: GNU, Operands: Text, Reason: "stages changes in the index; nothing interactive",
+			// The pathspecs name what git copies into the index and the
+			// object store, where git diff --cached and git log -p print it
+			// from: a protected file among them is asked about.
+			Command: "git", Prefix: words("add"), Syntax: GNU, Operands: ReadTree, Recursive: true, Hidden: true, Pathspecs: true,
+			WorkTreeWith: []string{"-A", "-u"}, Reason: "stages changes in the index; nothing interactive",
 			Options: join(
 				opts("-n,--dry-run -v,--verbose -f,--force --sparse -u,--update -A,--all --no-ignore-removal --no-all --ignore-removal -N,--intent-to-add --refresh --ignore-errors --ignore-missing --no-warn-embedded-repo --renormalize --chmod= --pathspec-file-nul"),
 				unsafe("asks on the terminal or opens an editor", "-i,--interactive -p,--patch -e,--edit"),
@@ -120,11 +129,11 @@ func git() []*Spec {
 			Options: join(opts("-l,--list -n[=] --sort= --contains[=] --no-contains[=] --merged[=] --no-merged[=] --points-at= --format= --color[=] --column[=] --no-column -i,--ignore-case --omit-empty"),
 				unsafe(runsGPG, "-v,--verify"),
 				unsafe("creates, signs or deletes tags", "-d,--delete -a,--annotate -s,--sign -u,--local-user= -f,--force -m,--message= -F,--file= -e,--edit --create-reflog --cleanup= --trailer="))},
-		g("reflog show", "shows the reflog", "", hist),
+		withContents(g("reflog show", "shows the reflog", "", hist), gitHistoryContents),
 		{ReadOnly: true, Command: "git", Prefix: words("reflog"), Syntax: GNU, Numeric: true, Operands: Text, Check: gitReflogCheck, RevPaths: true,
-			Options: hist, Reason: "shows the reflog"},
-		g("stash list", "lists stashes", "", hist),
-		g("stash show", "shows a stash", "--include-untracked --only-untracked", hist),
+			Options: hist, Reason: "shows the reflog", Contents: gitHistoryContents},
+		withContents(g("stash list", "lists stashes", "", hist), gitHistoryContents),
+		withContents(g("stash show", "shows a stash", "--include-untracked --only-untracked", hist), gitHistoryContents),
 		{ReadOnly: true, Command: "git", Prefix: words("remote"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
 		{ReadOnly: true, Command: "git", Prefix: words("remote -v"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
 		{ReadOnly: true, Command: "git", Prefix: words("remote get-url"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: opts("--push --all"), Reason: "prints a remote's URL"},

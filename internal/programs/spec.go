@@ -148,6 +148,23 @@ type Spec struct {
 	// it was in history; the engine checks PATH against the protected
 	// paths.
 	RevPaths bool
+	// Contents says which git forms may print the contents of files from
+	// the repository's index or object store (git diff, git log -p, git
+	// show, git cat-file -p), or tell something of them (the -S and -G
+	// searches): GitIndex, GitStore, or both. The engine holds the
+	// repository's tracked paths and the names in its history against the
+	// protected paths. nil: the form prints names, counts and messages
+	// only.
+	Contents func(p *Parsed) GitSource
+	// NoIndexPair: the form compares two files of the file system instead
+	// of the repository's (git diff: no repository found, or exactly two
+	// words after the options, one of them outside the work tree); the
+	// engine then walks a directory operand, hidden files included.
+	NoIndexPair bool
+	// WorkTreeWith: with one of these options and no operand, the form
+	// reads the whole work tree from its top (git add -A, git add -u),
+	// which the engine walks for protected files.
+	WorkTreeWith []string
 	// ReadOnly: the form changes no file, not even a cache or an index:
 	// it reads and prints. A script's later segments are judged against
 	// the file system as it is only while every earlier one is read-only

@@ -1,0 +1,186 @@
+package classify
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/programs"
+)
+
+// git prints files from places the file system does not show: the index
+// (a tracked or staged .env, even one deleted from the working tree) and
+// the object store (a .env committed once and removed since). A form that
+// may print contents from them (the spec's Contents) is safe only while
+// neither holds a path that a read-protected pattern matches: the index's
+// paths are matched as paths, and every entry name of every tree in the
+// store against each pattern's last element (a superset of the paths the
+// pattern could match in history; see internal/repotrust). A store that
+// cannot be read completely counts as holding one.
+
+// gitContents judges a content-printing git form run from dir.
+func (r *cmdClassifier) gitContents(sp *programs.Spec, args []string, dir string) Verdict {
+	if sp.Contents == nil || r.sandbox == "" || !r.readProtection() {
+		return safeCmdVerdict
+	}
+	p := programs.Acquire(sp, args[1+len(sp.Prefix):])
+	src := programs.GitSource(0)
+	if p.Problem == nil {
+		src = sp.Contents(p)
+	}
+	programs.Release(p)
+	if src == 0 {
+		return safeCmdVerdict
+	}
+	f, ok := r.repoFacts(dir)
+	if !ok || !f.Found {
+		return safeCmdVerdict // no repository: nothing of the index or history to print
+	}
+	form := "git " + strings.Join(sp.Prefix, " ")
+	if src&programs.GitIndex != 0 {
+		for _, e := range f.Index {
+			if e.Gitlink() {
+				continue
+			}
+			if rule := r.protectedIndexPath(f.WorkTree, e.Path); rule != nil {
+				return mkVerdict(Dangerous, "rule: protected path in the git index: "+e.Path,
+					form+" can print the files of the repository's index, and the index holds "+e.Path+", which is protected ("+rule.Pattern+
+						"); ask for names or counts only (--stat, --name-only) or a person decides")
+			}
+		}
+	}
+	if src&programs.GitStore != 0 {
+		names, err := r.s.repos.StoreNames(f)
+		if err != nil {
+			return mkVerdict(Dangerous, "rule: git history not checked",
+				form+" can print any file in the repository's history, and the history could not be checked for protected files ("+err.Error()+"); ask for names or counts only (--stat, --name-only) or a person decides")
+		}
+		if name, rule := r.protectedName(names); rule != nil {
+			return mkVerdict(Dangerous, "rule: protected path in git history: "+name,
+				form+" can print any file in the repository's history, and the history holds a file named "+name+", which is protected ("+rule.Pattern+
+					"); ask for names or counts only (--stat, --name-only, --oneline) or a person decides")
+		}
+	}
+	return safeCmdVerdict
+}
+
+// protectedIndexPath returns the read rule matching an index path (relative
+// to the work tree's top), taken relative to the sandbox when it lies in
+// it and relative to the work tree as well.
+func (r *cmdClassifier) protectedIndexPath(workTree, rel string) *Protected {
+	if workTree != "" {
+		abs := filepath.Join(workTree, rel)
+		if rule := ProtectedFor(r.protected, false, r.sandbox, r.sandboxRoot(), abs, abs); rule != nil {
+			return rule
+		}
+	}
+	for i := range r.protected {
+		if rule := &r.protected[i]; rule.Read && rule.Match(rel) {
+			return rule
+		}
+	}
+	return nil
+}
+
+// protectedName returns a tree entry name (the first in order) that the
+// last element of a read rule matches, and that rule.
+func (r *cmdClassifier) protectedName(names map[string]struct{}) (string, *Protected) {
+	var hit string
+	var hitRule *Protected
+	for n := range names {
+		for i := range r.protected {
+			rule := &r.protected[i]
+			if rule.Read && rule.matchesName(n) && (hitRule == nil || n < hit) {
+				hit, hitRule = n, rule
+			}
+		}
+	}
+	return hit, hitRule
+}
+
+// matchesName reports whether the rule's last element matches an entry
+// name: any path the rule matches has such an element.
+func (r *Protected) matchesName(name string) bool {
+	last := len(r.elems) - 1
+	name = strings.ToLower(name)
+	if r.literal[last] {
+		return r.elems[last] == name
+	}
+	ok, _ := path.Match(r.elems[last], name)
+	return ok
+}
+
+// gitImplicitNoIndex: git diff compares two files or directories of the
+// file system, as diff does, when no repository is found or when exactly
+// two words follow its options and one of them lies outside the work tree
+// (git's own rule). Each word is then a path it reads, a directory as a
+// whole tree, hidden files included: a directory operand is walked for
+// protected files. (The words themselves are checked as paths already.)
+func (r *cmdClassifier) gitImplicitNoIndex(sp *programs.Spec, args []string, dir string) Verdict {
+	if !sp.NoIndexPair || r.sandbox == "" {
+		return safeCmdVerdict
+	}
+	rest := args[1+len(sp.Prefix):]
+	first := len(rest)
+	for i, a := range rest {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			first = i
+			break
+		}
+	}
+	words := rest[first:]
+	f, ok := r.repoFacts(dir)
+	if !ok {
+		return safeCmdVerdict // judged as outside by the repository check
+	}
+	noIndex := !f.Found
+	if !noIndex && len(words) == 2 && f.WorkTree != "" {
+		for _, w := range words {
+			if !lexicallyWithin(f.WorkTree, atCwd(dir, w)) {
+				noIndex = true
+			}
+		}
+	}
+	if !noIndex {
+		return safeCmdVerdict
+	}
+	ops := make([]string, 0, 2)
+	for _, w := range words {
+		if w != "--" && w != "-" {
+			ops = append(ops, w)
+		}
+	}
+	for _, w := range ops {
+		if v := r.treeProtected(w, dir, true); v.res != Safe {
+			return v
+		}
+	}
+	return safeCmdVerdict
+}
+
+// lexicallyWithin reports whether p, cleaned without resolving links, is
+// top or lies beneath it.
+func lexicallyWithin(top, p string) bool {
+	p = filepath.Clean(p)
+	return p == top || strings.HasPrefix(p, strings.TrimSuffix(top, "/")+"/")
+}
+
+// gitWholeTree: a form that reads the whole work tree when given one of
+// sp.WorkTreeWith and no operand (git add -A) has its work tree walked for
+// protected files, hidden ones included, from its top.
+func (r *cmdClassifier) gitWholeTree(sp *programs.Spec, args []string, dir string) Verdict {
+	if len(sp.WorkTreeWith) == 0 || r.sandbox == "" {
+		return safeCmdVerdict
+	}
+	p := programs.Acquire(sp, args[1+len(sp.Prefix):])
+	whole := p.Problem == nil && len(p.Operands) == 0 && p.Has(sp.WorkTreeWith...)
+	programs.Release(p)
+	if !whole {
+		return safeCmdVerdict
+	}
+	f, ok := r.repoFacts(dir)
+	if !ok || !f.Found || f.WorkTree == "" {
+		return safeCmdVerdict // git refuses to run without a work tree
+	}
+	return r.treeProtected(f.WorkTree, dir, true)
+}
