@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -21,9 +22,20 @@ type engineCase struct {
 	Cat      string   `json:"cat"`
 	Why      string   `json:"why"`
 	Compound bool     `json:"compound"`
-	Setup    struct {
+	// Policy marks a case that only an authorizer refuses: it reads or
+	// writes one of the default protected paths, which the classifier
+	// alone does not know, or depends on a repository that Check, knowing
+	// no sandbox, does not look at.
+	Policy bool `json:"policy"`
+	Setup  struct {
 		Files    []string          `json:"files"`
 		Symlinks map[string]string `json:"symlinks"`
+		// NoGit removes the sandbox's .git: the sandbox is no repository.
+		NoGit bool `json:"nogit"`
+		// Git are git commands run in the sandbox after the files are
+		// made (a real repository: git init, add, commit), with no user
+		// or system configuration; the case is skipped without git.
+		Git [][]string `json:"git"`
 	} `json:"setup"`
 }
 
@@ -61,6 +73,17 @@ func engineSandbox(t *testing.T, c engineCase) string {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.Symlink(target, p))
 	}
+	if c.Setup.NoGit {
+		require.NoError(t, os.RemoveAll(filepath.Join(sb, ".git")))
+	}
+	for _, args := range c.Setup.Git {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = sb
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %q: %s", args, out)
+	}
 	return sb
 }
 
@@ -72,8 +95,26 @@ func engineSandbox(t *testing.T, c engineCase) string {
 func TestEngineCorpus(t *testing.T) {
 	cases := loadEngineCases(t)
 	require.GreaterOrEqual(t, len(cases), 50)
+	_, gitErr := exec.LookPath("git")
 	for _, c := range cases {
+		if len(c.Setup.Git) > 0 && gitErr != nil {
+			t.Logf("git is not installed: the case %q, which needs a real repository, is skipped", c.Argv)
+			continue
+		}
 		sb := engineSandbox(t, c)
+		if c.Policy {
+			require.Equal(t, "not_safe", c.Must, "%q: a policy case is adversarial", c.Argv)
+			for _, split := range []bool{false, true} {
+				s := NewShellAllowedCommands()
+				s.SetSplitCompound(split)
+				a, _, err := NewSandboxAuthorizer(s, WithHeadless())
+				require.NoError(t, err)
+				err = a.IsShellAuthorized(false, "", sb, sb, c.Argv)
+				require.Error(t, err, "split=%v %q (%s: %s) allowed by the Sandbox policy", split, c.Argv, c.Cat, c.Why)
+				a.Close()
+			}
+			continue
+		}
 		for _, split := range []bool{false, true} {
 			s := NewShellAllowedCommands()
 			s.SetSplitCompound(split)
