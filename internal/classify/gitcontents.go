@@ -37,6 +37,14 @@ func (r *cmdClassifier) gitContents(sp *programs.Spec, args []string, dir string
 		return safeCmdVerdict // no repository: nothing of the index or history to print
 	}
 	form := "git " + strings.Join(sp.Prefix, " ")
+	if src&programs.GitSubmodules != 0 {
+		for _, e := range f.Index {
+			if e.Gitlink() {
+				return mkVerdict(Dangerous, "rule: git contents of a submodule: "+e.Path,
+					form+" prints contents from inside the submodule "+e.Path+", whose index and history are not checked for protected files; leave out --submodule=diff and --recurse-submodules, or a person decides")
+			}
+		}
+	}
 	if src&programs.GitIndex != 0 {
 		for _, e := range f.Index {
 			if e.Gitlink() {

@@ -12,7 +12,27 @@ const (
 	// GitStore: any object in the store (git log -p, git show, git diff
 	// REV, git cat-file -p).
 	GitStore
+	// GitSubmodules: the stores of the repository's submodules as well
+	// (--submodule=diff, --recurse-submodules).
+	GitSubmodules
 )
+
+// gitSubmodules adds GitSubmodules to src when an option makes git
+// print contents from inside submodules.
+func gitSubmodules(p *Parsed, src GitSource) GitSource {
+	if src == 0 {
+		return 0
+	}
+	for _, v := range p.Values("--submodule") {
+		if v == "diff" {
+			return src | GitSubmodules
+		}
+	}
+	if p.Has("--recurse-submodules") {
+		return src | GitSubmodules
+	}
+	return src
+}
 
 // gitPatchOptions make a history or diff command print file contents, or
 // search them (the pickaxe options answer whether a string is in a file,
@@ -31,14 +51,14 @@ var gitNamesOnly = []string{"--stat", "--numstat", "--shortstat", "--name-only",
 // the index (--cached is not theirs, but a stash's index commit is).
 func gitHistoryContents(p *Parsed) GitSource {
 	if p.Has(gitPatchOptions...) {
-		return GitStore | GitIndex
+		return gitSubmodules(p, GitStore|GitIndex)
 	}
 	return 0
 }
 
 // gitShowContents: git show prints a commit's patch, and a blob's or a
 // tag's contents, whatever the options: any object may be named.
-func gitShowContents(*Parsed) GitSource { return GitStore | GitIndex }
+func gitShowContents(p *Parsed) GitSource { return gitSubmodules(p, GitStore|GitIndex) }
 
 // gitDiffContents: a diff prints a patch unless it is asked for names or
 // counts only, and a pickaxe option searches contents either way. It
@@ -46,7 +66,7 @@ func gitShowContents(*Parsed) GitSource { return GitStore | GitIndex }
 // are held against the protected paths.
 func gitDiffContents(p *Parsed) GitSource {
 	if p.Has(gitPatchOptions...) || !p.Has(gitNamesOnly...) {
-		return GitStore | GitIndex
+		return gitSubmodules(p, GitStore|GitIndex)
 	}
 	return 0
 }
@@ -65,7 +85,7 @@ func gitCatFileContents(p *Parsed) GitSource {
 // there).
 func gitGrepContents(p *Parsed) GitSource {
 	if p.Has("--cached") {
-		return GitIndex
+		return gitSubmodules(p, GitIndex)
 	}
 	return 0
 }
