@@ -24,12 +24,14 @@ type engineCase struct {
 	Compound bool     `json:"compound"`
 	// Policy marks a case that only an authorizer refuses: it reads or
 	// writes one of the default protected paths, which the classifier
-	// alone does not know, or depends on a repository that Check, knowing
-	// no sandbox, does not look at.
+	// alone does not know, or depends on a repository or project file that
+	// Check, knowing no sandbox, does not look at.
 	Policy bool `json:"policy"`
 	Setup  struct {
 		Files    []string          `json:"files"`
 		Symlinks map[string]string `json:"symlinks"`
+		// Write makes files with the given contents (after Files).
+		Write map[string]string `json:"write"`
 		// NoGit removes the sandbox's .git: the sandbox is no repository.
 		NoGit bool `json:"nogit"`
 		// Git are git commands run in the sandbox after the files are
@@ -72,6 +74,11 @@ func engineSandbox(t *testing.T, c engineCase) string {
 		p := filepath.Join(sb, name)
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.Symlink(target, p))
+	}
+	for name, text := range c.Setup.Write {
+		p := filepath.Join(sb, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 	}
 	if c.Setup.NoGit {
 		require.NoError(t, os.RemoveAll(filepath.Join(sb, ".git")))

@@ -58,7 +58,31 @@ func readProjectFile(name string) (b []byte, exists bool, problem string) {
 	if err != nil {
 		return nil, true, name + " cannot be read (" + err.Error() + "), so what it sets is not known"
 	}
+	if l, ok := oddLineBreak(b); ok {
+		return nil, true, fmt.Sprintf("%s:%d: a line break other than LF or CR LF (a lone CR, NEL, or a Unicode line or paragraph separator) ends a line for some readers and not for others, so what the file sets is not known", name, l)
+	}
 	return b, exists, ""
+}
+
+// oddLineBreak finds a line break the scanners here do not split on but
+// some program's reader does: a CR not followed by LF (npm's ini reader
+// and YAML end a line there), NEL, U+2028 and U+2029 (line breaks to some
+// YAML and JavaScript readers). It returns the line (from 1) it is on.
+func oddLineBreak(b []byte) (int, bool) {
+	ln := 1
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '\n':
+			ln++
+		case b[i] == '\r' && (i+1 == len(b) || b[i+1] != '\n'):
+			return ln, true
+		case b[i] == 0xc2 && i+1 < len(b) && b[i+1] == 0x85:
+			return ln, true
+		case b[i] == 0xe2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xa8 || b[i+2] == 0xa9):
+			return ln, true
+		}
+	}
+	return 0, false
 }
 
 // line is one logical line of a configuration file, numbered from 1,

@@ -31,6 +31,13 @@ func TestProjectFiles(t *testing.T) {
 		{".npmrc with a BOM", []file{{".npmrc", "\xef\xbb\xbfprefix=/usr\n"}}, NpmTrusted, "", false, "prefix"},
 		{".npmrc section", []file{{".npmrc", "[x]\nsave-exact=true\n"}}, NpmTrusted, "", false, "section"},
 		{".npmrc is a directory", []file{{".npmrc/x", ""}}, NpmTrusted, "", false, "cannot be read"},
+		{".npmrc lone CR", []file{{".npmrc", "fund=false\rlogs-dir=/home/someone/logs\n"}}, NpmTrusted, "", false, ".npmrc:1: a line break other than LF"},
+		{".npmrc CR LF", []file{{".npmrc", "fund=false\r\nsave-exact=true\r\n"}}, NpmTrusted, "", true, ""},
+		{".npmrc lone CR at the end", []file{{".npmrc", "fund=false\nsave-exact=true\r"}}, NpmTrusted, "", false, ".npmrc:2: a line break"},
+		{".yarnrc.yml lone CR", []file{{".yarnrc.yml", "nodeLinker: node-modules\ryarnPath: ./evil.cjs\n"}}, YarnTrusted, "", false, ".yarnrc.yml:1: a line break"},
+		{".yarnrc.yml NEL", []file{{".yarnrc.yml", "nodeLinker: node-modules\u0085yarnPath: ./evil.cjs\n"}}, YarnTrusted, "", false, "a line break"},
+		{".yarnrc.yml line separator", []file{{".yarnrc.yml", "nodeLinker: x\u2028yarnPath: ./e.cjs\n"}}, YarnTrusted, "", false, "a line break"},
+		{".cargo/config.toml lone CR", []file{{".cargo/config.toml", "[term]\rcolor = 'always'\n"}}, CargoTrusted, "", false, "a line break"},
 
 		{".yarnrc yarn-path", []file{{".yarnrc", "yarn-path \"./evil.js\"\n"}}, YarnTrusted, "", false, "yarn-path"},
 		{".yarnrc save-prefix", []file{{".yarnrc", "save-prefix \"~\"\n"}}, YarnTrusted, "", true, ""},
