@@ -40,6 +40,7 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) Ver
 		{programs.PipConfig, pipTrusted},
 		{programs.UvConfig, repotrust.UvTrusted},
 		{programs.Corepack, repotrust.CorepackTrusted},
+		{programs.Pnpm, repotrust.PnpmTrusted},
 	}
 	for _, c := range checkers {
 		if !files.Has(c.file) {

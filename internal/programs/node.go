@@ -48,15 +48,19 @@ func node() []*Spec {
 
 // nodeProjectFiles: npm and the package managers that share its
 // configuration read .npmrc from the project (registry, scripts' shell,
-// logs directory); yarn reads its own .yarnrc files too. Where yarn, pnpm
+// logs directory); yarn reads its own .yarnrc files too, and pnpm loads
+// the project's .pnpmfile.cjs hooks and pnpm-workspace.yaml settings on
+// every command, --version and listings included. Where yarn, pnpm
 // or npm is Corepack's shim, even --version first runs the package
 // manager that package.json names, downloading it when a URL is given.
 func nodeProjectFiles(command string) ProjectFiles {
 	switch command {
 	case "npx":
 		return Npmrc
-	case "npm", "pnpm":
+	case "npm":
 		return Npmrc | Corepack
+	case "pnpm":
+		return Npmrc | Corepack | Pnpm
 	case "yarn":
 		return Npmrc | Yarnrc | Corepack
 	}

@@ -6,7 +6,7 @@ package programs
 // of the set against an allow-list of its keys (internal/repotrust) before
 // a command of a safe spec is allowed; the knowledge of which program reads
 // which file lives in the program's family file.
-type ProjectFiles uint8
+type ProjectFiles uint16
 
 // The project files the engine knows how to judge.
 const (
@@ -17,6 +17,7 @@ const (
 	PipConfig                              // pip.conf, PIP_CONFIG_FILE (pip, python -m pip)
 	UvConfig                               // uv.toml, pyproject.toml [tool.uv] (uv, uvx)
 	Corepack                               // package.json packageManager and devEngines, .corepack.env (yarn, pnpm, npm through Corepack's shims)
+	Pnpm                                   // .pnpmfile.cjs and its kin, pnpm-workspace.yaml (pnpm)
 )
 
 // Has reports whether s holds every file of f.

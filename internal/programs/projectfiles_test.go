@@ -12,7 +12,7 @@ func TestReadsProjectFiles(t *testing.T) {
 		want ProjectFiles
 	}{
 		{[]string{"npm", "ls"}, Npmrc | Corepack},
-		{[]string{"pnpm", "list"}, Npmrc | Corepack},
+		{[]string{"pnpm", "list"}, Npmrc | Corepack | Pnpm},
 		{[]string{"yarn", "why", "x"}, Npmrc | Yarnrc | Corepack},
 		{[]string{"yarn", "--version"}, Npmrc | Yarnrc | Corepack},
 		{[]string{"npx", "x"}, Npmrc},

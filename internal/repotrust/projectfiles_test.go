@@ -46,6 +46,15 @@ func TestProjectFiles(t *testing.T) {
 		{".yarnrc.yml telemetry on", []file{{".yarnrc.yml", "enableTelemetry: true\n"}}, YarnTrusted, "", false, "enableTelemetry"},
 		{".yarnrc.yml nested", []file{{".yarnrc.yml", "packageExtensions:\n  x: y\n"}}, YarnTrusted, "", false, "packageExtensions"},
 
+		{"no pnpm files", nil, PnpmTrusted, "", true, ""},
+		{".pnpmfile.cjs", []file{{".pnpmfile.cjs", "module.exports = {hooks: {}}\n"}}, PnpmTrusted, "", false, ".pnpmfile.cjs is a script pnpm loads"},
+		{".pnpmfile.mjs in a parent", []file{{".pnpmfile.mjs", "export default {}\n"}}, PnpmTrusted, "packages/a", false, ".pnpmfile.mjs"},
+		{"pnpmfile.js", []file{{"pnpmfile.js", "\n"}}, PnpmTrusted, "", false, "pnpmfile.js"},
+		{"pnpm-workspace.yaml packages", []file{{"pnpm-workspace.yaml", "# w\npackages:\n  - 'packages/*'\n  - \"apps/*\" # c\n"}}, PnpmTrusted, "", true, ""},
+		{"pnpm-workspace.yaml pnpmfile", []file{{"pnpm-workspace.yaml", "packages:\n  - a\npnpmfile: evil.cjs\n"}}, PnpmTrusted, "", false, "pnpm-workspace.yaml:3:1: pnpmfile"},
+		{"pnpm-workspace.yaml flow list", []file{{"pnpm-workspace.yaml", "packages: [a, b]\n"}}, PnpmTrusted, "", false, "packages"},
+		{"pnpm-workspace.yaml nested setting", []file{{"pnpm-workspace.yaml", "packages:\n  - a\n  configDependencies: x\n"}}, PnpmTrusted, "", false, "not a plain packages entry"},
+
 		{"no toolchain file", nil, RustToolchainTrusted, "", true, ""},
 		{"rust-toolchain.toml path", []file{{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n"}}, RustToolchainTrusted, "", false, "rust-toolchain.toml"},
 		{"rust-toolchain channel", []file{{"rust-toolchain", "nightly-2020-01-01\n"}}, RustToolchainTrusted, "crates/a", false, "rust-toolchain"},

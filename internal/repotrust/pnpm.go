@@ -1,0 +1,48 @@
+package repotrust
+
+import "strings"
+
+// pnpmHookFiles are the scripts pnpm loads as hooks from the project (its
+// lockfile directory: the workspace root or the package): .pnpmfile.cjs,
+// .pnpmfile.mjs and the older pnpmfile.js. pnpm loads them on every
+// command that reads the project, listings included.
+var pnpmHookFiles = []string{".pnpmfile.cjs", ".pnpmfile.mjs", "pnpmfile.js"}
+
+// PnpmTrusted reports whether pnpm would run nothing from the project in
+// dir: no hook file in dir or its parents up to sandbox (any of them may
+// be the workspace root), and a pnpm-workspace.yaml there that lists
+// packages and nothing else (its settings, pnpmfile among them, are
+// pnpm's configuration). .npmrc is judged apart (NpmTrusted).
+func PnpmTrusted(dir, sandbox string) (ok bool, reason string) {
+	return scanProjectFiles(dir, sandbox, "pnpm hooks and workspace settings", append([]string{"pnpm-workspace.yaml"}, pnpmHookFiles...),
+		func(name, base string, b []byte) (bool, string) {
+			if base != "pnpm-workspace.yaml" {
+				return false, name + " is a script pnpm loads as hooks on every command that reads the project"
+			}
+			return pnpmWorkspace(name, b)
+		})
+}
+
+// pnpmWorkspace accepts a pnpm-workspace.yaml that is a "packages:" list
+// of plain patterns: any other key is a setting pnpm obeys (pnpmfile,
+// storeDir, configDependencies, ...).
+func pnpmWorkspace(name string, b []byte) (bool, string) {
+	for _, l := range lines(b) {
+		if l.text[0] == '#' {
+			continue
+		}
+		if l.col == 1 {
+			key, rest, _ := strings.Cut(l.text, ":")
+			if strings.Trim(strings.TrimSpace(key), `"'`) != "packages" || strings.TrimSpace(stripYAMLComment(rest)) != "" {
+				return false, at(name, l) + ": " + strings.TrimSpace(key) + " is a pnpm setting or a form not read here, so what pnpm does is not known (only a packages list is)"
+			}
+			continue
+		}
+		item, ok := strings.CutPrefix(l.text, "- ")
+		item = strings.TrimSpace(stripYAMLComment(item))
+		if !ok || item == "" || strings.ContainsAny(item, "[]{}&*!|>:") {
+			return false, at(name, l) + ": not a plain packages entry, so what pnpm reads is not known"
+		}
+	}
+	return true, ""
+}
