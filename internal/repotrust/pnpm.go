@@ -40,9 +40,20 @@ func pnpmWorkspace(name string, b []byte) (bool, string) {
 		}
 		item, ok := strings.CutPrefix(l.text, "- ")
 		item = strings.TrimSpace(stripYAMLComment(item))
-		if !ok || item == "" || strings.ContainsAny(item, "[]{}&*!|>:") {
+		if !ok || !plainYAMLScalar(item) {
 			return false, at(name, l) + ": not a plain packages entry, so what pnpm reads is not known"
 		}
 	}
 	return true, ""
+}
+
+// plainYAMLScalar reports whether a YAML value is one quoted string
+// without inner quotes or escapes, or a plain word that starts with no
+// indicator and holds no ": ".
+func plainYAMLScalar(v string) bool {
+	if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') {
+		inner := v[1 : len(v)-1]
+		return v[len(v)-1] == v[0] && !strings.ContainsAny(inner, "'\"\\")
+	}
+	return v != "" && !strings.ContainsAny(v[:1], "[]{}&*!|>%@`'\"#,?-:") && !strings.Contains(v, ": ")
 }
