@@ -41,6 +41,7 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) Ver
 		{programs.UvConfig, repotrust.UvTrusted},
 		{programs.Corepack, repotrust.CorepackTrusted},
 		{programs.Pnpm, repotrust.PnpmTrusted},
+		{programs.GoToolchain, goToolchainTrusted},
 	}
 	for _, c := range checkers {
 		if !files.Has(c.file) {
@@ -55,4 +56,8 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) Ver
 
 func pipTrusted(dir, sandbox string) (bool, string) {
 	return repotrust.PipTrusted(dir, sandbox, os.LookupEnv)
+}
+
+func goToolchainTrusted(dir, sandbox string) (bool, string) {
+	return repotrust.GoToolchainTrusted(dir, sandbox, os.LookupEnv)
 }

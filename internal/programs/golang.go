@@ -74,10 +74,11 @@ func goPackagesCheck(p *Parsed) *Problem {
 // downloads every module go.mod requires and the cache lacks, from hosts
 // a module path in go.mod names (a channel out for anything the model
 // read), and go list -export or -compiled runs cgo (pkg-config and the C
-// compiler on the project's directives). Confined, none of them reaches
-// the network.
+// compiler on the project's directives). go tool cover -func runs go list
+// on the packages its profile names. Confined, none of them reaches the
+// network.
 func goProjectCode() []ProjectCodeEntry {
-	return []ProjectCodeEntry{{Command: "go", Subcommands: words("test run generate build vet list doc")}}
+	return []ProjectCodeEntry{{Command: "go", Subcommands: words("test run generate build vet list doc tool")}}
 }
 
 // RunsGitStatus says why a command runs git status in its working
@@ -91,6 +92,25 @@ func RunsGitStatus(name string, args []string) string {
 		return ""
 	}
 	return "go " + args[0] + " runs git status to stamp version control facts"
+}
+
+// goProjectFiles: every go command reads the go and toolchain lines of
+// go.mod and go.work, and runs another toolchain (from PATH, or
+// downloaded) when they ask for a newer Go than its own: go version and go
+// env as much as go build. The forms that run project code anyway (go
+// test, go build, ...) are asked about, or confined, for that already:
+// the toolchain a confined command would fetch cannot be reached, and one
+// on PATH in the sandbox is project code too.
+func goProjectFiles(command string, args []string) ProjectFiles {
+	if command != "go" {
+		return 0
+	}
+	for _, e := range goProjectCode() {
+		if len(args) > 0 && slices.Contains(e.Subcommands, args[0]) {
+			return 0
+		}
+	}
+	return GoToolchain
 }
 
 // goToolNames are the Go tools that read options with Go's flag package:

@@ -24,6 +24,12 @@ func TestReadsProjectFiles(t *testing.T) {
 		{[]string{"python3", "-m", "pytest"}, 0},
 		{[]string{"python3", "-m"}, 0},
 		{[]string{"uv", "tree"}, UvConfig},
+		{[]string{"go", "version"}, GoToolchain},
+		{[]string{"go", "env", "GOPATH"}, GoToolchain},
+		{[]string{"go", "mod", "edit", "-json"}, GoToolchain},
+		{[]string{"go", "test", "./..."}, 0},
+		{[]string{"go", "tool", "cover", "-func=c.out"}, 0},
+		{[]string{"gofmt", "-l", "."}, 0},
 		{[]string{"git", "status"}, 0},
 		{[]string{"ls"}, 0},
 	}
