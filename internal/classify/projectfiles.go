@@ -2,6 +2,8 @@ package classify
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"github.com/sandboxauth/sandboxauth/internal/repotrust"
@@ -48,6 +50,43 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) Ver
 			continue
 		}
 		if ok, reason := c.check(dir, r.sandboxRoot()); !ok {
+			return mkVerdict(Dangerous, "rule: project file steers "+name, reason)
+		}
+	}
+	if files.Has(programs.Shellcheckrc) {
+		return r.perOperandFiles(name, args, cwd, repotrust.ShellcheckTrusted, repotrust.ShellcheckRCFileTrusted, "--rcfile")
+	}
+	return safeCmdVerdict
+}
+
+// perOperandFiles judges settings files that a program looks for in the
+// directory of each file it reads and the directories above (shellcheck's
+// .shellcheckrc), and the file an option names (--rcfile). Every word
+// that is not an option is taken as such a file, the worse case: an
+// option's value adds one more directory to check.
+func (r *cmdClassifier) perOperandFiles(name string, args []string, cwd string, check func(dir, sandbox string) (bool, string), file func(name string) (bool, string), option string) Verdict {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var p string
+		switch {
+		case a == option && i+1 < len(args):
+			i++
+			p = atCwd(cwd, args[i])
+		case strings.HasPrefix(a, option+"="):
+			p = atCwd(cwd, a[len(option)+1:])
+		case a == "" || strings.HasPrefix(a, "-"):
+			continue
+		default:
+			d, inside, err := r.contains(filepath.Dir(atCwd(cwd, a)))
+			if err != nil || !inside {
+				continue // a file outside is refused as a path
+			}
+			if ok, reason := check(d, r.sandboxRoot()); !ok {
+				return mkVerdict(Dangerous, "rule: project file steers "+name, reason)
+			}
+			continue
+		}
+		if ok, reason := file(p); !ok {
 			return mkVerdict(Dangerous, "rule: project file steers "+name, reason)
 		}
 	}

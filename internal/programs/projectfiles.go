@@ -19,6 +19,7 @@ const (
 	Corepack                               // package.json packageManager and devEngines, .corepack.env (yarn, pnpm, npm through Corepack's shims)
 	Pnpm                                   // .pnpmfile.cjs and its kin, pnpm-workspace.yaml (pnpm)
 	GoToolchain                            // go.mod and go.work go and toolchain lines (every go command)
+	Shellcheckrc                           // .shellcheckrc in each script's directory and its parents, --rcfile (shellcheck)
 )
 
 // Has reports whether s holds every file of f.
@@ -27,5 +28,5 @@ func (s ProjectFiles) Has(f ProjectFiles) bool { return s&f == f }
 // ReadsProjectFiles returns the project files that command reads when run
 // with args (the words after the command), or 0.
 func ReadsProjectFiles(command string, args []string) ProjectFiles {
-	return nodeProjectFiles(command) | rustProjectFiles(command) | pythonProjectFiles(command, args) | goProjectFiles(command, args)
+	return nodeProjectFiles(command) | rustProjectFiles(command) | pythonProjectFiles(command, args) | goProjectFiles(command, args) | systemProjectFiles(command)
 }

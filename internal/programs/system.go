@@ -62,3 +62,14 @@ func system() []*Spec {
 				unsafe("reads the files the scripts source, which are never checked", "-x,--external-sources"))},
 	}
 }
+
+// systemProjectFiles: shellcheck reads .shellcheckrc (or shellcheckrc)
+// from the directory of each script it checks and the directories above,
+// and the file --rcfile names; external-sources=true there makes it
+// follow "# shellcheck source=" directives to any file.
+func systemProjectFiles(command string) ProjectFiles {
+	if command == "shellcheck" {
+		return Shellcheckrc
+	}
+	return 0
+}

@@ -55,6 +55,12 @@ func TestProjectFiles(t *testing.T) {
 		{"pnpm-workspace.yaml flow list", []file{{"pnpm-workspace.yaml", "packages: [a, b]\n"}}, PnpmTrusted, "", false, "packages"},
 		{"pnpm-workspace.yaml nested setting", []file{{"pnpm-workspace.yaml", "packages:\n  - a\n  configDependencies: x\n"}}, PnpmTrusted, "", false, "not a plain packages entry"},
 
+		{"no .shellcheckrc", nil, ShellcheckTrusted, "", true, ""},
+		{".shellcheckrc external-sources", []file{{".shellcheckrc", "# c\ndisable=SC2086\nexternal-sources=true\n"}}, ShellcheckTrusted, "", false, ".shellcheckrc:3:1: external-sources"},
+		{"shellcheckrc in a parent", []file{{"shellcheckrc", "source-path=/etc\n"}}, ShellcheckTrusted, "scripts/ci", false, "source-path"},
+		{".shellcheckrc two pairs on a line", []file{{".shellcheckrc", "disable=SC1 external-sources=true\n"}}, ShellcheckTrusted, "", false, "external-sources"},
+		{".shellcheckrc warnings only", []file{{".shellcheckrc", "disable=SC2086,SC2046\nenable=require-variable-braces # c\nshell=bash\n"}}, ShellcheckTrusted, "", true, ""},
+
 		{"no toolchain file", nil, RustToolchainTrusted, "", true, ""},
 		{"rust-toolchain.toml path", []file{{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n"}}, RustToolchainTrusted, "", false, "rust-toolchain.toml"},
 		{"rust-toolchain channel", []file{{"rust-toolchain", "nightly-2020-01-01\n"}}, RustToolchainTrusted, "crates/a", false, "rust-toolchain"},
