@@ -301,6 +301,9 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	if sp != nil && v.res == Safe {
 		v = r.specVerdict(sp, v, args, cwd)
 	}
+	if sp != nil && v.res == Safe && (sp.RustModules || sp.RustCrate) {
+		v = worseOf(v, r.rustSources(sp, args, cwd))
+	}
 	if gitAt != "" && sp != nil && v.res == Safe {
 		v = worseOf(v, r.gitContents(sp, args, gitAt))
 		v = worseOf(v, r.gitImplicitNoIndex(sp, args, gitAt))

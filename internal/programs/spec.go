@@ -156,6 +156,11 @@ type Spec struct {
 	// protected paths. nil: the form prints names, counts and messages
 	// only.
 	Contents func(p *Parsed) GitSource
+	// RustModules: the program follows the out-of-line modules and path
+	// attributes of the Rust files it reads (rustfmt); RustCrate: it
+	// formats every target of the packages its manifests name (cargo fmt).
+	// The engine walks the trees they start in (see internal/repotrust).
+	RustModules, RustCrate bool
 	// NoIndexPair: the form compares two files of the file system instead
 	// of the repository's (git diff: no repository found, or exactly two
 	// words after the options, one of them outside the work tree); the
