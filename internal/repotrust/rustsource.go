@@ -136,8 +136,8 @@ func scanRust(b []byte) (pathAttr bool, mods []string, ok bool) {
 		}
 		return false
 	}
-	prevIdent := ""     // the previous token when it was an identifier
-	pendingAttr := 0    // 1 after '#', 2 after "#!": the next '[' opens an attribute
+	prevIdent := ""      // the previous token when it was an identifier
+	pendingAttr := 0     // 1 after '#', 2 after "#!": the next '[' opens an attribute
 	pendingPath := false // "path" was the previous token, inside an attribute
 	i := 0
 	for i < len(b) {
