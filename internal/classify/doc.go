@@ -28,7 +28,9 @@
 //   - environment assignments that steer programs (env.go);
 //   - git's repository: its configuration, hooks and other files that make
 //     git run programs (internal/repotrust), also for programs that run git
-//     themselves (gitrunners.go);
+//     themselves (gitrunners.go); the forms that print file contents are
+//     held against the protected paths found in its index and in the tree
+//     names of its object store (gitcontents.go);
 //   - project code: test runners, build tools and scripts that run files
 //     the model may have written are dangerous with ProjectCode set
 //     (projectcode.go), so that confinement can allow them; project files

@@ -59,6 +59,32 @@
 // write refs, the index or objects not safe; refreshing the index's
 // cached file times does not count as a write.
 //
+// A git directory inside the sandbox whose common directory lies outside
+// it (a stub: HEAD and a commondir file, which the model can write when
+// they are not in a .git directory) is a problem for every command,
+// reading ones included: git would read another repository through it.
+//
+// The index is read (gitindex.go: versions 2 to 4; a split or sparse index
+// is not understood): its gitlinks are submodules whose configuration is
+// read like those .gitmodules names, and its paths are what git diff and
+// git grep --cached can print.
+//
+// # Contents: what git can print
+//
+// Whether a read-protected file is "in history" is learnt from names
+// (gitstore.go, contents.go): the entry names of every tree in the object
+// store, loose objects inflated and packs read through their version 2
+// index with delta chains resolved, reachable or not (git cat-file
+// --batch-all-objects prints unreachable ones too). A protected pattern
+// is matched against each name by its last element, a superset of the
+// paths it could match, so no committed path is missed; the cost is one
+// pass over the trees, cached per object store with the stamps of its
+// loose-object directories, packs and pack indexes. A store beyond the
+// bounds (2,000,000 objects, 256 MiB of trees, 200,000 distinct names),
+// or one not understood, is an error, which the caller takes as "a
+// protected name may be there". A blob that no tree names (staged, then
+// unstaged before a commit) is not found.
+//
 // Facts are cached (cache.go) per working directory, sandbox and git
 // environment, with the stamp of every path consulted: device, inode,
 // mode, size, modification and change time; a missing path is stamped by
@@ -67,9 +93,10 @@
 // seconds are not kept, since a second change within the file system's
 // clock tick would leave the stamp unchanged.
 //
-// Not covered: repositories nested in the work tree that .gitmodules does
-// not name (the model cannot write into any .git, so such a repository
-// arrives with the project), and submodules' own hooks and alternates.
+// Not covered: repositories nested in the work tree that neither
+// .gitmodules nor the index names (the model cannot write into any .git,
+// so such a repository arrives with the project), and submodules' own
+// hooks and alternates.
 //
 // # Project files
 //
@@ -77,7 +104,13 @@
 // up to the sandbox), yarnrc.go (.yarnrc, .yarnrc.yml), rusttoolchain.go
 // (rust-toolchain, rust-toolchain.toml), cargoconfig.go (.cargo/config,
 // .cargo/config.toml from the project up to the sandbox), pipconf.go
-// (pip.conf, pip.ini) and uvtoml.go (uv.toml, pyproject.toml's [tool.uv]).
+// (pip.conf, pip.ini), uvtoml.go (uv.toml, pyproject.toml's [tool.uv]),
+// pnpm.go (.pnpmfile.cjs and its kin, pnpm-workspace.yaml), shellcheckrc.go
+// (.shellcheckrc), gotoolchain.go (go.mod and go.work go and toolchain
+// lines against the installed Go) and rustsource.go (the Rust modules,
+// path attributes and manifest paths rustfmt and cargo fmt follow). A
+// project file holding a line break other than LF or CR LF is not
+// understood: a lone CR ends a line for npm's ini reader and for YAML.
 // Each exposes a function returning ok and, when not ok, a reason that
 // names the file, line and key.
 package repotrust
