@@ -18,12 +18,11 @@ func (r *cmdClassifier) rustSources(sp *programs.Spec, args []string, cwd string
 	if !sp.RustModules && !sp.RustCrate {
 		return safeCmdVerdict
 	}
-	if r.sandbox == "" {
-		return mkVerdict(Dangerous, "rule: Rust modules not known",
-			"with no sandbox known, the modules and manifests the formatter follows cannot be checked")
-	}
 	if r.untrusted {
 		return untrustedVerdict("the Rust files the formatter follows", "they may have been written to name files outside")
+	}
+	if r.sandbox == "" {
+		return safeCmdVerdict // as for project files: with no sandbox, no tree is known
 	}
 	p := programs.Acquire(sp, args[1+len(sp.Prefix):])
 	defer programs.Release(p)
