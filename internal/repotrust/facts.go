@@ -117,6 +117,7 @@ func gather(cwd string, root *pathres.Root, env envSnapshot, ss *stamps) *Facts 
 	}
 	g.repoConfigs(loc.gitDir, loc.commonDir)
 	g.alternates(loc.commonDir)
+	g.storeLinks(loc.commonDir)
 	g.hooks(loc.commonDir)
 	f.HashLen = 20
 	if g.sha256 {
@@ -298,6 +299,46 @@ func (g *gatherer) alternates(common string) {
 		for _, l := range strings.Split(string(b), "\n") {
 			if l = strings.TrimSpace(l); l != "" && l[0] != '#' {
 				g.f.Problems = append(g.f.Problems, Problem{Where: name, Why: "makes git read objects from another store: " + l})
+				return
+			}
+		}
+	}
+}
+
+// storeLinks finds symbolic links by which the object store or the refs
+// lead outside the sandbox (objects, objects/pack, a pack, an objects/XX
+// directory, refs, packed-refs): git would read another repository's
+// objects and history through them, as through alternates.
+func (g *gatherer) storeLinks(common string) {
+	outside := func(p string) bool {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return false
+		}
+		g.ss.file(p)
+		return !g.inside(p)
+	}
+	for _, sub := range []string{"objects", "refs", "packed-refs"} {
+		if p := filepath.Join(common, sub); outside(p) {
+			g.f.Problems = append(g.f.Problems, Problem{Where: p, Why: "is a symbolic link out of the sandbox: git would read another repository's objects or history through it"})
+			return
+		}
+	}
+	for _, dir := range []string{filepath.Join(common, "objects"), filepath.Join(common, "objects", "pack")} {
+		if st := g.ss.file(dir); !st.exists {
+			continue
+		}
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			g.f.Problems = append(g.f.Problems, Problem{Where: dir, Why: "cannot be listed: " + err.Error()})
+			return
+		}
+		for _, e := range ents {
+			if e.Type()&os.ModeSymlink == 0 {
+				continue
+			}
+			if p := filepath.Join(dir, e.Name()); outside(p) {
+				g.f.Problems = append(g.f.Problems, Problem{Where: p, Why: "is a symbolic link out of the sandbox: git would read another repository's objects through it"})
 				return
 			}
 		}

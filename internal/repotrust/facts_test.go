@@ -137,6 +137,30 @@ func TestRepositoryFamilies(t *testing.T) {
 			assert.Contains(t, runGit(t, stub, "log", "-p"), "+a", "git reads the other repository's history")
 			return sb + "/deep/stub", nil
 		}, []check{{[]string{"log"}, false, "outside it"}}},
+		{"stub: objects a link to a store outside", func(t *testing.T, sb string) (string, map[string]string) {
+			other := newRepo(t)
+			stub := sb + "/stub"
+			writeFile(t, stub+"/HEAD", "ref: refs/heads/main\n", 0o644)
+			writeFile(t, stub+"/refs/heads/main", runGit(t, other, "rev-parse", "HEAD"), 0o644)
+			require.NoError(t, os.Symlink(other+"/.git/objects", stub+"/objects"))
+			assert.Contains(t, runGit(t, stub, "log", "--oneline"), "one", "git reads the other repository's history")
+			return stub, nil
+		}, []check{{[]string{"log", "--oneline"}, false, "symbolic link out of the sandbox"}}},
+		{"stub: a pack linked from a store outside", func(t *testing.T, sb string) (string, map[string]string) {
+			other := newRepo(t)
+			runGit(t, other, "gc", "-q")
+			stub := sb + "/stub"
+			writeFile(t, stub+"/HEAD", "ref: refs/heads/main\n", 0o644)
+			writeFile(t, stub+"/refs/heads/main", runGit(t, other, "rev-parse", "HEAD"), 0o644)
+			require.NoError(t, os.MkdirAll(stub+"/objects/pack", 0o755))
+			packs, err := filepath.Glob(other + "/.git/objects/pack/pack-*")
+			require.NoError(t, err)
+			for _, p := range packs {
+				require.NoError(t, os.Symlink(p, stub+"/objects/pack/"+filepath.Base(p)))
+			}
+			assert.Contains(t, runGit(t, stub, "log", "--oneline"), "one", "git reads the other repository's history")
+			return stub, nil
+		}, []check{{[]string{"log", "--oneline"}, false, "symbolic link out of the sandbox"}}},
 		{"stub: alternates naming a store outside", func(t *testing.T, sb string) (string, map[string]string) {
 			other := newRepo(t)
 			stub := sb + "/stub"
