@@ -79,3 +79,50 @@ func TestGitContentsPolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestRepositoryStubPolicy: a directory in the sandbox shaped like a git
+// directory (HEAD, and a commondir or an objects link leading to a
+// repository outside) is refused for reading commands too: git -C stub
+// log -p prints the other repository's history (verified with git 2.39).
+func TestRepositoryStubPolicy(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: these cases need real repositories")
+	}
+	other := t.TempDir()
+	gitIn(t, other, "init", "-q", "-b", "main")
+	require.NoError(t, os.WriteFile(filepath.Join(other, "f.txt"), []byte("outside\n"), 0o644))
+	gitIn(t, other, "add", "f.txt")
+	gitIn(t, other, "commit", "-q", "-m", "one")
+	for _, c := range []struct {
+		name  string
+		setup func(stub string)
+	}{
+		{"commondir", func(stub string) {
+			require.NoError(t, os.WriteFile(filepath.Join(stub, "commondir"), []byte(filepath.Join(other, ".git")+"\n"), 0o644))
+		}},
+		{"objects link", func(stub string) {
+			require.NoError(t, os.MkdirAll(filepath.Join(stub, "refs/heads"), 0o755))
+			require.NoError(t, os.Symlink(filepath.Join(other, ".git/objects"), filepath.Join(stub, "objects")))
+			head, err := os.ReadFile(filepath.Join(other, ".git/refs/heads/main"))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(stub, "refs/heads/main"), head, 0o644))
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sb := newSandbox(t)
+			stub := filepath.Join(sb, "stub")
+			require.NoError(t, os.MkdirAll(stub, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(stub, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+			c.setup(stub)
+			a, ch, err := NewSandboxAuthorizer(NewShellAllowedCommands())
+			require.NoError(t, err)
+			defer a.Close()
+			for _, argv := range [][]string{{"git", "-C", "stub", "log", "-p"}, {"git", "-C", "stub", "log", "--oneline"}, {"git", "-C", "stub", "show", "HEAD"}} {
+				ok, err := autoAllowed(t, a, ch, sb, argv)
+				assert.False(t, ok, "%q: %v", argv, err)
+			}
+			ok, err := autoAllowed(t, a, ch, sb, []string{"git", "log", "--oneline"})
+			assert.True(t, ok, "the sandbox's own repository is not affected: %v", err)
+		})
+	}
+}
