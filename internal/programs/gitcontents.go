@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // GitSource says where a git command takes the file contents it prints
 // from: the index (tracked and staged files), the object store (history,
 // and any object named by its id), or both.
@@ -98,4 +100,15 @@ func gitAlwaysContents(*Parsed) GitSource { return GitStore | GitIndex }
 func withContents(sp *Spec, f func(*Parsed) GitSource) *Spec {
 	sp.Contents = f
 	return sp
+}
+
+// gitRefFormatContents: the ref-listing forms print an object's bytes
+// with the %(raw) atom of --format, a blob's too (a tag may point at one).
+func gitRefFormatContents(p *Parsed) GitSource {
+	for _, v := range p.Values("--format") {
+		if strings.Contains(v, "%(raw") {
+			return GitStore
+		}
+	}
+	return 0
 }
