@@ -27,10 +27,32 @@ type storeEntry struct {
 	stamps []stamp
 }
 
-// storeCache caches StoreNames per objects directory.
+// storeCache caches StoreNames per objects directory, and the names of
+// each pack by the stamps of its index and pack files (so that a new
+// loose object does not make every pack be read again).
 type storeCache struct {
 	mu      sync.Mutex
 	entries map[string]*storeEntry
+	packs   map[[2]stamp][]string
+}
+
+// maxPackEntries bounds the packs remembered; when full it starts over.
+const maxPackEntries = 1024
+
+func (s *storeCache) lookup(idx, pack stamp) ([]string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names, ok := s.packs[[2]stamp{idx, pack}]
+	return names, ok
+}
+
+func (s *storeCache) keep(idx, pack stamp, names []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.packs == nil || len(s.packs) >= maxPackEntries {
+		s.packs = map[[2]stamp][]string{}
+	}
+	s.packs[[2]stamp{idx, pack}] = names
 }
 
 // StoreNames returns the entry names of every tree in the object store of
@@ -55,7 +77,7 @@ func (c *Cache) StoreNames(f *Facts) (map[string]struct{}, error) {
 	if hashLen == 0 {
 		hashLen = 20
 	}
-	names, err := storeNames(key, hashLen, &ss)
+	names, err := storeNamesWith(key, hashLen, &ss, &c.stores)
 	e = &storeEntry{names: names, err: err, stamps: ss.list}
 	if now := c.clock(); !ss.racy(now) {
 		c.stores.mu.Lock()

@@ -75,6 +75,16 @@ func TestStoreNames(t *testing.T) {
 	assert.Equal(t, gitNames(t, sb), sortedNames(names), "packed objects")
 	assert.Contains(t, names, ".env")
 
+	// A new loose object beside the remembered pack: both are seen.
+	writeFile(t, sb+"/later.txt", "x\n", 0o644)
+	runGit(t, sb, "add", "later.txt")
+	runGit(t, sb, "commit", "-q", "-m", "later")
+	names, err = c.StoreNames(f)
+	require.NoError(t, err)
+	assert.Equal(t, gitNames(t, sb), sortedNames(names), "packed and loose objects")
+	assert.Contains(t, names, ".env")
+	assert.Contains(t, names, "later.txt")
+
 	// A pack that cannot be read leaves the names unknown.
 	idx := mustGlob(t, sb+"/.git/objects/pack/*.idx")
 	require.NoError(t, os.Chmod(idx, 0o644))

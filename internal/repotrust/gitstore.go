@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // What the object store holds that git commands print: the names of the
@@ -46,6 +47,20 @@ var errStoreTooLarge = errors.New("the object store is larger than is checked")
 // under objects (a common directory's objects/), recording in ss the
 // directories and files whose change would change the answer.
 func storeNames(objects string, hashLen int, ss *stamps) (map[string]struct{}, error) {
+	return storeNamesWith(objects, hashLen, ss, nil)
+}
+
+// packMemo remembers the names read from packs, which rarely change while
+// loose objects come and go: lookup returns a pack's names when its index
+// and pack files have the stamps given, and keep records them.
+type packMemo interface {
+	lookup(idx, pack stamp) ([]string, bool)
+	keep(idx, pack stamp, names []string)
+}
+
+// storeNamesWith is storeNames with packs' names taken from memo when it
+// knows them (nil: none).
+func storeNamesWith(objects string, hashLen int, ss *stamps, memo packMemo) (map[string]struct{}, error) {
 	names := map[string]struct{}{}
 	var budget storeBudget
 	if st := ss.file(objects); !st.exists || st.mode&modeTypeMask != modeDir {
@@ -76,8 +91,32 @@ func storeNames(objects string, hashLen int, ss *stamps) (map[string]struct{}, e
 				continue
 			}
 			base := filepath.Join(packDir, strings.TrimSuffix(n, ".pack"))
-			if err := packNames(base, hashLen, names, &budget, ss); err != nil {
+			idxSt, packSt := ss.file(base+".idx"), ss.file(base+".pack")
+			if memo != nil {
+				if known, ok := memo.lookup(idxSt, packSt); ok {
+					for _, k := range known {
+						names[k] = struct{}{}
+					}
+					if len(names) > maxTreeNames {
+						return nil, errStoreTooLarge
+					}
+					continue
+				}
+			}
+			own := map[string]struct{}{}
+			if err := packNames(base, hashLen, own, &budget, ss); err != nil {
 				return nil, errors.New(n + ": " + err.Error())
+			}
+			list := make([]string, 0, len(own))
+			for k := range own {
+				list = append(list, k)
+				names[k] = struct{}{}
+			}
+			if len(names) > maxTreeNames {
+				return nil, errStoreTooLarge
+			}
+			if fresh := (&stamps{list: []stamp{idxSt, packSt}}); memo != nil && idxSt.exists && packSt.exists && !fresh.racy(time.Now()) {
+				memo.keep(idxSt, packSt, list)
 			}
 		}
 	}
