@@ -26,6 +26,7 @@ func TestGitContentsPolicy(t *testing.T) {
 		{"git", "log", "--oneline"}, {"git", "log", "--stat"}, {"git", "diff", "--stat", "HEAD~1"},
 		{"git", "diff", "--name-only", "HEAD~1"},
 		{"git", "cat-file", "-t", "HEAD"}, {"git", "status"}, {"git", "ls-files"},
+		{"git", "add", "a.txt"}, {"git", "add", "gone.txt"}, // a path naming nothing on disk stages a removal
 	}
 	for _, c := range []struct {
 		name      string

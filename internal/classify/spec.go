@@ -107,7 +107,7 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 		case programs.ReadTree:
 			pv = safeCmdVerdict
 			if sp.Pathspecs {
-				pv = plainPathspec(f.Word, cwd)
+				pv = plainPathspec(f.Word, cwd, sp.NoRevisions)
 			}
 			if pv.res == Safe {
 				pv = r.pathArg(f.Word, cwd, false)
@@ -140,12 +140,14 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 // repository, which may lie above the sandbox; :!x everything but x), and
 // a word that names no file is read by git as a revision, whose whole
 // tree is searched, protected files included.
-func plainPathspec(word, cwd string) Verdict {
+func plainPathspec(word, cwd string, noRevisions bool) Verdict {
 	if strings.HasPrefix(word, ":") || strings.ContainsAny(word, "*?[\\") { // git's glob characters, the escape included
 		return mkVerdict(Dangerous, "rule: git pathspec beyond a plain path: "+word,
 			"a glob or magic pathspec (:/, :(top), :!x) matches files beyond the path it names, protected ones or ones outside the sandbox among them; a person decides")
 	}
-	if _, err := os.Lstat(atCwd(cwd, word)); err != nil {
+	if _, err := os.Lstat(atCwd(cwd, word)); err != nil && noRevisions && os.IsNotExist(err) {
+		return safeCmdVerdict // a plain path naming nothing on disk matches only index entries (git add stages their removal)
+	} else if err != nil {
 		return mkVerdict(Dangerous, "rule: git revision or missing path: "+word,
 			"git reads an operand that names no file as a revision, and searches its whole tree, protected files included; a person decides")
 	}

@@ -107,7 +107,7 @@ func git() []*Spec {
 			// The pathspecs name what git copies into the index and the
 			// object store, where git diff --cached and git log -p print it
 			// from: a protected file among them is asked about.
-			Command: "git", Prefix: words("add"), Syntax: GNU, Operands: ReadTree, Recursive: true, Hidden: true, Pathspecs: true,
+			Command: "git", Prefix: words("add"), Syntax: GNU, Operands: ReadTree, Recursive: true, Hidden: true, Pathspecs: true, NoRevisions: true,
 			WorkTreeWith: []string{"-A", "-u"}, Reason: "stages changes in the index; nothing interactive",
 			Options: join(
 				opts("-n,--dry-run -v,--verbose -f,--force --sparse -u,--update -A,--all --no-ignore-removal --no-all --ignore-removal -N,--intent-to-add --refresh --ignore-errors --ignore-missing --no-warn-embedded-repo --renormalize --chmod= --pathspec-file-nul"),

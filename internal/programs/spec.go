@@ -144,6 +144,10 @@ type Spec struct {
 	// name; a glob (*.env), a magic pathspec (:/, :(top), :!x) or a word
 	// that names no file reaches further, and is asked about.
 	Pathspecs bool
+	// NoRevisions: the form reads no revision among its pathspecs (git
+	// add), so a plain path that names nothing on disk matches only index
+	// entries and reads no file.
+	NoRevisions bool
 	// RevPaths: an operand REV:PATH (git show HEAD:.env) prints PATH as
 	// it was in history; the engine checks PATH against the protected
 	// paths.
