@@ -77,7 +77,7 @@ func (c *Cache) StoreNames(f *Facts) (map[string]struct{}, error) {
 	if hashLen == 0 {
 		hashLen = 20
 	}
-	names, err := storeNamesWith(key, hashLen, &ss, &c.stores)
+	names, err := storeNames(key, hashLen, &ss, &c.stores)
 	e = &storeEntry{names: names, err: err, stamps: ss.list}
 	if now := c.clock(); !ss.racy(now) {
 		c.stores.mu.Lock()

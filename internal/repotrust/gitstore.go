@@ -43,13 +43,6 @@ const (
 
 var errStoreTooLarge = errors.New("the object store is larger than is checked")
 
-// storeNames collects the entry names of every tree in the object store
-// under objects (a common directory's objects/), recording in ss the
-// directories and files whose change would change the answer.
-func storeNames(objects string, hashLen int, ss *stamps) (map[string]struct{}, error) {
-	return storeNamesWith(objects, hashLen, ss, nil)
-}
-
 // packMemo remembers the names read from packs, which rarely change while
 // loose objects come and go: lookup returns a pack's names when its index
 // and pack files have the stamps given, and keep records them.
@@ -58,9 +51,11 @@ type packMemo interface {
 	keep(idx, pack stamp, names []string)
 }
 
-// storeNamesWith is storeNames with packs' names taken from memo when it
-// knows them (nil: none).
-func storeNamesWith(objects string, hashLen int, ss *stamps, memo packMemo) (map[string]struct{}, error) {
+// storeNames collects the entry names of every tree in the object store
+// under objects (a common directory's objects/), recording in ss the
+// directories and files whose change would change the answer. The names
+// of a pack are taken from memo when it knows them (nil: none).
+func storeNames(objects string, hashLen int, ss *stamps, memo packMemo) (map[string]struct{}, error) {
 	names := map[string]struct{}{}
 	var budget storeBudget
 	if st := ss.file(objects); !st.exists || st.mode&modeTypeMask != modeDir {
