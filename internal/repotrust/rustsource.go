@@ -36,6 +36,9 @@ func RustTreeTrusted(root, sandbox string, manifests bool) (ok bool, reason stri
 	if _, in := projectDirs(root, sandbox); !in {
 		return false, root + " is not in the sandbox, so the Rust files the formatter follows are not known"
 	}
+	if _, err := os.Lstat(root); os.IsNotExist(err) {
+		return true, "" // the formatter finds no file there to read
+	}
 	n := 0
 	reason = ""
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

@@ -74,6 +74,10 @@ func TestRustTreeTrusted(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sb := realTemp(t)
+			if c.name == "plain crate" {
+				ok, reason := RustTreeTrusted(sb+"/missing", sb, true)
+				assert.True(t, ok, "a directory that does not exist holds nothing to read: %s", reason)
+			}
 			for _, f := range c.files {
 				writeFile(t, filepath.Join(sb, f.path), f.text, 0o644)
 			}
