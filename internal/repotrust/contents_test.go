@@ -179,3 +179,31 @@ func TestGitlinkWithoutGitmodules(t *testing.T) {
 	assert.False(t, ok)
 	assert.Contains(t, reason, "core.fsmonitor")
 }
+
+// TestStoreNamesConcurrent: one cache read from many goroutines (run with
+// -race) gives every caller the same names.
+func TestStoreNamesConcurrent(t *testing.T) {
+	needGit(t)
+	sb := newRepo(t)
+	runGit(t, sb, "gc", "-q")
+	writeFile(t, sb+"/b.txt", "b\n", 0o644)
+	runGit(t, sb, "add", "b.txt")
+	runGit(t, sb, "commit", "-q", "-m", "two")
+	var c Cache
+	f, _ := c.Facts(Site{Cwd: sb, Sandbox: sb})
+	want := gitNames(t, sb)
+	done := make(chan []string)
+	for i := 0; i < 8; i++ {
+		go func() {
+			names, err := c.StoreNames(f)
+			if err != nil {
+				done <- nil
+				return
+			}
+			done <- sortedNames(names)
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		assert.Equal(t, want, <-done)
+	}
+}
