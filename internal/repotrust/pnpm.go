@@ -1,6 +1,9 @@
 package repotrust
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // pnpmHookFiles are the scripts pnpm loads as hooks from the project (its
 // lockfile directory: the workspace root or the package): .pnpmfile.cjs,
@@ -14,13 +17,47 @@ var pnpmHookFiles = []string{".pnpmfile.cjs", ".pnpmfile.mjs", "pnpmfile.js"}
 // packages and nothing else (its settings, pnpmfile among them, are
 // pnpm's configuration). .npmrc is judged apart (NpmTrusted).
 func PnpmTrusted(dir, sandbox string) (ok bool, reason string) {
-	return scanProjectFiles(dir, sandbox, "pnpm hooks and workspace settings", append([]string{"pnpm-workspace.yaml"}, pnpmHookFiles...),
+	return scanProjectFiles(dir, sandbox, "pnpm hooks and workspace settings", append([]string{"pnpm-workspace.yaml", "package.json"}, pnpmHookFiles...),
 		func(name, base string, b []byte) (bool, string) {
-			if base != "pnpm-workspace.yaml" {
-				return false, name + " is a script pnpm loads as hooks on every command that reads the project"
+			switch base {
+			case "pnpm-workspace.yaml":
+				return pnpmWorkspace(name, b)
+			case "package.json":
+				return pnpmPackageSettings(name, b)
 			}
-			return pnpmWorkspace(name, b)
+			return false, name + " is a script pnpm loads as hooks on every command that reads the project"
 		})
+}
+
+// pnpmPackageKeys are the keys of package.json's "pnpm" settings that
+// only steer how an install resolves and builds dependencies, which no
+// safe pnpm form does. Any other key is a setting not read here.
+var pnpmPackageKeys = map[string]bool{
+	"overrides": true, "peerDependencyRules": true, "onlyBuiltDependencies": true, "neverBuiltDependencies": true,
+	"ignoredBuiltDependencies": true, "allowedDeprecatedVersions": true, "packageExtensions": true,
+	"auditConfig": true, "updateConfig": true, "patchedDependencies": true, "allowNonAppliedPatches": true,
+}
+
+// pnpmPackageSettings judges package.json's "pnpm" field.
+func pnpmPackageSettings(name string, b []byte) (bool, string) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return false, name + " is not read as a JSON object (" + err.Error() + "), so its pnpm settings are not known"
+	}
+	raw, found := top["pnpm"]
+	if !found {
+		return true, ""
+	}
+	var settings map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &settings); err != nil {
+		return false, name + ": the pnpm field is not an object, so its settings are not known"
+	}
+	for k := range settings {
+		if !pnpmPackageKeys[k] {
+			return false, name + ": pnpm." + k + " is a pnpm setting not known to leave programs and hosts alone"
+		}
+	}
+	return true, ""
 }
 
 // pnpmWorkspace accepts a pnpm-workspace.yaml that is a "packages:" list

@@ -53,6 +53,9 @@ func TestProjectFiles(t *testing.T) {
 		{"pnpm-workspace.yaml packages", []file{{"pnpm-workspace.yaml", "# w\npackages:\n  - 'packages/*'\n  - \"apps/*\" # c\n"}}, PnpmTrusted, "", true, ""},
 		{"pnpm-workspace.yaml pnpmfile", []file{{"pnpm-workspace.yaml", "packages:\n  - a\npnpmfile: evil.cjs\n"}}, PnpmTrusted, "", false, "pnpm-workspace.yaml:3:1: pnpmfile"},
 		{"pnpm-workspace.yaml flow list", []file{{"pnpm-workspace.yaml", "packages: [a, b]\n"}}, PnpmTrusted, "", false, "packages"},
+		{"package.json pnpm overrides", []file{{"package.json", `{"name": "x", "pnpm": {"overrides": {"a": "1"}}}`}}, PnpmTrusted, "", true, ""},
+		{"package.json pnpm executionEnv", []file{{"package.json", `{"pnpm": {"executionEnv": {"nodeVersion": "22"}}}`}}, PnpmTrusted, "", false, "pnpm.executionEnv"},
+		{"package.json not an object", []file{{"package.json", `[]`}}, PnpmTrusted, "", false, "not read as a JSON object"},
 		{"pnpm-workspace.yaml nested setting", []file{{"pnpm-workspace.yaml", "packages:\n  - a\n  configDependencies: x\n"}}, PnpmTrusted, "", false, "not a plain packages entry"},
 
 		{"no .shellcheckrc", nil, ShellcheckTrusted, "", true, ""},
