@@ -20,13 +20,17 @@ func TestGitContentsPolicy(t *testing.T) {
 	}
 	contents := [][]string{
 		{"git", "log", "-p"}, {"git", "show", "HEAD"}, {"git", "diff", "HEAD~1"}, {"git", "diff", "--cached"},
-		{"git", "diff"}, {"git", "cat-file", "-p", "HEAD"}, {"git", "log", "-p", "--", "a.txt"},
+		{"git", "cat-file", "-p", "HEAD"}, {"git", "log", "-p", "--", "a.txt"},
 	}
+	// git diff without revisions compares the index with the work tree,
+	// which holds the same .env here: it prints nothing of it (see
+	// TestGitDiffWorkTree for the cases where it would).
 	namesOnly := [][]string{
 		{"git", "log", "--oneline"}, {"git", "log", "--stat"}, {"git", "diff", "--stat", "HEAD~1"},
 		{"git", "diff", "--name-only", "HEAD~1"},
 		{"git", "cat-file", "-t", "HEAD"}, {"git", "status"}, {"git", "ls-files"},
 		{"git", "add", "a.txt"}, {"git", "add", "gone.txt"}, // a path naming nothing on disk stages a removal
+		{"git", "diff"},
 	}
 	for _, c := range []struct {
 		name      string
@@ -124,6 +128,62 @@ func TestRepositoryStubPolicy(t *testing.T) {
 			}
 			ok, err := autoAllowed(t, a, ch, sb, []string{"git", "log", "--oneline"})
 			assert.True(t, ok, "the sandbox's own repository is not affected: %v", err)
+		})
+	}
+}
+
+// TestGitDiffWorkTree: git diff without revisions prints a tracked file
+// only where the work tree differs from the index, so a tracked protected
+// file (.env.example) that is unchanged lets it run; a change, a CR, an
+// attributes file naming a filter, an intent-to-add entry or a revision
+// operand makes it ask (each verified against git's own output).
+func TestGitDiffWorkTree(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: these cases need real repositories")
+	}
+	for _, c := range []struct {
+		name    string
+		setup   func(t *testing.T, sb string)
+		argv    []string
+		allowed bool
+	}{
+		{"unchanged", nil, []string{"git", "diff"}, true},
+		{"unchanged, a path operand", nil, []string{"git", "diff", "a.txt"}, true},
+		{"unchanged, diff-files -p", nil, []string{"git", "diff-files", "-p"}, true},
+		{"a revision operand", nil, []string{"git", "diff", "HEAD"}, false},
+		{"a missing operand may be a revision", nil, []string{"git", "diff", "main"}, false},
+		{"--cached", nil, []string{"git", "diff", "--cached"}, false},
+		{"changed", func(t *testing.T, sb string) {
+			require.NoError(t, os.WriteFile(filepath.Join(sb, ".env.example"), []byte("KEY=real\n"), 0o644))
+		}, []string{"git", "diff"}, false},
+		{"staged with a CR", func(t *testing.T, sb string) {
+			require.NoError(t, os.WriteFile(filepath.Join(sb, ".env.example"), []byte("KEY=x\r\n"), 0o644))
+			gitIn(t, sb, "add", ".env.example")
+		}, []string{"git", "diff"}, false},
+		{"an attributes file naming a filter", func(t *testing.T, sb string) {
+			require.NoError(t, os.WriteFile(filepath.Join(sb, ".gitattributes"), []byte("*.example filter=x\n"), 0o644))
+		}, []string{"git", "diff"}, false},
+		{"intent to add", func(t *testing.T, sb string) {
+			gitIn(t, sb, "rm", "-q", "--cached", ".env.example")
+			gitIn(t, sb, "add", "-N", "-f", ".env.example")
+		}, []string{"git", "diff"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sb := newSandbox(t)
+			require.NoError(t, os.RemoveAll(filepath.Join(sb, ".git")))
+			require.NoError(t, os.WriteFile(filepath.Join(sb, ".env.example"), []byte("KEY=changeme\n"), 0o644))
+			gitIn(t, sb, "init", "-q", "-b", "main")
+			gitIn(t, sb, "add", "-f", ".env.example", "a.txt")
+			gitIn(t, sb, "commit", "-q", "-m", "one")
+			require.NoError(t, os.WriteFile(filepath.Join(sb, "a.txt"), []byte("changed\n"), 0o644))
+			if c.setup != nil {
+				c.setup(t, sb)
+			}
+			a, ch, err := NewSandboxAuthorizer(NewShellAllowedCommands())
+			require.NoError(t, err)
+			defer a.Close()
+			ok, err := autoAllowed(t, a, ch, sb, c.argv)
+			assert.Equal(t, c.allowed, ok, "%q: %v", c.argv, err)
 		})
 	}
 }

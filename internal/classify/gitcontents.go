@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,22 @@ func (r *cmdClassifier) gitContents(sp *programs.Spec, args []string, dir string
 	if p.Problem == nil {
 		src = sp.Contents(p)
 	}
+	if src&programs.GitWorkTree != 0 {
+		// Operands that all name existing files are paths, never
+		// revisions: the index is compared with the work tree only.
+		paths := true
+		for _, o := range p.Operands {
+			if _, err := os.Lstat(atCwd(dir, o)); err != nil {
+				paths = false
+				break
+			}
+		}
+		if paths {
+			src &^= programs.GitStore
+		} else {
+			src &^= programs.GitWorkTree
+		}
+	}
 	programs.Release(p)
 	if src == 0 {
 		return safeCmdVerdict
@@ -51,6 +68,9 @@ func (r *cmdClassifier) gitContents(sp *programs.Spec, args []string, dir string
 				continue
 			}
 			if rule := r.protectedIndexPath(f.WorkTree, e.Path); rule != nil {
+				if src&programs.GitWorkTree != 0 && f.UnchangedInWorkTree(e) {
+					continue // the work tree holds what the index does: nothing of it is printed
+				}
 				return mkVerdict(Dangerous, "rule: protected path in the git index: "+e.Path,
 					form+" can print the files of the repository's index, and the index holds "+e.Path+", which is protected ("+rule.Pattern+
 						"); ask for names or counts only (--stat, --name-only) or a person decides")

@@ -17,6 +17,12 @@ const (
 	// GitSubmodules: the stores of the repository's submodules as well
 	// (--submodule=diff, --recurse-submodules).
 	GitSubmodules
+	// GitWorkTree: without revisions, the form compares the index with
+	// the work tree (git diff, git diff-files), and prints a tracked file
+	// only where they differ. The engine takes the operands as paths when
+	// each names an existing file (git refuses a word that is both a
+	// revision and a file), and else as possible revisions (GitStore).
+	GitWorkTree
 )
 
 // gitSubmodules adds GitSubmodules to src when an option makes git
@@ -67,10 +73,14 @@ func gitShowContents(p *Parsed) GitSource { return gitSubmodules(p, GitStore|Git
 // reads the index and, with a revision or --cached (HEAD), the store; both
 // are held against the protected paths.
 func gitDiffContents(p *Parsed) GitSource {
-	if p.Has(gitPatchOptions...) || !p.Has(gitNamesOnly...) {
-		return gitSubmodules(p, GitStore|GitIndex)
+	if !p.Has(gitPatchOptions...) && p.Has(gitNamesOnly...) {
+		return 0
 	}
-	return 0
+	src := GitStore | GitIndex
+	if (p.Spec.Prefix[0] == "diff" || p.Spec.Prefix[0] == "diff-files") && !p.Has("--cached", "--staged", "--merge-base") {
+		src |= GitWorkTree
+	}
+	return gitSubmodules(p, src)
 }
 
 // gitCatFileContents: git cat-file prints an object unless it is asked

@@ -1,7 +1,15 @@
 package repotrust
 
 import (
+	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
+	"hash"
+	"os"
+	"path"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -97,4 +105,61 @@ func stampsChanged(list []stamp) bool {
 		}
 	}
 	return false
+}
+
+// maxCompared bounds the size of a work-tree file hashed to be compared
+// with the index.
+const maxCompared = 1 << 20
+
+// UnchangedInWorkTree reports whether git diff (the index against the work
+// tree) prints nothing of the entry: a regular file whose bytes hash to
+// the staged object name, at stage 0. Since git compares what its
+// conversions make of the file, the bytes must leave them nothing to do:
+// no CR (end-of-line conversion), no "$Id" (the ident attribute), and no
+// attributes file on the way (the .gitattributes of the work tree's top
+// and of each directory down to the file, and info/attributes) may name
+// a filter, ident or a working-tree encoding. Anything else is "may
+// change".
+func (f *Facts) UnchangedInWorkTree(e IndexEntry) bool {
+	if e.Stage != 0 || e.Mode&0o170000 != 0o100000 || f.WorkTree == "" {
+		return false
+	}
+	p := filepath.Join(f.WorkTree, filepath.FromSlash(e.Path))
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCompared {
+		return false
+	}
+	b, err := os.ReadFile(p)
+	if err != nil || int64(len(b)) != fi.Size() || bytes.IndexByte(b, '\r') >= 0 || bytes.Contains(b, []byte("$Id")) {
+		return false
+	}
+	var h hash.Hash = sha1.New()
+	if f.HashLen == 32 {
+		h = sha256.New()
+	}
+	h.Write([]byte("blob " + strconv.Itoa(len(b)) + "\x00"))
+	h.Write(b)
+	if !bytes.Equal(h.Sum(nil), e.ID) {
+		return false
+	}
+	attrs := []string{filepath.Join(f.Common, "info", "attributes")}
+	dir := f.WorkTree
+	attrs = append(attrs, filepath.Join(dir, ".gitattributes"))
+	for _, el := range strings.Split(path.Dir(e.Path), "/") {
+		if el == "." {
+			break
+		}
+		dir = filepath.Join(dir, el)
+		attrs = append(attrs, filepath.Join(dir, ".gitattributes"))
+	}
+	for _, a := range attrs {
+		b, err := os.ReadFile(a)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil || bytes.Contains(b, []byte("filter")) || bytes.Contains(b, []byte("ident")) || bytes.Contains(b, []byte("encoding")) {
+			return false
+		}
+	}
+	return true
 }

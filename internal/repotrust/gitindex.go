@@ -15,6 +15,10 @@ type IndexEntry struct {
 	// Mode is the entry's mode: 0100644, 0100755, 0120000 (a symbolic
 	// link), 0160000 (a gitlink).
 	Mode uint32
+	// Stage is 0, or 1 to 3 for the sides of a conflict.
+	Stage uint8
+	// ID is the object name of the staged content.
+	ID []byte
 }
 
 // Gitlink reports whether the entry is a submodule.
@@ -93,7 +97,7 @@ func parseIndex(b []byte, hashLen int) ([]IndexEntry, error) {
 		if mode&0o170000 == 0o040000 {
 			return nil, errors.New("a sparse index (directory entries hide the paths under them)")
 		}
-		entries = append(entries, IndexEntry{Path: name, Mode: mode})
+		entries = append(entries, IndexEntry{Path: name, Mode: mode, Stage: uint8(flags >> 12 & 3), ID: append([]byte(nil), e[40:40+hashLen]...)})
 		prev = name
 	}
 	// Extensions: a four-byte signature and a length each, then the
