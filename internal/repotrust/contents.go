@@ -117,8 +117,8 @@ const maxCompared = 1 << 20
 // conversions make of the file, the bytes must leave them nothing to do:
 // no CR (end-of-line conversion), no "$Id" (the ident attribute), and no
 // attributes file on the way (the .gitattributes of the work tree's top
-// and of each directory down to the file, and info/attributes) may name
-// a filter, ident or a working-tree encoding. Anything else is "may
+// and of each directory down to the file, info/attributes, the user's
+// git/attributes) may name a filter, ident or a working-tree encoding. Anything else is "may
 // change".
 func (f *Facts) UnchangedInWorkTree(e IndexEntry) bool {
 	if e.Stage != 0 || e.Mode&0o170000 != 0o100000 || f.WorkTree == "" {
@@ -143,6 +143,12 @@ func (f *Facts) UnchangedInWorkTree(e IndexEntry) bool {
 		return false
 	}
 	attrs := []string{filepath.Join(f.Common, "info", "attributes")}
+	// The user's attributes file, which git reads too.
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		attrs = append(attrs, filepath.Join(x, "git", "attributes"))
+	} else if h := os.Getenv("HOME"); h != "" {
+		attrs = append(attrs, filepath.Join(h, ".config", "git", "attributes"))
+	}
 	dir := f.WorkTree
 	attrs = append(attrs, filepath.Join(dir, ".gitattributes"))
 	for _, el := range strings.Split(path.Dir(e.Path), "/") {
