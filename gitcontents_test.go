@@ -19,12 +19,13 @@ func TestGitContentsPolicy(t *testing.T) {
 		t.Skip("git is not installed: these cases need real repositories")
 	}
 	contents := [][]string{
-		{"git", "log", "-p"}, {"git", "show", "HEAD"}, {"git", "diff", "HEAD~1"}, {"git", "diff", "--cached"},
+		{"git", "log", "-p"}, {"git", "show", "HEAD"}, {"git", "diff", "HEAD~1"},
 		{"git", "cat-file", "-p", "HEAD"}, {"git", "log", "-p", "--", "a.txt"},
 	}
 	// git diff without revisions compares the index with the work tree,
-	// which holds the same .env here: it prints nothing of it (see
-	// TestGitDiffWorkTree for the cases where it would).
+	// which holds the same .env here, and git diff --cached HEAD with the
+	// index: they print nothing of it (see TestGitDiffWorkTree for the
+	// cases where they would).
 	namesOnly := [][]string{
 		{"git", "log", "--oneline"}, {"git", "log", "--stat"}, {"git", "diff", "--stat", "HEAD~1"},
 		{"git", "diff", "--name-only", "HEAD~1"},
@@ -133,10 +134,12 @@ func TestRepositoryStubPolicy(t *testing.T) {
 }
 
 // TestGitDiffWorkTree: git diff without revisions prints a tracked file
-// only where the work tree differs from the index, so a tracked protected
-// file (.env.example) that is unchanged lets it run; a change, a CR, an
-// attributes file naming a filter, an intent-to-add entry or a revision
-// operand makes it ask (each verified against git's own output).
+// only where the work tree differs from the index (git diff --cached:
+// where HEAD differs from the index), so a tracked protected file
+// (.env.example) that is unchanged lets it run; a change, a CR, an
+// attributes file naming a filter, an intent-to-add entry, copy detection
+// from unchanged files or a revision operand makes it ask (each verified
+// against git's own output).
 func TestGitDiffWorkTree(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed: these cases need real repositories")
@@ -152,7 +155,21 @@ func TestGitDiffWorkTree(t *testing.T) {
 		{"unchanged, diff-files -p", nil, []string{"git", "diff-files", "-p"}, true},
 		{"a revision operand", nil, []string{"git", "diff", "HEAD"}, false},
 		{"a missing operand may be a revision", nil, []string{"git", "diff", "main"}, false},
-		{"--cached", nil, []string{"git", "diff", "--cached"}, false},
+		{"--cached, nothing protected staged", func(t *testing.T, sb string) { gitIn(t, sb, "add", "a.txt") }, []string{"git", "diff", "--cached"}, true},
+		{"--staged --stat", nil, []string{"git", "diff", "--staged", "--stat"}, true},
+		{"--cached, a protected file staged", func(t *testing.T, sb string) {
+			require.NoError(t, os.WriteFile(filepath.Join(sb, ".env.example"), []byte("KEY=real\n"), 0o644))
+			gitIn(t, sb, "add", ".env.example")
+		}, []string{"git", "diff", "--cached"}, false},
+		{"--cached, a protected file unstaged from HEAD", func(t *testing.T, sb string) {
+			gitIn(t, sb, "rm", "-q", "--cached", ".env.example")
+		}, []string{"git", "diff", "--cached"}, false},
+		{"--cached with a revision", nil, []string{"git", "diff", "--cached", "HEAD"}, false},
+		{"copies from unchanged files", func(t *testing.T, sb string) {
+			require.NoError(t, os.WriteFile(filepath.Join(sb, "foo.txt"), []byte("KEY=other\n"), 0o644))
+			gitIn(t, sb, "add", "-N", "foo.txt")
+		}, []string{"git", "diff", "-C", "--find-copies-harder"}, false},
+		{"-C twice", nil, []string{"git", "diff", "-C", "-C"}, false},
 		{"changed", func(t *testing.T, sb string) {
 			require.NoError(t, os.WriteFile(filepath.Join(sb, ".env.example"), []byte("KEY=real\n"), 0o644))
 		}, []string{"git", "diff"}, false},

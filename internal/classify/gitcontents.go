@@ -1,12 +1,14 @@
 package classify
 
 import (
+	"bytes"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/programs"
+	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 )
 
 // git prints files from places the file system does not show: the index
@@ -29,9 +31,10 @@ func (r *cmdClassifier) gitContents(sp *programs.Spec, args []string, dir string
 	if p.Problem == nil {
 		src = sp.Contents(p)
 	}
-	if src&programs.GitWorkTree != 0 {
+	if src&(programs.GitWorkTree|programs.GitHeadIndex) != 0 {
 		// Operands that all name existing files are paths, never
-		// revisions: the index is compared with the work tree only.
+		// revisions: the index is compared with the work tree (or HEAD
+		// with the index) only.
 		paths := true
 		for _, o := range p.Operands {
 			if _, err := os.Lstat(atCwd(dir, o)); err != nil {
@@ -42,7 +45,7 @@ func (r *cmdClassifier) gitContents(sp *programs.Spec, args []string, dir string
 		if paths {
 			src &^= programs.GitStore
 		} else {
-			src &^= programs.GitWorkTree
+			src &^= programs.GitWorkTree | programs.GitHeadIndex
 		}
 	}
 	programs.Release(p)
@@ -60,6 +63,19 @@ func (r *cmdClassifier) gitContents(sp *programs.Spec, args []string, dir string
 				return mkVerdict(Dangerous, "rule: git contents of a submodule: "+e.Path,
 					form+" prints contents from inside the submodule "+e.Path+", whose index and history are not checked for protected files; leave out --submodule=diff and --recurse-submodules, or a person decides")
 			}
+		}
+	}
+	if src&programs.GitHeadIndex != 0 {
+		same, why := r.headMatchesIndex(f)
+		switch {
+		case same:
+			src &^= programs.GitIndex // nothing protected differs: nothing protected is printed
+		case why != "":
+			return mkVerdict(Dangerous, "rule: git HEAD not read",
+				form+" prints the files where HEAD and the index differ, and HEAD could not be read to compare the protected ones ("+why+"); a person decides")
+		default:
+			return mkVerdict(Dangerous, "rule: protected path staged in the git index",
+				form+" prints the files where HEAD and the index differ, and they differ on a protected file (staged, changed or removed); ask for names only (--stat, --name-only) or a person decides")
 		}
 	}
 	if src&programs.GitIndex != 0 {
@@ -211,4 +227,34 @@ func (r *cmdClassifier) gitWholeTree(sp *programs.Spec, args []string, dir strin
 		return safeCmdVerdict // git refuses to run without a work tree
 	}
 	return r.treeProtected(f.WorkTree, dir, true)
+}
+
+// headMatchesIndex reports whether HEAD's tree and the index hold the same
+// read-protected files with the same contents (object names), every index
+// entry of them at stage 0; why says what could not be read, when that is
+// the reason they are not known to match.
+func (r *cmdClassifier) headMatchesIndex(f *repotrust.Facts) (same bool, why string) {
+	staged := map[string][]byte{}
+	for _, e := range f.Index {
+		if e.Gitlink() || r.protectedIndexPath(f.WorkTree, e.Path) == nil {
+			continue
+		}
+		if e.Stage != 0 {
+			return false, ""
+		}
+		staged[e.Path] = e.ID
+	}
+	head, err := repotrust.HeadFiles(f, func(p string) bool { return r.protectedIndexPath(f.WorkTree, p) != nil })
+	if err != nil {
+		return false, err.Error()
+	}
+	if len(head) != len(staged) {
+		return false, ""
+	}
+	for p, id := range head {
+		if !bytes.Equal(staged[p], id) {
+			return false, ""
+		}
+	}
+	return true, ""
 }

@@ -23,6 +23,10 @@ const (
 	// each names an existing file (git refuses a word that is both a
 	// revision and a file), and else as possible revisions (GitStore).
 	GitWorkTree
+	// GitHeadIndex: without revisions, the form compares HEAD's tree with
+	// the index (git diff --cached), and prints a file only where they
+	// differ; the engine takes the operands as for GitWorkTree.
+	GitHeadIndex
 )
 
 // gitSubmodules adds GitSubmodules to src when an option makes git
@@ -77,8 +81,26 @@ func gitDiffContents(p *Parsed) GitSource {
 		return 0
 	}
 	src := GitStore | GitIndex
-	if (p.Spec.Prefix[0] == "diff" || p.Spec.Prefix[0] == "diff-files") && !p.Has("--cached", "--staged", "--merge-base") {
+	// Copy detection that takes unchanged files as sources (-C -C,
+	// --find-copies-harder) prints lines of an unchanged protected file in
+	// the diff of a new file copied from it: then every tracked file
+	// counts, changed or not.
+	copies := 0
+	for _, u := range p.Options {
+		for _, n := range u.Option.Names {
+			if n == "-C" {
+				copies++
+			}
+		}
+	}
+	if copies > 1 || p.Has("--find-copies-harder") {
+		return gitSubmodules(p, src)
+	}
+	switch {
+	case (p.Spec.Prefix[0] == "diff" || p.Spec.Prefix[0] == "diff-files") && !p.Has("--cached", "--staged", "--merge-base"):
 		src |= GitWorkTree
+	case p.Spec.Prefix[0] == "diff" && p.Has("--cached", "--staged") && !p.Has("--merge-base"):
+		src |= GitHeadIndex
 	}
 	return gitSubmodules(p, src)
 }

@@ -1,6 +1,7 @@
 package repotrust
 
 import (
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"sort"
@@ -206,4 +207,50 @@ func TestStoreNamesConcurrent(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		assert.Equal(t, want, <-done)
 	}
+}
+
+// TestHeadFiles: HEAD's files, with loose and packed objects and refs, a
+// detached HEAD and an unborn branch, are those git ls-tree lists.
+func TestHeadFiles(t *testing.T) {
+	needGit(t)
+	sb := newRepo(t)
+	writeFile(t, sb+"/d/e/.env", "K=1\n", 0o644)
+	runGit(t, sb, "add", "-f", "d/e/.env")
+	runGit(t, sb, "commit", "-q", "-m", "two")
+	all := func(string) bool { return true }
+	want := func() map[string]string {
+		m := map[string]string{}
+		for _, l := range strings.Split(strings.TrimSpace(runGit(t, sb, "ls-tree", "-r", "HEAD")), "\n") {
+			meta, p, _ := strings.Cut(l, "\t")
+			f := strings.Fields(meta)
+			m[p] = f[2]
+		}
+		return m
+	}
+	got := func() map[string]string {
+		var c Cache
+		f, _ := c.Facts(Site{Cwd: sb, Sandbox: sb})
+		files, err := HeadFiles(f, all)
+		require.NoError(t, err)
+		m := map[string]string{}
+		for p, id := range files {
+			m[p] = hex.EncodeToString(id)
+		}
+		return m
+	}
+	assert.Equal(t, want(), got(), "loose objects and refs")
+	runGit(t, sb, "gc", "-q")
+	runGit(t, sb, "pack-refs", "--all")
+	_, err := os.Stat(sb + "/.git/refs/heads/main")
+	require.True(t, os.IsNotExist(err), "the branch is packed")
+	assert.Equal(t, want(), got(), "packed objects and refs")
+	runGit(t, sb, "checkout", "-q", "--detach", "HEAD~1")
+	assert.Equal(t, want(), got(), "a detached HEAD")
+	runGit(t, sb, "checkout", "-q", "--orphan", "fresh")
+	assert.Empty(t, got(), "an unborn branch")
+	writeFile(t, sb+"/.git/HEAD", "ref: refs/heads/../../x\n", 0o644)
+	var c Cache
+	f, _ := c.Facts(Site{Cwd: sb, Sandbox: sb})
+	_, err = HeadFiles(f, all)
+	assert.Error(t, err)
 }
