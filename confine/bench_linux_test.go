@@ -37,7 +37,7 @@ func BenchmarkStart(b *testing.B) {
 		p := DefaultPolicy(sb)
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if err := Run(exec.Command("/bin/true"), p); err != nil {
+			if err := Run(newTrue(sb), p); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -52,7 +52,7 @@ func BenchmarkResolveView(b *testing.B) {
 	sb := b.TempDir()
 	p := DefaultPolicy(sb)
 	p.ReadOnly = []string{sb + "/.git/config", sb + "/.git/hooks"}
-	cmd := exec.Command("/bin/true")
+	cmd := newTrue(sb)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		v, err := resolveView(cmd, &p)
