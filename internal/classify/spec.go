@@ -99,6 +99,12 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 		}
 		return mkVerdict(Dangerous, "rule: "+p.Problem.Rule, p.Problem.Reason)
 	}
+	hidden := p.Hidden
+	for _, f := range p.Files {
+		if f.Role == programs.IgnoreRules && !hidden && r.sandbox != "" {
+			hidden = rulesWhitelist(atCwd(cwd, f.Word))
+		}
+	}
 	for _, f := range p.Files {
 		var pv Verdict
 		switch f.Role {
@@ -113,10 +119,23 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 				pv = r.pathArg(f.Word, cwd, false)
 			}
 			if pv.res == Safe {
-				pv = r.treeProtected(f.Word, cwd, p.Hidden)
+				pv = r.treeProtected(f.Word, cwd, hidden, sp.IgnoreFiles)
+			}
+		case programs.Read, programs.IgnoreRules:
+			pv = r.pathArg(f.Word, cwd, false)
+		case programs.ReadPaths:
+			pv = safeCmdVerdict
+			for rest := f.Word; rest != "" && pv.res == Safe; {
+				var one string
+				one, rest, _ = strings.Cut(rest, ":")
+				if one != "" {
+					pv = r.pathArg(one, cwd, false)
+				}
 			}
 		default:
-			pv = r.pathArg(f.Word, cwd, false)
+			// A role the engine does not know: not safe.
+			pv = mkVerdict(Dangerous, "rule: value of unknown role: "+f.Word,
+				"the classifier does not know what "+sp.Command+" does with "+f.Word+"; a person decides")
 		}
 		if pv.res != Safe {
 			return worseOf(v, pv)
@@ -299,7 +318,11 @@ const maxTreeEntries = 20000
 // them. Symbolic links are not followed, as recursive readers without -R or
 // -L do not follow them. .git directories are not entered: their contents
 // are git's, read by git commands only.
-func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) Verdict {
+//
+// ignoreFiles names the ignore files the reader honours: when one of them,
+// in the tree or above it inside the sandbox, holds a "!" rule, the walk
+// is checked as one that includes hidden files (ignorerules.go).
+func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool, ignoreFiles []string) Verdict {
 	if !r.readProtection() {
 		return safeCmdVerdict
 	}
@@ -312,9 +335,13 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) Verdict {
 	if err != nil || !inside {
 		return mkVerdict(Dangerous, "rule: path outside sandbox: "+dir, "the path resolves outside the sandbox")
 	}
+	if !hidden && len(ignoreFiles) > 0 && (dirWhitelists(real, ignoreFiles) || r.ancestorsWhitelist(real, ignoreFiles)) {
+		hidden = true
+	}
 	root := r.sandboxRoot()
 	n := 0
 	var hit string
+	whitelisted := false
 	var elemBuf [elemsOnStack]string
 	walkErr := filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -326,6 +353,10 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) Verdict {
 		}
 		name := d.Name()
 		if p != real && !hidden && strings.HasPrefix(name, ".") {
+			if len(ignoreFiles) > 0 && ignoreEntryWhitelists(p, name, d.IsDir(), ignoreFiles) {
+				whitelisted = true
+				return fs.SkipAll
+			}
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -349,6 +380,8 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) Verdict {
 		return nil
 	})
 	switch {
+	case whitelisted:
+		return r.treeProtected(dir, cwd, true, nil)
 	case hit != "":
 		return mkVerdict(Dangerous, "rule: recursive read of a protected path: "+hit,
 			"the command reads every file under "+dir+", including the protected "+hit+"; search a narrower directory, exclude it, or a person decides")

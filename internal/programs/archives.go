@@ -18,7 +18,7 @@ func archives() []*Spec {
 			Reason: "lists an archive",
 			Options: join(
 				opts("-t,--list -v,--verbose -z,--gzip,--gunzip,--ungzip -j,--bzip2 -J,--xz --zstd --lzma --lzip --lzop -Z,--compress,--uncompress -a,--auto-compress --wildcards --no-wildcards --wildcards-match-slash --no-wildcards-match-slash --anchored --no-anchored --ignore-case --no-ignore-case --exclude= --exclude-vcs --exclude-backups --exclude-caches --force-local --numeric-owner --utc --full-time -R,--block-number --quoting-style= --quote-chars= --no-quote-chars= --show-transformed-names --show-stored-names --strip-components= --transform= --xform= --occurrence[=] -b,--blocking-factor= --record-size= -B,--read-full-records -i,--ignore-zeros --no-recursion --recursion --null --no-null --verbatim-files-from --no-verbatim-files-from --unquote --no-unquote -l,--check-links --totals[=] -w,--interactive --confirmation --warning= --format= -H -o --old-archive,--portability --posix --checkpoint[=] --sparse -S --seek -n --no-seek --help --usage --version --show-defaults"),
-				opts("-f,--file=R -T,--files-from=R -X,--exclude-from=R -C,--directory=R"),
+				opts("-f,--file=R -T,--files-from=L -X,--exclude-from=R -C,--directory=R"),
 				unsafe("writes files (extracts, creates, appends or deletes)", "-x,--extract,--get -c,--create -r,--append -u,--update -A,--catenate,--concatenate --delete -d,--diff,--compare -k,--keep-old-files --remove-files -O,--to-stdout --overwrite"),
 				unsafe("runs a program", "--checkpoint-action= --to-command= -I,--use-compress-program= --rsh-command= -F,--info-script,--new-volume-script= --rmt-command="),
 				unsafe("writes state files", "--index-file= --volno-file= -g,--listed-incremental= -G,--incremental -M,--multi-volume -V,--label="),

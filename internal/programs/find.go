@@ -20,10 +20,10 @@ func finders() []*Spec {
 			),
 		},
 		{
-			ReadOnly: true, Command: "fd", Syntax: Exact, First: Text, Reason: "lists files; no command per match, no links followed",
+			ReadOnly: true, Command: "fd", Syntax: Clap, First: Text, Reason: "lists files; no command per match, no links followed",
 			Options: join(
 				opts("-H,--hidden -I,--no-ignore --no-ignore-vcs --no-ignore-parent -u,--unrestricted -s,--case-sensitive -i,--ignore-case -g,--glob --regex -F,--fixed-strings --and= -a,--absolute-path -l,--list-details -p,--full-path -0,--print0 -d,--max-depth= --min-depth= --exact-depth= -E,--exclude= --prune -t,--type= -e,--extension= -S,--size= --changed-within= --changed-before= --newer= --older= -o,--owner= --format= -c,--color= --hyperlink[=] -j,--threads= --max-results= -1 -q,--quiet --show-errors --path-separator= --strip-cwd-prefix[=] --one-file-system -h,--help -V,--version"),
-				opts("--base-directory=R --search-path=R --ignore-file=R"),
+				opts("--base-directory=R --search-path=R --ignore-file=I"),
 				unsafe("follows symbolic links while walking a tree, which may lead out of the sandbox", "-L,--follow"),
 				unsafe("runs a command for each match", "-x,--exec= -X,--exec-batch= --batch-size="),
 			),

@@ -13,6 +13,10 @@ import (
 //	-w,--width=     a value that is text
 //	-f,--file=R     a value naming a file the program reads
 //	-o,--output=W   a value naming a file the program writes
+//	-m,--magic=P    a value naming files the program reads, colon-separated
+//	-T,--files-from=L  a value naming a file of more names (never safe)
+//	-g,--glob=G     a glob that selects files, hidden ones included
+//	--ignore-file=I a file of ignore rules the program reads
 //	--color[=]      an optional value, attached only
 //	--arg==         two values, both text (--arg NAME VALUE)
 //	--rawfile==R    two values, the second naming a file the program reads
@@ -47,6 +51,14 @@ func opt(tok string, names []string) (Option, []string) {
 		o.Arity, o.Value, tok = Value, Read, strings.TrimSuffix(tok, "=R")
 	case strings.HasSuffix(tok, "=W"):
 		o.Arity, o.Value, tok = Value, Write, strings.TrimSuffix(tok, "=W")
+	case strings.HasSuffix(tok, "=P"):
+		o.Arity, o.Value, tok = Value, ReadPaths, strings.TrimSuffix(tok, "=P")
+	case strings.HasSuffix(tok, "=L"):
+		o.Arity, o.Value, tok = Value, ReadList, strings.TrimSuffix(tok, "=L")
+	case strings.HasSuffix(tok, "=G"):
+		o.Arity, o.Value, tok = Value, Whitelist, strings.TrimSuffix(tok, "=G")
+	case strings.HasSuffix(tok, "=I"):
+		o.Arity, o.Value, tok = Value, IgnoreRules, strings.TrimSuffix(tok, "=I")
 	case strings.HasSuffix(tok, "="):
 		o.Arity, o.Value, tok = Value, Text, strings.TrimSuffix(tok, "=")
 	}
@@ -82,6 +94,26 @@ func recursive(list string) []Option {
 	out := opts(list)
 	for i := range out {
 		out[i].Recursive = true
+	}
+	return out
+}
+
+// recursiveIf builds options whose value, when it names one of values,
+// makes the program read its operands as trees (grep -d recurse).
+func recursiveIf(list string, values ...string) []Option {
+	out := opts(list)
+	for i := range out {
+		out[i].RecursiveIf = values
+	}
+	return out
+}
+
+// hyphenValues builds options that take a next word beginning with "-" as
+// their value in the Clap and Argparse syntaxes (rg -e -x).
+func hyphenValues(list string) []Option {
+	out := opts(list)
+	for i := range out {
+		out[i].HyphenValue = true
 	}
 	return out
 }

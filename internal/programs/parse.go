@@ -105,6 +105,8 @@ func (p *Parsed) parse(s *Spec, args []string) {
 		p.goFlags(args)
 	case Find:
 		p.find(args)
+	case Single:
+		p.single(args)
 	default:
 		p.getopt(args)
 	}
@@ -137,9 +139,53 @@ func (p *Parsed) use(o *Option, name, value string, hasValue bool) {
 	if o.Unsafe != "" && p.Problem == nil {
 		p.Problem = &Problem{Rule: p.Spec.Command + " " + o.Names[0], Reason: o.Unsafe}
 	}
-	if hasValue && o.Value != 0 && o.Value != Text {
+	if !hasValue || o.Value == 0 || o.Value == Text {
+		return
+	}
+	switch o.Value {
+	case ReadList:
+		if p.Problem == nil {
+			p.Problem = &Problem{Rule: p.Spec.Command + " " + o.Names[0] + " (a list of names)",
+				Reason: o.Names[0] + " makes " + p.Spec.Command + " read " + value + " as more names (and options, such as another list) that are never checked here; name the files on the command line instead"}
+		}
+	case Whitelist:
+		// A positive glob selects files, hidden and ignored ones included;
+		// a negated one ("!x") only excludes.
+		if !strings.HasPrefix(value, "!") {
+			p.Hidden = true
+		}
+	default:
 		p.Files = append(p.Files, Arg{Word: value, Role: o.Value})
 	}
+}
+
+// hyphenValuesRefused reports whether the syntax leaves a next word that
+// begins with "-" to be read as an option rather than as a value.
+func (s Syntax) hyphenValuesRefused() bool { return s == Clap || s == Argparse }
+
+// equalsAttached reports whether the syntax reads -f=V as -f V.
+func (s Syntax) equalsAttached() bool { return s == Clap || s == Argparse }
+
+// abbreviates reports whether the syntax takes a unique prefix of a long
+// option for the option.
+func (s Syntax) abbreviates() bool { return s == GNU || s == Argparse }
+
+// next takes the word after args[*i] as the value of o (spelled name), as
+// the program would, and advances *i; false (with a Problem) when there is
+// no such word, or when the program would read it as an option instead.
+func (p *Parsed) next(o *Option, name string, args []string, i *int) (string, bool) {
+	if *i+1 >= len(args) {
+		p.unknown("missing value for "+name, name+" needs a value")
+		return "", false
+	}
+	v := args[*i+1]
+	if p.Spec.Syntax.hyphenValuesRefused() && !o.HyphenValue && len(v) > 1 && v[0] == '-' {
+		p.unknown("value of "+name+" that looks like an option: "+v,
+			p.Spec.Command+" does not take "+v+" as the value of "+name+": it reads it as an option of its own, or refuses; attach the value ("+name+"=VALUE) or a person decides")
+		return "", false
+	}
+	*i++
+	return v, true
 }
 
 // long finds a long option by its exact name or, when abbrev is set, by a
@@ -236,7 +282,7 @@ func allDigits(s string) bool {
 	return true
 }
 
-// getopt reads GNU, POSIX and Exact syntax.
+// getopt reads the GNU, POSIX, Exact, Clap, Argparse and Bundled syntaxes.
 func (p *Parsed) getopt(args []string) {
 	s := p.Spec
 	ended := false
@@ -258,7 +304,7 @@ func (p *Parsed) getopt(args []string) {
 		}
 		if strings.HasPrefix(a, "--") {
 			name, value, hasValue := strings.Cut(a, "=")
-			o := s.long(name, s.Syntax == GNU)
+			o := s.long(name, s.Syntax.abbreviates())
 			if o == nil {
 				p.unknownOption(name)
 				return
@@ -271,20 +317,23 @@ func (p *Parsed) getopt(args []string) {
 				}
 			case Value:
 				if !hasValue {
-					if i+1 >= len(args) {
-						p.unknown("missing value for "+name, name+" needs a value")
+					v, ok := p.next(o, name, args, &i)
+					if !ok {
 						return
 					}
-					i++
-					value, hasValue = args[i], true
+					value, hasValue = v, true
 				}
 			case Pair:
 				if hasValue || i+2 >= len(args) {
 					p.unknown("two values for "+name, name+" takes two words, NAME and VALUE")
 					return
 				}
-				i += 2
-				value, hasValue = args[i], true
+				i++ // NAME is text
+				v, ok := p.next(o, name, args, &i)
+				if !ok {
+					return
+				}
+				value, hasValue = v, true
 			}
 			p.use(o, name, value, hasValue)
 			if o.Ends {
@@ -295,6 +344,10 @@ func (p *Parsed) getopt(args []string) {
 		if s.Numeric && allDigits(a[1:]) {
 			continue
 		}
+		// In the Bundled syntax each option of the bundle that takes a
+		// value takes the next word not taken yet: last is the last word
+		// taken so far.
+		last := i
 		for k := 1; k < len(a); k++ {
 			o := s.short(a[k])
 			if o == nil {
@@ -309,18 +362,31 @@ func (p *Parsed) getopt(args []string) {
 				p.use(o, name, "", false)
 				continue
 			}
-			if o.Arity == Pair {
+			if o.Arity == Pair || s.Syntax == Bundled && o.Arity == Attached {
 				p.unknownOption(name)
 				return
 			}
-			value, hasValue := a[k+1:], k+1 < len(a)
-			if !hasValue && o.Arity == Value {
-				if i+1 >= len(args) {
-					p.unknown("missing value for "+name, name+" needs a value")
+			if s.Syntax == Bundled {
+				v, ok := p.next(o, name, args, &last)
+				if !ok {
 					return
 				}
-				i++
-				value, hasValue = args[i], true
+				p.use(o, name, v, true)
+				if o.Ends {
+					ended = true
+				}
+				continue
+			}
+			value, hasValue := a[k+1:], k+1 < len(a)
+			if hasValue && value[0] == '=' && s.Syntax.equalsAttached() {
+				value = value[1:]
+			}
+			if !hasValue && o.Arity == Value {
+				v, ok := p.next(o, name, args, &i)
+				if !ok {
+					return
+				}
+				value, hasValue = v, true
 			}
 			p.use(o, name, value, hasValue)
 			if o.Ends {
@@ -328,6 +394,52 @@ func (p *Parsed) getopt(args []string) {
 			}
 			break
 		}
+		i = max(i, last)
+	}
+}
+
+// single reads the Single syntax: one option per word, matched by its
+// whole spelling; options end at the first operand or "--".
+func (p *Parsed) single(args []string) {
+	s := p.Spec
+	for i := 0; i < len(args) && p.Problem == nil; i++ {
+		a := args[i]
+		if a == "--" {
+			p.Operands = append(p.Operands, args[i+1:]...)
+			return
+		}
+		if a == "-" || len(a) < 2 || a[0] != '-' {
+			p.Operands = append(p.Operands, args[i:]...)
+			return
+		}
+		o, name := s.long(a, false), a
+		value, hasValue := "", false
+		if o == nil && len(a) > 2 && a[1] != '-' {
+			// -c16: a one-letter option with its value attached, when the
+			// value begins with a digit or a sign (a letter would continue
+			// a longer spelling, which the program may take differently).
+			if c := a[2]; c >= '0' && c <= '9' || c == '+' || c == '-' {
+				if so := s.short(a[1]); so != nil && so.Arity == Value {
+					o, name, value, hasValue = so, a[:2], a[2:], true
+				}
+			}
+		}
+		if o == nil {
+			p.unknownOption(a)
+			return
+		}
+		if o.Arity == Pair || o.Arity == Attached && !hasValue {
+			p.unknownOption(a)
+			return
+		}
+		if o.Arity == Value && !hasValue {
+			v, ok := p.next(o, name, args, &i)
+			if !ok {
+				return
+			}
+			value, hasValue = v, true
+		}
+		p.use(o, name, value, hasValue)
 	}
 }
 
@@ -496,10 +608,10 @@ func (p *Parsed) finish() {
 			s.title()+" takes at most "+itoa(s.MaxOperands)+" operand(s), so "+extra+" is not understood; a person decides")
 		return
 	}
-	recursive, hidden := s.Recursive, s.Hidden
+	recursive, hidden := s.Recursive, s.Hidden || p.Hidden
 	firstGiven := false
 	for _, u := range p.Options {
-		recursive = recursive || u.Option.Recursive
+		recursive = recursive || u.Option.Recursive || u.HasValue && valueSelects(u.Option.RecursiveIf, u.Value)
 		hidden = hidden || u.Option.Hidden
 		for _, n := range s.FirstGiven {
 			for _, m := range u.Option.Names {
@@ -534,6 +646,21 @@ func (p *Parsed) finish() {
 	if s.Check != nil && p.Problem == nil {
 		p.Problem = s.Check(p)
 	}
+}
+
+// valueSelects reports whether value names one of values as the program
+// matches it: the whole word, or a prefix of it (GNU's argmatch takes a
+// unique prefix, and an ambiguous one is refused by the program anyway).
+func valueSelects(values []string, value string) bool {
+	if value == "" {
+		return false
+	}
+	for _, v := range values {
+		if strings.HasPrefix(v, value) {
+			return true
+		}
+	}
+	return false
 }
 
 func itoa(n int) string {

@@ -40,8 +40,8 @@ func python() []*Spec {
 		unsafe("never ends", "-w,--watch"))
 	return append(out,
 		&Spec{Command: "pytest", Syntax: GNU, Options: pytestOptions(), Reason: "runs the project's tests"},
-		&Spec{Command: "ruff", Prefix: words("check"), Syntax: Exact, Options: ruff, Reason: "lints Python code"},
-		&Spec{Command: "ruff", Prefix: words("format"), Syntax: Exact, Check: checkOnly("--check", false), Options: join(ruff, opts("--check --range=")), Reason: "checks formatting without writing"},
+		&Spec{Command: "ruff", Prefix: words("check"), Syntax: Clap, Options: ruff, Reason: "lints Python code"},
+		&Spec{Command: "ruff", Prefix: words("format"), Syntax: Clap, Check: checkOnly("--check", false), Options: join(ruff, opts("--check --range=")), Reason: "checks formatting without writing"},
 		&Spec{ReadOnly: true, Command: "ruff", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 		&Spec{ReadOnly: true, Command: "uv", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 		&Spec{ReadOnly: true, Command: "uv", Prefix: words("version"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--short --output-format="), Reason: "prints the version"},

@@ -16,10 +16,10 @@ func rust() []*Spec {
 	)
 	// c builds a cargo form; all but tree and metadata write target/.
 	c := func(sub, reason string, more ...[]Option) *Spec {
-		return &Spec{ReadOnly: sub == "tree" || sub == "metadata", Command: "cargo", Prefix: words(sub), Syntax: Exact, Operands: Text, Options: join(append([][]Option{common}, more...)...), Reason: reason}
+		return &Spec{ReadOnly: sub == "tree" || sub == "metadata", Command: "cargo", Prefix: words(sub), Syntax: Clap, Operands: Text, Options: join(append([][]Option{common}, more...)...), Reason: reason}
 	}
 	version := func(cmd, word, reason string) *Spec {
-		return &Spec{ReadOnly: true, Command: cmd, Prefix: words(word), Syntax: Exact, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: reason}
+		return &Spec{ReadOnly: true, Command: cmd, Prefix: words(word), Syntax: Clap, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: reason}
 	}
 	return []*Spec{
 		c("test", "builds and runs the project's tests", opts("--no-run --no-fail-fast --doc")),
@@ -30,7 +30,7 @@ func rust() []*Spec {
 		c("doc", "builds documentation into target/", opts("--no-deps --document-private-items")),
 		c("tree", "prints the dependency tree (resolving it fetches dependencies: project code)", opts("-e,--edges= -i,--invert= --prune= --depth= --no-dedupe -d,--duplicates --charset= -f,--format= --prefix=")),
 		c("metadata", "prints package metadata (resolving dependencies fetches them: project code)", opts("--format-version= --no-deps --filter-platform=")),
-		{ReadOnly: true, Command: "cargo", Prefix: words("fmt"), Syntax: Exact, Operands: Text, Check: checkOnly("--check", true), RustCrate: true,
+		{ReadOnly: true, Command: "cargo", Prefix: words("fmt"), Syntax: Clap, Operands: Text, Check: checkOnly("--check", true), RustCrate: true,
 			Options: opts("--check --all -p,--package= --manifest-path=R --message-format= -v,--verbose -q,--quiet -h,--help"), Reason: "checks formatting without writing"},
 		version("cargo", "--version", "prints the version"),
 		version("cargo", "-V", "prints the version"),

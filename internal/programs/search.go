@@ -5,9 +5,10 @@ package programs
 // without a person.
 func search() []*Spec {
 	grepOpts := join(
-		opts("-E,--extended-regexp -F,--fixed-strings -G,--basic-regexp -P,--perl-regexp -e,--regexp= -i,--ignore-case -y --no-ignore-case -v,--invert-match -w,--word-regexp -x,--line-regexp -c,--count --color[=] --colour[=] -L,--files-without-match -l,--files-with-matches -m,--max-count= -o,--only-matching -q,--quiet,--silent -s,--no-messages -b,--byte-offset -H,--with-filename -h,--no-filename --label= -n,--line-number -T,--initial-tab -Z,--null -A,--after-context= -B,--before-context= -C,--context= -a,--text --binary-files= -D,--devices= -d,--directories= --exclude= --exclude-dir= --include= -I -U,--binary -z,--null-data --line-buffered --no-group-separator --group-separator= --help -V,--version"),
+		opts("-E,--extended-regexp -F,--fixed-strings -G,--basic-regexp -P,--perl-regexp -e,--regexp= -i,--ignore-case -y --no-ignore-case -v,--invert-match -w,--word-regexp -x,--line-regexp -c,--count --color[=] --colour[=] -L,--files-without-match -l,--files-with-matches -m,--max-count= -o,--only-matching -q,--quiet,--silent -s,--no-messages -b,--byte-offset -H,--with-filename -h,--no-filename --label= -n,--line-number -T,--initial-tab -Z,--null -A,--after-context= -B,--before-context= -C,--context= -a,--text --binary-files= -D,--devices= --exclude= --exclude-dir= --include= -I -U,--binary -z,--null-data --line-buffered --no-group-separator --group-separator= --help -V,--version"),
 		opts("-f,--file=R --exclude-from=R"),
 		recursive("-r,--recursive"),
+		recursiveIf("-d,--directories=", "recurse"),
 		unsafe("follows symbolic links while walking a tree, which may lead out of the sandbox", "-R,--dereference-recursive"),
 	)
 	grep := func(name string) *Spec {
@@ -20,12 +21,14 @@ func search() []*Spec {
 	return []*Spec{
 		grep("grep"), grep("egrep"), grep("fgrep"),
 		{
-			ReadOnly: true, Command: "rg", Syntax: Exact, Recursive: true, DefaultTree: ".",
+			ReadOnly: true, Command: "rg", Syntax: Clap, Recursive: true, DefaultTree: ".",
+			IgnoreFiles: []string{".gitignore", ".ignore", ".rgignore"},
 			First: Text, FirstGiven: []string{"-e", "-f", "--files", "--type-list"},
 			Reason: "searches files; skips hidden and ignored files unless told",
 			Options: join(
-				opts("-e,--regexp= -i,--ignore-case -s,--case-sensitive -S,--smart-case -v,--invert-match -w,--word-regexp -x,--line-regexp -F,--fixed-strings -c,--count --count-matches -l,--files-with-matches --files-without-match -o,--only-matching -n,--line-number -N,--no-line-number -H,--with-filename -I,--no-filename --column --no-column -b,--byte-offset -A,--after-context= -B,--before-context= -C,--context= -m,--max-count= -M,--max-columns= --max-columns-preview --max-depth= -d -t,--type= -T,--type-not= --type-list -g,--glob= --iglob= --glob-case-insensitive --files --color= --colors= -p,--pretty --heading --no-heading --vimgrep --json --stats --trim -0,--null --null-data -a,--text --binary --no-config -j,--threads= --sort= --sortr= --line-buffered --block-buffered -q,--quiet --no-messages --no-unicode -U,--multiline --multiline-dotall -P,--pcre2 --engine= --crlf --passthru --replace= -r --context-separator= --field-match-separator= --field-context-separator= --path-separator= --one-file-system --max-filesize= --debug --trace -h,--help -V,--version --no-ignore-messages --ignore-file-case-insensitive --no-require-git --include-zero --no-encoding -E,--encoding= --mmap --no-mmap --dfa-size-limit= --regex-size-limit= --auto-hybrid-regex --no-pcre2-unicode"),
-				opts("-f,--file=R --ignore-file=R"),
+				opts("-i,--ignore-case -s,--case-sensitive -S,--smart-case -v,--invert-match -w,--word-regexp -x,--line-regexp -F,--fixed-strings -c,--count --count-matches -l,--files-with-matches --files-without-match -o,--only-matching -n,--line-number -N,--no-line-number -H,--with-filename -I,--no-filename --column --no-column -b,--byte-offset -A,--after-context= -B,--before-context= -C,--context= -m,--max-count= -M,--max-columns= --max-columns-preview -d,--max-depth= -t,--type= -T,--type-not= --type-list --glob-case-insensitive --files --color= --colors= -p,--pretty --heading --no-heading --vimgrep --json --stats --trim -0,--null --null-data -a,--text --binary --no-config -j,--threads= --sort= --sortr= --line-buffered --block-buffered -q,--quiet --no-messages --no-unicode -U,--multiline --multiline-dotall -P,--pcre2 --engine= --crlf --passthru --replace= -r --context-separator= --field-match-separator= --field-context-separator= --path-separator= --one-file-system --max-filesize= --debug --trace -h,--help -V,--version --no-ignore-messages --ignore-file-case-insensitive --no-require-git --include-zero --no-encoding -E,--encoding= --mmap --no-mmap --dfa-size-limit= --regex-size-limit= --auto-hybrid-regex --no-pcre2-unicode"),
+				hyphenValues("-e,--regexp="),
+				opts("-f,--file=R --ignore-file=I -g,--glob=G --iglob=G"),
 				hidden("--hidden -. -u,--unrestricted --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-global --no-ignore-parent --no-ignore-exclude --no-ignore-files"),
 				unsafe("runs a preprocessor program on every file", "--pre= --pre-glob="),
 				unsafe("runs decompression programs on compressed files", "-z,--search-zip"),

@@ -2,7 +2,10 @@ package programs
 
 // Syntax is the way a program reads its options. Each value names one real
 // parser; a spec picks the one its program uses, so that the classifier
-// sees the argv exactly as the program will.
+// sees the argv exactly as the program will. Where the grammars differ —
+// abbreviations, "-f=V", a value that looks like an option, a bundle whose
+// options take values — each reads as its program does, and what a
+// program would read in a way the grammar cannot tell is unknown.
 type Syntax uint8
 
 const (
@@ -33,6 +36,32 @@ const (
 	// or "!", then predicates written with one dash that never bundle.
 	// "--" has no special meaning inside the expression.
 	Find
+	// Clap is the Rust argument parsers (clap, lexopt: rg, fd, bat, cargo,
+	// ruff, uv, just): like Exact, but a short option's attached value may
+	// be written with "=" (-f=PATH is -f PATH), and a value in the next
+	// word that begins with "-" is not taken as the value unless the
+	// option says HyphenValue: the program then reads that word as an
+	// option of its own (rg --engine --pre=sh runs sh) or refuses, so such
+	// a word is unknown here.
+	Clap
+	// Argparse is Python's argparse: long options abbreviate to a unique
+	// prefix as in GNU, -fVALUE and -f=VALUE both give VALUE, and a next
+	// word that begins with "-" is not taken as a value (unknown, as in
+	// Clap).
+	Argparse
+	// Bundled is getopt-like but a bundle's options that take values take
+	// them from the following words, in order, never from the rest of the
+	// bundle (tree -Lo 2 out.txt is -L 2 -o out.txt); long options are
+	// taken by their full names, with --name=value or --name value.
+	Bundled
+	// Single is one option per word, matched by its whole spelling: no
+	// bundling, no abbreviation; an option with a value takes the next
+	// word or, when the word is the option's one-letter spelling followed
+	// by more, the rest of the word (xxd -c16). Programs of this kind
+	// (xxd) often match an option by its first letters and ignore the rest
+	// of the word (xxd -rc is -r), so any other word beginning with "-" is
+	// unknown. Options end at the first operand.
+	Single
 )
 
 // Role says what a word given to a program is to it.
@@ -49,7 +78,31 @@ const (
 	ReadTree
 	// Write names a file the program creates, changes or removes.
 	Write
+	// ReadPaths is a list of files the program reads, separated by colons
+	// (file -m A:B); each one is checked as Read.
+	ReadPaths
+	// ReadList names a file holding more names, and possibly more options,
+	// that the program reads as if they were arguments (tar -T, whose list
+	// may say -T again; --files0-from). The names are never seen here, so
+	// an option with this value is never safe.
+	ReadList
+	// Whitelist is a glob that selects the files a tree walk searches;
+	// unless negated ("!x"), files it matches are searched even when hidden
+	// or ignored (rg -g .env reads .env).
+	Whitelist
+	// IgnoreRules names a file of ignore rules (rg --ignore-file), read as
+	// Read; a "!" rule in it whitelists files the walk would skip, hidden
+	// ones included, so the walk is then checked as one that sees hidden
+	// files.
+	IgnoreRules
 )
+
+// roleCount bounds the roles this package defines: a role at or beyond it
+// is one the engine does not know, and never safe.
+const roleCount = IgnoreRules + 1
+
+// Known reports whether r is a role that this package defines.
+func (r Role) Known() bool { return r >= Text && r < roleCount }
 
 // Arity says whether an option takes a value.
 type Arity uint8
@@ -90,6 +143,13 @@ type Option struct {
 	// --files is not either; this is for options like "--" spelled
 	// differently).
 	Ends bool
+	// HyphenValue: in the Clap and Argparse syntaxes, the option takes a
+	// next word that begins with "-" as its value (rg -e -foo).
+	HyphenValue bool
+	// RecursiveIf lists the values that make the program read its Read
+	// operands as trees (grep -d recurse). The program matches a value by a
+	// unique prefix (grep -d rec), and so does the parser.
+	RecursiveIf []string
 }
 
 // Spec is everything the classifier knows about one safe form of a program:
@@ -135,6 +195,12 @@ type Spec struct {
 	// (grep -r does; rg does not unless told).
 	Recursive bool
 	Hidden    bool
+	// IgnoreFiles names the files whose rules a recursive walk honours
+	// (.gitignore, .ignore, .rgignore): a "!" rule in one of them, in the
+	// tree or above it, whitelists files the walk would skip, hidden ones
+	// included. The engine reads them, and treats a walk that one of them
+	// whitelists into as a walk of hidden files.
+	IgnoreFiles []string
 	// DefaultTree is the tree a recursive reader walks with no operand
 	// ("." for rg and grep -r).
 	DefaultTree string

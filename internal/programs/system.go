@@ -53,7 +53,7 @@ func system() []*Spec {
 		form("docker", "inspect", "prints low-level information", "-f,--format= -s,--size --type="),
 		form("docker", "version", "prints the version", "-f,--format="),
 		form("docker", "info", "prints system-wide information", "-f,--format="),
-		{ReadOnly: true, Command: "just", Prefix: words("--list"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--unsorted --list-heading= --list-prefix= -u"), Reason: "lists the project's recipes"},
+		{ReadOnly: true, Command: "just", Prefix: words("--list"), Syntax: Clap, MaxOperands: NoOperands, Options: opts("--unsorted --list-heading= --list-prefix= -u"), Reason: "lists the project's recipes"},
 		{ReadOnly: true, Command: "just", Prefix: words("--summary"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--unsorted"), Reason: "lists the project's recipes"},
 		{ReadOnly: true, Command: "just", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 		{ReadOnly: true, Command: "shellcheck", Syntax: GNU, Reason: "checks shell scripts",

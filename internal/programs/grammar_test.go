@@ -1,0 +1,244 @@
+package programs
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSyntaxes reads the same shapes of argv with each syntax, where the
+// syntaxes differ: "-f=V", a value that looks like an option, a bundle
+// whose options take values, one option per word.
+func TestSyntaxes(t *testing.T) {
+	spec := func(syntax Syntax, list string) *Spec {
+		return &Spec{Command: "prog", Syntax: syntax, Options: join(opts(list), hyphenValues("-e,--regexp="), unsafe("runs a program", "--pre= -x"))}
+	}
+	const list = "-a -b -f,--file=R -o,--out=W -L,--level= -n,--number --color[=]"
+	tests := []struct {
+		name   string
+		syntax Syntax
+		args   []string
+		want   string // "ok", "unknown" or "unsafe"
+		files  []Arg
+	}{
+		{"getopt: -f=V keeps the =", GNU, []string{"-f=pats", "x"}, "ok", []Arg{{"=pats", Read}, {"x", Read}}},
+		{"clap: -f=V is -f V", Clap, []string{"-f=pats", "x"}, "ok", []Arg{{"pats", Read}, {"x", Read}}},
+		{"argparse: -f=V is -f V", Argparse, []string{"-f=pats", "x"}, "ok", []Arg{{"pats", Read}, {"x", Read}}},
+		{"clap: -fV", Clap, []string{"-fpats"}, "ok", []Arg{{"pats", Read}}},
+		{"getopt: a value may begin with -", GNU, []string{"--level", "--pre=sh", "x"}, "ok", []Arg{{"x", Read}}},
+		{"clap: a value that begins with - is read as an option", Clap, []string{"--level", "--pre=sh", "x"}, "unknown", nil},
+		{"clap: the same with a short option", Clap, []string{"-L", "-x"}, "unknown", nil},
+		{"clap: an attached value may begin with -", Clap, []string{"--level=-x"}, "ok", []Arg{}},
+		{"clap: an option that takes hyphen values", Clap, []string{"-e", "-x", "f"}, "ok", []Arg{{"f", Read}}},
+		{"argparse: a value that begins with - is read as an option", Argparse, []string{"-f", "-x"}, "unknown", nil},
+		{"argparse abbreviates", Argparse, []string{"--num"}, "ok", []Arg{}},
+		{"clap does not abbreviate", Clap, []string{"--num"}, "unknown", nil},
+		{"getopt bundle: the value is the rest", GNU, []string{"-Lo", "2", "out"}, "ok", []Arg{{"2", Read}, {"out", Read}}},
+		{"bundled: values are the next words", Bundled, []string{"-Lo", "2", "out"}, "ok", []Arg{{"out", Write}}},
+		{"bundled: in order", Bundled, []string{"-oL", "out", "2", "d"}, "ok", []Arg{{"out", Write}, {"d", Read}}},
+		{"bundled: a value missing", Bundled, []string{"-Lo", "2"}, "unknown", nil},
+		{"bundled: flags and values", Bundled, []string{"-aLb", "2", "d"}, "ok", []Arg{{"d", Read}}},
+		{"bundled: no optional values in a bundle", Bundled, []string{"-a", "--color=x", "d"}, "ok", []Arg{{"d", Read}}},
+		{"single: one option per word", Single, []string{"-ab", "x"}, "unknown", nil},
+		{"single: whole spellings", Single, []string{"-a", "-number", "x"}, "unknown", nil},
+		{"single: a digit attached", Single, []string{"-L16", "x"}, "ok", []Arg{{"x", Read}}},
+		{"single: a letter attached is a longer spelling", Single, []string{"-Lx", "x"}, "unknown", nil},
+		{"single: options end at the first operand", Single, []string{"x", "-a"}, "ok", []Arg{{"x", Read}, {"-a", Read}}},
+		{"single: a value in the next word", Single, []string{"-L", "-3", "x"}, "ok", []Arg{{"x", Read}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Parse(spec(tt.syntax, list), tt.args)
+			switch tt.want {
+			case "unknown":
+				require.NotNil(t, p.Problem)
+				assert.True(t, p.Problem.Unknown, p.Problem.Rule)
+			case "unsafe":
+				require.NotNil(t, p.Problem)
+				assert.False(t, p.Problem.Unknown, p.Problem.Rule)
+			default:
+				require.Nil(t, p.Problem, "%+v", p.Problem)
+				if tt.files != nil {
+					assert.Equal(t, tt.files, append([]Arg{}, p.Files...))
+				}
+			}
+		})
+	}
+}
+
+// TestValueRoles: the roles a value may have, and what the parser makes of
+// each.
+func TestValueRoles(t *testing.T) {
+	s := &Spec{Command: "prog", Syntax: GNU, Recursive: true, DefaultTree: ".", First: Text,
+		Options: join(opts("-m=P -T=L -g=G --ignore-file=I"), recursiveIf("-d,--directories=", "recurse"))}
+	p := Parse(s, []string{"-m", "a:b", "KEY", "dir"})
+	require.Nil(t, p.Problem)
+	assert.Equal(t, []Arg{{"a:b", ReadPaths}, {"dir", ReadTree}}, p.Files)
+	p = Parse(s, []string{"-T", "list", "KEY"})
+	require.NotNil(t, p.Problem, "a list of more names is never safe")
+	assert.False(t, p.Problem.Unknown)
+	assert.True(t, Parse(s, []string{"-g", "*.go", "KEY"}).Hidden, "a positive glob selects hidden files")
+	assert.False(t, Parse(s, []string{"-g", "!*.go", "KEY"}).Hidden, "a negated glob only excludes")
+	p = Parse(s, []string{"--ignore-file", "ig", "KEY"})
+	assert.Equal(t, []Arg{{"ig", IgnoreRules}, {".", ReadTree}}, p.Files)
+	for r := Role(0); r < 255; r++ {
+		assert.Equal(t, r >= Text && r <= IgnoreRules, r.Known(), "role %d", r)
+	}
+}
+
+// TestRecursiveIf: a value that chooses recursion, by its whole name or a
+// prefix, as GNU's argmatch takes it.
+func TestRecursiveIf(t *testing.T) {
+	grep := Lookup("grep", nil)
+	for _, args := range [][]string{{"-d", "recurse", "K"}, {"-d", "rec", "K"}, {"--dir=recurse", "K"}, {"--directories", "r", "K"}, {"-drecurse", "K"}} {
+		p := Parse(grep, args)
+		require.Nil(t, p.Problem, "%q", args)
+		assert.Equal(t, []Arg{{".", ReadTree}}, p.Files, "%q reads the working directory's tree", args)
+		assert.True(t, p.Hidden, "%q: grep's walk includes hidden files", args)
+	}
+	p := Parse(grep, []string{"-d", "skip", "K", "f"})
+	require.Nil(t, p.Problem)
+	assert.Equal(t, []Arg{{"f", Read}}, p.Files)
+}
+
+// installed skips the test when the program is not installed.
+func installed(t *testing.T, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s is not installed, so this grammar is not compared with the real program (CI installs it)", name)
+	}
+	return path
+}
+
+// throwaway makes a directory with a .env holding SECRET and the given
+// files, and returns it.
+func throwaway(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files[".env"] = "SECRET=hunter2\n"
+	for name, body := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755))
+	}
+	return dir
+}
+
+// run runs argv in dir and returns its standard output and error.
+func run(t *testing.T, dir string, argv ...string) string {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput() // a failing status is part of what is compared
+	return string(out)
+}
+
+func exists(dir, name string) bool {
+	_, err := os.Lstat(filepath.Join(dir, name))
+	return err == nil
+}
+
+// TestGrammarsAgainstRealPrograms runs each grammar's telling case with
+// the real program, and checks that the spec reads the argv as the program
+// did.
+func TestGrammarsAgainstRealPrograms(t *testing.T) {
+	t.Run("rg (clap): -f=PATH reads PATH", func(t *testing.T) {
+		rg := installed(t, "rg")
+		dir := throwaway(t, map[string]string{"pats": "hi\n", "t.txt": "hi\n"})
+		assert.Contains(t, run(t, dir, rg, "-f=pats", "t.txt"), "hi")
+		p := Parse(Lookup("rg", nil), []string{"-f=pats", "t.txt"})
+		require.Nil(t, p.Problem)
+		assert.Equal(t, Arg{"pats", Read}, p.Files[0])
+	})
+	t.Run("rg (clap): a value that looks like an option is one", func(t *testing.T) {
+		rg := installed(t, "rg")
+		dir := throwaway(t, map[string]string{"t.txt": "hi\n", "pre.sh": "#!/bin/sh\ntouch ran\n"})
+		run(t, dir, rg, "--engine", "--pre=./pre.sh", ".", "t.txt")
+		// rg 13 takes --engine's default and runs the preprocessor; rg 14
+		// refuses the value. Either way the word is not the value.
+		p := Parse(Lookup("rg", nil), []string{"--engine", "--pre=./pre.sh", ".", "t.txt"})
+		require.NotNil(t, p.Problem, "rg ran the preprocessor: %v", exists(dir, "ran"))
+		assert.True(t, p.Problem.Unknown)
+	})
+	t.Run("rg: a glob whitelists a hidden file", func(t *testing.T) {
+		rg := installed(t, "rg")
+		dir := throwaway(t, map[string]string{"a.txt": "x\n"})
+		assert.NotContains(t, run(t, dir, rg, "SECRET"), "hunter2")
+		for _, g := range []string{".env", "*", "**"} {
+			assert.Contains(t, run(t, dir, rg, "SECRET", "-g", g), "hunter2", g)
+			assert.True(t, Parse(Lookup("rg", nil), []string{"SECRET", "-g", g}).Hidden, g)
+		}
+		assert.NotContains(t, run(t, dir, rg, "SECRET", "-g", "!a.txt"), "hunter2")
+		assert.False(t, Parse(Lookup("rg", nil), []string{"SECRET", "-g", "!a.txt"}).Hidden)
+	})
+	t.Run("rg: a ! rule in an ignore file whitelists a hidden file", func(t *testing.T) {
+		rg := installed(t, "rg")
+		for _, name := range Lookup("rg", nil).IgnoreFiles {
+			dir := throwaway(t, map[string]string{name: "!.env\n"})
+			if name == ".gitignore" {
+				require.NoError(t, os.Mkdir(filepath.Join(dir, ".git"), 0o755))
+			}
+			assert.Contains(t, run(t, dir, rg, "SECRET"), "hunter2", name)
+		}
+	})
+	t.Run("tree (bundled): -Lo N FILE writes FILE", func(t *testing.T) {
+		tree := installed(t, "tree")
+		dir := throwaway(t, map[string]string{"d/x": ""})
+		run(t, dir, tree, "-Lo", "1", "out", "d")
+		assert.True(t, exists(dir, "out"), "tree wrote the -o file")
+		p := Parse(Lookup("tree", nil), []string{"-Lo", "1", "out", "d"})
+		require.NotNil(t, p.Problem)
+		assert.Contains(t, p.Problem.Rule, "-o")
+	})
+	t.Run("xxd (single): -rc IN OUT reverts into OUT", func(t *testing.T) {
+		xxd := installed(t, "xxd")
+		dir := throwaway(t, map[string]string{"in.hex": "00000000: 6869 0a  hi.\n"})
+		run(t, dir, xxd, "-rc", "in.hex", "out")
+		assert.True(t, exists(dir, "out"), "xxd took -rc as -r and wrote its second operand")
+		p := Parse(Lookup("xxd", nil), []string{"-rc", "in.hex", "out"})
+		require.NotNil(t, p.Problem)
+		assert.True(t, p.Problem.Unknown)
+		assert.Equal(t, "00000000: 6869  hi\n00000002: 0a    .\n", run(t, dir, xxd, "-c2", "out"), "-c2 is two octets per line")
+		p = Parse(Lookup("xxd", nil), []string{"-c2", "out"})
+		require.Nil(t, p.Problem)
+		assert.Equal(t, []Arg{{"out", Read}}, p.Files)
+	})
+	t.Run("grep: -d recurse and its abbreviations walk the tree", func(t *testing.T) {
+		grep := installed(t, "grep")
+		dir := throwaway(t, map[string]string{})
+		for _, args := range [][]string{{"-d", "recurse"}, {"-d", "rec"}, {"--dir=recurse"}, {"-drecurse"}} {
+			assert.Contains(t, run(t, dir, append(append([]string{grep}, args...), "SECRET")...), "hunter2", "%q", args)
+			assert.Equal(t, []Arg{{".", ReadTree}}, Parse(Lookup("grep", nil), append(args, "SECRET")).Files, "%q", args)
+		}
+	})
+	t.Run("tar: a -T list may name another list", func(t *testing.T) {
+		tar := installed(t, "tar")
+		dir := throwaway(t, map[string]string{"a.txt": "x\n", "list": "-T .env\n"})
+		run(t, dir, tar, "-cf", "a.tar", "a.txt")
+		assert.Contains(t, run(t, dir, tar, "-tf", "a.tar", "-T", "list"), "hunter2")
+		assert.NotNil(t, Parse(Lookup("tar", nil), []string{"-tf", "a.tar", "-T", "list"}).Problem)
+	})
+	t.Run("file: -m takes a colon list", func(t *testing.T) {
+		file := installed(t, "file")
+		dir := throwaway(t, map[string]string{"a.txt": "x\n"})
+		assert.Contains(t, run(t, dir, file, "-m", ".env:/dev/null", "a.txt"), "hunter2")
+		p := Parse(Lookup("file", nil), []string{"-m", ".env:/dev/null", "a.txt"})
+		require.Nil(t, p.Problem)
+		assert.Equal(t, Arg{".env:/dev/null", ReadPaths}, p.Files[0])
+	})
+}
+
+// TestEverySyntaxKnown: every spec's syntax is one the parser reads.
+func TestEverySyntaxKnown(t *testing.T) {
+	for _, s := range All() {
+		assert.LessOrEqual(t, s.Syntax, Single, "%s %s", s.Command, strings.Join(s.Prefix, " "))
+		for _, o := range s.Options {
+			assert.True(t, o.Value == 0 || o.Value.Known(), "%s %s", s.Command, o.Names[0])
+		}
+	}
+}
