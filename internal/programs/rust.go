@@ -1,7 +1,8 @@
 package programs
 
-// rust: cargo, rustc and rustfmt. cargo reads its options with clap (Exact:
-// long options by their full names); words after "--" go to the test
+// rust: cargo, rustc and rustfmt. cargo reads its options with clap (Clap:
+// long options by their full names, -p=NAME is -p NAME); rustc and rustfmt
+// with getopts (Exact); words after "--" go to the test
 // binary, clippy or rustfmt and are text. Options that load configuration
 // (--config, -Z), open a browser or rewrite sources are unsafe. Project
 // files that redirect these programs (rust-toolchain, .cargo/config) and
