@@ -22,9 +22,9 @@ func search() []*Spec {
 		grep("grep"), grep("egrep"), grep("fgrep"),
 		{
 			ReadOnly: true, Command: "rg", Syntax: Clap, Recursive: true, DefaultTree: ".",
+			First: Text, FirstGiven: []string{"-e", "-f", "--files", "--type-list"},
+			Reason:      "searches files; skips hidden and ignored files unless told",
 			IgnoreFiles: []string{".gitignore", ".ignore", ".rgignore"},
-			First:       Text, FirstGiven: []string{"-e", "-f", "--files", "--type-list"},
-			Reason: "searches files; skips hidden and ignored files unless told",
 			Options: join(
 				opts("-i,--ignore-case -s,--case-sensitive -S,--smart-case -v,--invert-match -w,--word-regexp -x,--line-regexp -F,--fixed-strings -c,--count --count-matches -l,--files-with-matches --files-without-match -o,--only-matching -n,--line-number -N,--no-line-number -H,--with-filename -I,--no-filename --column --no-column -b,--byte-offset -A,--after-context= -B,--before-context= -C,--context= -m,--max-count= -M,--max-columns= --max-columns-preview -d,--max-depth= -t,--type= -T,--type-not= --type-list --glob-case-insensitive --files --color= --colors= -p,--pretty --heading --no-heading --vimgrep --json --stats --trim -0,--null --null-data -a,--text --binary --no-config -j,--threads= --sort= --sortr= --line-buffered --block-buffered -q,--quiet --no-messages --no-unicode -U,--multiline --multiline-dotall -P,--pcre2 --engine= --crlf --passthru --replace= -r --context-separator= --field-match-separator= --field-context-separator= --path-separator= --one-file-system --max-filesize= --debug --trace -h,--help -V,--version --no-ignore-messages --ignore-file-case-insensitive --no-require-git --include-zero --no-encoding -E,--encoding= --mmap --no-mmap --dfa-size-limit= --regex-size-limit= --auto-hybrid-regex --no-pcre2-unicode"),
 				hyphenValues("-e,--regexp="),
