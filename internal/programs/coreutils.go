@@ -104,7 +104,7 @@ func coreutils() []*Spec {
 			Options: opts("-a,--all -d,--data -f,--print-file-name -n,--bytes= -t,--radix= -o -e,--encoding= -w,--include-all-whitespace -s,--output-separator= -T,--target= -U,--unicode= -h,--help -v,-V,--version")},
 		reader("base32", "encodes or decodes to standard output", "-d,--decode -i,--ignore-garbage -w,--wrap="),
 		reader("base64", "encodes or decodes to standard output", "-d,--decode -i,--ignore-garbage -w,--wrap="),
-		reader("column", "formats input into columns", "-t,--table -s,--separator= -o,--output-separator= -c,--output-width= -x,--fillrows -n,--table-name= -e,--table-noheadings -J,--json -N,--table-columns= -R,--table-right= -H,--table-hide= -l,--table-columns-limit= -T,--table-truncate= -W,--table-wrap= -O,--table-order= -E,--table-noextreme -d,--table-header-repeat -L,--keep-empty-lines -r,--tree= -i,--tree-id= -p,--tree-parent= -h -V"),
+		reader("column", "formats input into columns", "-t,--table -s,--separator= -o,--output-separator= -c,--output-width= -x,--fillrows -n,--table-name= -e,--table-noheadings -J,--json -N,--table-columns= -R,--table-right= -H,--table-hide= -l,--table-columns-limit= -T,--table-truncate= -W,--table-wrap= -O,--table-order= -E,--table-noextreme= -d,--table-header-repeat -L,--keep-empty-lines -r,--tree= -i,--tree-id= -p,--tree-parent= -h -V"),
 		reader("expand", "converts tabs to spaces", "-i,--initial -t,--tabs="),
 		reader("unexpand", "converts spaces to tabs", "-a,--all --first-only -t,--tabs="),
 		reader("fold", "wraps lines", "-b,--bytes -s,--spaces -w,--width=", nil),
