@@ -5,21 +5,19 @@ package programs
 // programs are blocked by name, because their other forms install
 // software, stop services or reach the network; the forms here only print,
 // so a person can at least be asked about a variant, and the plain forms
-// run without one. Arguments of ps, lsof and lsblk never name a file to
-// write or a program to run: they are text.
+// run without one. ps and lsof have grammars of their own (procinfo.go).
 func system() []*Spec {
-	text := func(name, reason string) *Spec {
-		return &Spec{ReadOnly: true, Command: name, TextOnly: true, Reason: reason}
-	}
 	form := func(cmd, prefix, reason, list string, more ...[]Option) *Spec {
 		return &Spec{ReadOnly: true, Command: cmd, Prefix: words(prefix), Syntax: GNU, Operands: Text, Reason: reason,
 			Options: join(append([][]Option{opts(list)}, more...)...)}
 	}
 	units := "--no-pager -l,--full -n,--lines= -o,--output= -a,--all -t,--type= --state= -p,--property= --plain --no-legend -q,--quiet -r,--recursive --value --reverse --after --before --with-dependencies --system -h,--help"
 	return []*Spec{
-		text("ps", "lists processes"),
-		text("lsof", "lists open files"),
-		text("lsblk", "lists block devices"),
+		{ReadOnly: true, Command: "ps", TextOnly: true, Check: psCheck, Env: []string{"PS_PERSONALITY", "CMD_ENV", "PS_FORMAT"}, Reason: "lists processes"},
+		{ReadOnly: true, Command: "lsof", TextOnly: true, Check: lsofCheck, Env: []string{"LSOFDEVCACHE"}, Reason: "lists open files"},
+		{ReadOnly: true, Command: "lsblk", Syntax: GNU, Operands: Text, Reason: "lists block devices",
+			Options: join(opts("-A,--noempty -D,--discard -E,--dedup= -I,--include= -J,--json -M,--merge -O,--output-all -P,--pairs -S,--scsi -T,--tree[=] -a,--all -b,--bytes -d,--nodeps -e,--exclude= -f,--fs -i,--ascii -l,--list -m,--perms -n,--noheadings -o,--output= -p,--paths -r,--raw -s,--inverse -t,--topology -w,--width= -x,--sort= -y,--shell -z,--zoned -h,--help -V,--version"),
+				unsafe("reads device information from files under another directory, which may be any file", "--sysroot="))},
 		{ReadOnly: true, Command: "pgrep", Syntax: GNU, First: Text, Operands: Text, MaxOperands: 1, Reason: "finds processes by name",
 			Options: join(opts("-l,--list-name -a,--list-full -f,--full -x,--exact -u,--euid= -U,--uid= -G,--group= -g,--pgroup= -P,--parent= -s,--session= -t,--terminal= -n,--newest -o,--oldest -c,--count -d,--delimiter= -v,--inverse -w,--lightweight -i,--ignore-case --ns= --nslist= -r,--runstates= -A,--ignore-ancestors --cgroup= -O,--older= -q,--queue= -h,--help -V,--version"),
 				opts("-F,--pidfile=R"))},
