@@ -1,8 +1,8 @@
 package classify
 
 import (
+	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/shell"
@@ -21,10 +21,21 @@ import (
 // after a segment that may write (the files it will match are not the ones
 // there now).
 //
-// The shell sorts the matches in its locale's collation order, which is not
-// known: when byte order and a dictionary order (case folded, punctuation
-// ignored, as glibc's en_US collation does) put the matches differently,
-// both argvs are classified and the worse answer is kept.
+// The shell sorts the matches in its collation order, which is not known
+// and cannot be: the locale the shell inherits, or one an assignment to
+// LC_ALL, LC_COLLATE or LANG earlier in the same script chooses, and each
+// locale's own rules (glibc's en_US folds case and ignores punctuation,
+// cs_CZ sorts "ch" after "h", da_DK "aa" after "z"). Only the set of
+// matches is the same under every collation (internal/shell refuses the
+// patterns whose set is not), so where the matches land in the argv is not
+// assumed: the command is classified with every match in every position a
+// match of that glob can take — the rotations of the matches, one argv
+// each — and the worst answer is kept. A file named
+// --checkpoint-action=exec=sh x is thus judged as tar -f's value and as an
+// option. Beyond maxGlobOrders argvs the command is inscrutable.
+
+// maxGlobOrders bounds the argvs a command's globs are classified in.
+const maxGlobOrders = 64
 
 // expanded classifies a script command after glob expansion.
 func (r *cmdClassifier) expanded(c shell.Command, cwd string, depth int) Verdict {
@@ -55,13 +66,15 @@ func (r *cmdClassifier) expanded(c shell.Command, cwd string, depth int) Verdict
 		fail = mkVerdict(Inscrutable, "rule: glob expansion unknown: "+pattern,
 			"with no sandbox known, the names a glob expands to (options, links out) cannot be checked")
 	default:
-		words, alt, err := r.expandGlobs(c, cwd)
-		if err == nil {
-			v := r.argv(words, cwd, depth, true)
-			if alt != nil {
-				v = worseOf(v, r.argv(alt, cwd, depth, true))
+		argvs, err := r.expandGlobs(c, cwd)
+		if len(argvs) > 0 {
+			v := r.argv(argvs[0], cwd, depth, true)
+			for _, words := range argvs[1:] {
+				v = worseOf(v, r.argv(words, cwd, depth, true))
 			}
-			return v
+			if err == nil || v.res != Safe {
+				return v // not safe in byte order already: that says why
+			}
 		}
 		fail = mkVerdict(Inscrutable, "rule: glob not expanded exactly: "+pattern,
 			err.Error()+"; name the files, or quote the pattern if the program should see it")
@@ -71,58 +84,69 @@ func (r *cmdClassifier) expanded(c shell.Command, cwd string, depth int) Verdict
 	return worseOf(r.argv(c.Args, cwd, depth, true), fail)
 }
 
-// expandGlobs returns c's argv with every glob replaced by its matches in
-// byte order, and the same argv with the matches in dictionary order when
-// that differs (nil otherwise).
-func (r *cmdClassifier) expandGlobs(c shell.Command, cwd string) (words, alt []string, err error) {
-	words = make([]string, 0, len(c.Args))
-	reordered := false
+// expandGlobs returns the argvs c may run: every glob replaced by its
+// matches, in each rotation of their byte order (every combination of
+// rotations when there are several globs). When there would be more than
+// maxGlobOrders, it returns the byte order's alone, and an error.
+func (r *cmdClassifier) expandGlobs(c shell.Command, cwd string) ([][]string, error) {
+	matches := make([][]string, len(c.Args))
+	orders, size := 1, 0
 	for i, a := range c.Args {
 		if i >= len(c.Globs) || !c.Globs[i] {
-			words = append(words, a)
-			if alt != nil {
-				alt = append(alt, a)
-			}
+			size++
 			continue
 		}
 		m, err := shell.Expand(cwd, c.Patterns[i], r.dialect, shell.DefaultGlobLimits())
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if len(m) == 0 {
 			m = []string{a}
 		}
-		d := m
-		if len(m) > 1 {
-			d = slices.Clone(m)
-			slices.SortStableFunc(d, func(x, y string) int { return strings.Compare(collationKey(x), collationKey(y)) })
-			if !slices.Equal(d, m) && !reordered {
-				reordered = true
-				alt = slices.Clone(words)
+		matches[i] = m
+		size += len(m)
+		orders = min(orders*len(m), maxGlobOrders+1) // no overflow
+	}
+	if orders > maxGlobOrders {
+		words := make([]string, 0, size)
+		for i, a := range c.Args {
+			if matches[i] == nil {
+				words = append(words, a)
+			} else {
+				words = append(words, matches[i]...)
 			}
 		}
-		words = append(words, m...)
-		if alt != nil {
-			alt = append(alt, d...)
+		return [][]string{words}, fmt.Errorf("%w: the shell's collation puts the matches in an order that cannot be known, and more than %d orders would have to be checked",
+			shell.ErrNotExact, maxGlobOrders)
+	}
+	out := make([][]string, 0, orders)
+	rot := make([]int, len(c.Args))
+	for {
+		words := make([]string, 0, size)
+		for i, a := range c.Args {
+			m := matches[i]
+			if m == nil {
+				words = append(words, a)
+				continue
+			}
+			words = append(words, m[rot[i]:]...)
+			words = append(words, m[:rot[i]]...)
+		}
+		out = append(out, words)
+		i := 0
+		for ; i < len(c.Args); i++ {
+			if len(matches[i]) < 2 {
+				continue
+			}
+			if rot[i]++; rot[i] < len(matches[i]) {
+				break
+			}
+			rot[i] = 0
+		}
+		if i == len(c.Args) {
+			return out, nil
 		}
 	}
-	return words, alt, nil
-}
-
-// collationKey approximates a dictionary collation: letters folded to
-// lower case, digits kept, everything else ignored.
-func collationKey(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'A' <= c && c <= 'Z':
-			b.WriteByte(c + 'a' - 'A')
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c >= 0x80:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // dotGlob reports a pattern with a component that begins with a dot and
