@@ -586,7 +586,7 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 		r.untrusted = wrote
 		v, dirs := r.segment(c, cur, depth, inPipe)
 		segs[i] = v
-		st = append(st, segState{cur: cur, trusted: !wrote, writes: segmentWrites(c, v)})
+		st = append(st, segState{cur: cur, trusted: !wrote, writes: r.segmentWrites(c, v, cur)})
 		next := cur
 		if len(dirs) > 0 {
 			next = dirs
