@@ -9,12 +9,20 @@
 //
 //   - how the program reads options (Syntax): getopt_long with unique-prefix
 //     abbreviations (GNU), getopt without permutation (POSIX), full names
-//     only (Exact: clap programs, git), Go's flag package (GoFlag, and GoTool
-//     for the go command, whose flags may follow the packages), or find's
-//     expression (Find);
+//     only (Exact: programs with their own parsers, such as jq), the Rust
+//     parsers (Clap: -f=PATH is -f PATH, and a next word that begins with
+//     "-" is not a value), Python's argparse (Argparse), bundles whose
+//     values are the following words (Bundled: tree), one option per word
+//     (Single: xxd), Go's flag package (GoFlag, and GoTool for the go
+//     command, whose flags may follow the packages), or find's expression
+//     (Find); ps and lsof, which fit none, are read by a Check of their own
+//     (procinfo.go);
 //   - every option the form accepts, with its spellings, whether it takes a
 //     value, and what that value is (Text, a file it Reads, a file it
-//     Writes); options that run programs, write files, follow links out of
+//     Writes, a colon list of files it reads, a file of more names that is
+//     never safe, a glob that whitelists hidden files, a file of ignore
+//     rules), and the values that make it recursive (grep -d recurse);
+//     options that run programs, write files, follow links out of
 //     the sandbox or change state are listed as Unsafe, so that they are
 //     recognised (and never mistaken for an abbreviation of something
 //     harmless) but never allowed;

@@ -233,6 +233,36 @@ func TestGrammarsAgainstRealPrograms(t *testing.T) {
 	})
 }
 
+// TestGetoptAgainstRealPrograms: GNU getopt_long abbreviates and permutes,
+// and so does the GNU syntax; jq permutes its own way (Exact).
+func TestGetoptAgainstRealPrograms(t *testing.T) {
+	t.Run("sed --in-pl abbreviates --in-place", func(t *testing.T) {
+		sed := installed(t, "sed")
+		dir := throwaway(t, map[string]string{"f": "a\n"})
+		run(t, dir, sed, "--in-pl=.bak", "s/a/b/", "f")
+		assert.True(t, exists(dir, "f.bak"), "sed took --in-pl as --in-place")
+		p := Parse(Lookup("sed", nil), []string{"--in-pl=.bak", "s/a/b/", "f"})
+		require.NotNil(t, p.Problem)
+		assert.False(t, p.Problem.Unknown)
+	})
+	t.Run("grep reads options after operands", func(t *testing.T) {
+		grep := installed(t, "grep")
+		dir := throwaway(t, map[string]string{"f": "KEY\n"})
+		assert.Contains(t, run(t, dir, grep, "KEY", "f", "-c"), "1", "-c after the file counts")
+		p := Parse(Lookup("grep", nil), []string{"KEY", "f", "-c"})
+		require.Nil(t, p.Problem)
+		assert.Equal(t, []Arg{{"f", Read}}, p.Files)
+	})
+	t.Run("jq reads options after its program", func(t *testing.T) {
+		jq := installed(t, "jq")
+		dir := throwaway(t, map[string]string{"a.json": `{"name":"x"}`})
+		assert.Equal(t, "x\n", run(t, dir, jq, ".name", "-r", "a.json"), "-r after the program prints raw")
+		p := Parse(Lookup("jq", nil), []string{".name", "-r", "a.json"})
+		require.Nil(t, p.Problem)
+		assert.Equal(t, []Arg{{"a.json", Read}}, p.Files)
+	})
+}
+
 // TestEverySyntaxKnown: every spec's syntax is one the parser reads.
 func TestEverySyntaxKnown(t *testing.T) {
 	for _, s := range All() {
