@@ -263,6 +263,25 @@ func TestGetoptAgainstRealPrograms(t *testing.T) {
 	})
 }
 
+// TestArgparseAgainstPython: python -m unittest (argparse) takes --verb
+// for --verbose, -k=PATTERN for -k PATTERN, and refuses a value that
+// begins with "-".
+func TestArgparseAgainstPython(t *testing.T) {
+	py := installed(t, "python3")
+	dir := throwaway(t, map[string]string{"test_x.py": "import unittest\nclass T(unittest.TestCase):\n    def test_a(self): pass\n    def test_b(self): pass\n"})
+	out := run(t, dir, py, "-m", "unittest", "--verb", "-k=test_a", "test_x")
+	assert.Contains(t, out, "test_a")
+	assert.NotContains(t, out, "test_b", "-k=test_a selected test_a alone")
+	spec := Lookup("python3", words("-m unittest"))
+	p := Parse(spec, []string{"--verb", "-k=test_a", "test_x"})
+	require.Nil(t, p.Problem)
+	assert.Equal(t, "test_a", p.Values("-k")[0])
+	assert.Contains(t, run(t, dir, py, "-m", "unittest", "-k", "-x", "test_x"), "expected one argument")
+	p = Parse(spec, []string{"-k", "-x", "test_x"})
+	require.NotNil(t, p.Problem)
+	assert.True(t, p.Problem.Unknown)
+}
+
 // TestEverySyntaxKnown: every spec's syntax is one the parser reads.
 func TestEverySyntaxKnown(t *testing.T) {
 	for _, s := range All() {
