@@ -58,6 +58,8 @@ func TestReadersReachProtectedFiles(t *testing.T) {
 		{"rg -g *", nil, "", []string{"rg", "KEY", "-g", "*"}, Dangerous},
 		{"rg --iglob", nil, "", []string{"rg", "KEY", "--iglob", ".ENV"}, Dangerous},
 		{"rg -g=.env (clap)", nil, "", []string{"rg", "KEY", "-g=.env"}, Dangerous},
+		{"rg -t go reaches .env.go", map[string]string{".env.go": "KEY=x\n"}, "", []string{"rg", "-t", "go", "KEY", "sub"}, Safe},
+		{"rg -t go over a tree with .env.go", map[string]string{"sub/.env.go": "KEY=x\n"}, "", []string{"rg", "-t", "go", "KEY", "sub"}, Dangerous},
 		{"rg a negated glob only excludes", nil, "", []string{"rg", "KEY", "-g", "!*.md"}, Safe},
 		{"rg plain", nil, "", []string{"rg", "KEY"}, Safe},
 		{"rg with a .ignore whitelisting .env", map[string]string{".ignore": "!.env\n"}, "", []string{"rg", "KEY"}, Dangerous},

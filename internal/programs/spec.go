@@ -86,9 +86,10 @@ const (
 	// may say -T again; --files0-from). The names are never seen here, so
 	// an option with this value is never safe.
 	ReadList
-	// Whitelist is a glob that selects the files a tree walk searches;
-	// unless negated ("!x"), files it matches are searched even when hidden
-	// or ignored (rg -g .env reads .env).
+	// Whitelist is a glob, or a file type that stands for globs, that
+	// selects the files a tree walk searches; unless negated ("!x"), files
+	// it matches are searched even when hidden or ignored (rg -g .env reads
+	// .env, rg -t go reads .env.go).
 	Whitelist
 	// IgnoreRules names a file of ignore rules (rg --ignore-file), read as
 	// Read; a "!" rule in it whitelists files the walk would skip, hidden
