@@ -25,9 +25,16 @@ const maxIgnoreFileBytes = 1 << 20
 // rulesWhitelist reports whether the ignore file at path holds a "!" rule
 // (or cannot be read whole).
 func rulesWhitelist(path string) bool {
-	f, err := os.Open(path)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return !os.IsNotExist(err)
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxIgnoreFileBytes {
+		return true // a FIFO would block the classifier; a device never ends
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return true
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(io.LimitReader(f, maxIgnoreFileBytes+1))

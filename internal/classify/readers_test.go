@@ -3,6 +3,7 @@ package classify
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,6 +74,22 @@ func TestReadersReachProtectedFiles(t *testing.T) {
 		{"rg --ignore-file that only ignores", map[string]string{"ig": "*.log\n"}, "", []string{"rg", "--ignore-file", "ig", "KEY"}, Safe},
 		{"rg --ignore-file that is protected", nil, "", []string{"rg", "--ignore-file", ".env", "KEY", "sub"}, Dangerous},
 	}
+	t.Run("rg --ignore-file naming a FIFO does not block the classifier", func(t *testing.T) {
+		sb := engineSandbox(t)
+		require.NoError(t, syscall.Mkfifo(filepath.Join(sb, "fifo"), 0o644))
+		c := &Commands{}
+		c.AddDefaults()
+		v := c.Classify(Site{SandboxDir: sb, Cwd: sb}, protectedDefaults(t), nil, []string{"rg", "--ignore-file", "fifo", "KEY"}, nil)
+		assert.NotEqual(t, Safe, v.Result(), "a FIFO is taken to whitelist: %s", v.Rule())
+		require.NoError(t, os.WriteFile(filepath.Join(sb, ".ignore"), nil, 0o644))
+		require.NoError(t, os.Remove(filepath.Join(sb, ".ignore")))
+		require.NoError(t, syscall.Mkfifo(filepath.Join(sb, ".ignore"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(sb, "sub", ".env"), nil, 0o644))
+		for _, argv := range [][]string{{"rg", "KEY", "sub"}, {"rg", "KEY"}} {
+			v = c.Classify(Site{SandboxDir: sb, Cwd: sb}, protectedDefaults(t), nil, argv, nil)
+			assert.Equal(t, Dangerous, v.Result(), "%q with a .ignore FIFO: %s", argv, v.Rule())
+		}
+	})
 	protected := protectedDefaults(t)
 	c := &Commands{}
 	c.AddDefaults()

@@ -102,7 +102,11 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 	hidden := p.Hidden
 	for _, f := range p.Files {
 		if f.Role == programs.IgnoreRules && !hidden && r.sandbox != "" {
-			hidden = rulesWhitelist(atCwd(cwd, f.Word))
+			// Read only a file the command may read (inside, not
+			// protected); the loop below refuses the others.
+			if r.pathArg(f.Word, cwd, false).res == Safe {
+				hidden = rulesWhitelist(atCwd(cwd, f.Word))
+			}
 		}
 	}
 	for _, f := range p.Files {
