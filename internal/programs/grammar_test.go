@@ -282,6 +282,30 @@ func TestArgparseAgainstPython(t *testing.T) {
 	assert.True(t, p.Problem.Unknown)
 }
 
+// TestFindAndGitAgainstRealPrograms: find's expression has no "--" and
+// reads a -newer value as a file; git's own option parser takes a unique
+// prefix of a long option, as the GNU syntax does.
+func TestFindAndGitAgainstRealPrograms(t *testing.T) {
+	t.Run("find -newer reads its value", func(t *testing.T) {
+		find := installed(t, "find")
+		dir := throwaway(t, map[string]string{"ref": "", "a": ""})
+		assert.Contains(t, run(t, dir, find, ".", "-newer", "missing"), "missing", "find stats the -newer file")
+		p := Parse(Lookup("find", nil), []string{".", "-newer", "ref"})
+		require.Nil(t, p.Problem)
+		assert.Equal(t, []Arg{{"ref", Read}, {".", Read}}, p.Files)
+	})
+	t.Run("git grep abbreviates long options", func(t *testing.T) {
+		git := installed(t, "git")
+		dir := throwaway(t, map[string]string{"a": "KEY\n"})
+		run(t, dir, git, "init", "-q")
+		run(t, dir, git, "add", "a")
+		assert.Contains(t, run(t, dir, git, "grep", "--max-d=1", "KEY"), "a:KEY", "git took --max-d for --max-depth")
+		p := Parse(Lookup("git", words("grep")), []string{"--max-d=1", "KEY"})
+		require.Nil(t, p.Problem, "the GNU syntax takes the abbreviation too")
+		assert.Equal(t, "--max-depth", p.Options[0].Option.Names[len(p.Options[0].Option.Names)-1])
+	})
+}
+
 // TestEverySyntaxKnown: every spec's syntax is one the parser reads.
 func TestEverySyntaxKnown(t *testing.T) {
 	for _, s := range All() {
