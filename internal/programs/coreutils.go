@@ -148,8 +148,10 @@ func dateCheck(p *Parsed) *Problem {
 	return nil
 }
 
-// responseFiles refuses @FILE operands, which binutils programs read as
-// more arguments: the file is read without being checked.
+// responseFiles refuses @FILE operands, which binutils programs (and
+// pytest since 8.2, through argparse's fromfile_prefix_chars) read as more
+// arguments: the file is read without being checked, and the arguments in
+// it are never seen here.
 func responseFiles(p *Parsed) *Problem {
 	for _, o := range p.Operands {
 		if strings.HasPrefix(o, "@") {

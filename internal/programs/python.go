@@ -12,7 +12,7 @@ func python() []*Spec {
 		out = append(out,
 			&Spec{ReadOnly: true, Command: py, Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 			&Spec{ReadOnly: true, Command: py, Prefix: words("-V"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
-			&Spec{Command: py, Prefix: words("-m pytest"), Syntax: Argparse, Options: pytestOptions(), Reason: "runs the project's tests"},
+			&Spec{Command: py, Prefix: words("-m pytest"), Syntax: Argparse, Options: pytestOptions(), Check: responseFiles, Reason: "runs the project's tests"},
 			&Spec{Command: py, Prefix: words("-m unittest"), Syntax: Argparse, Operands: Text, Options: opts("-v,--verbose -q,--quiet --locals --durations= -f,--failfast -c,--catch -b,--buffer -k= -h,--help"), Reason: "runs the project's tests"},
 			&Spec{Command: py, Prefix: words("-m unittest discover"), Syntax: Argparse, MaxOperands: 3, Reason: "finds and runs the project's tests",
 				Options: opts("-v,--verbose -q,--quiet --locals --durations= -f,--failfast -c,--catch -b,--buffer -k= -p,--pattern= -s,--start-directory=R -t,--top-level-directory=R -h,--help")},
@@ -40,7 +40,7 @@ func python() []*Spec {
 		unsafe("rewrites files", "--fix --unsafe-fixes --fix-only --add-noqa"),
 		unsafe("never ends", "-w,--watch"))
 	return append(out,
-		&Spec{Command: "pytest", Syntax: Argparse, Options: pytestOptions(), Reason: "runs the project's tests"},
+		&Spec{Command: "pytest", Syntax: Argparse, Options: pytestOptions(), Check: responseFiles, Reason: "runs the project's tests"},
 		&Spec{Command: "ruff", Prefix: words("check"), Syntax: Clap, Options: ruff, Reason: "lints Python code"},
 		&Spec{Command: "ruff", Prefix: words("format"), Syntax: Clap, Check: checkOnly("--check", false), Options: join(ruff, opts("--check --range=")), Reason: "checks formatting without writing"},
 		&Spec{ReadOnly: true, Command: "ruff", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
