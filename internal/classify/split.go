@@ -29,8 +29,8 @@ import (
 // saw. A program can only write the files its words name, so the engine
 // does not take the grammar's word for the files that steer later
 // programs: a read-only segment still counts as a writer when one of its
-// words — whole, after its first "=", after a short option's letter, or
-// any colon-separated part of those — names, as the path resolves, a
+// words — whole, after its first "=", after any letter of a bundle of
+// short options, or any colon-separated part of those — names, as the path resolves, a
 // hidden file or one in a hidden directory (.git/config, .rgignore,
 // .npmrc, .cargo/config.toml), a write-protected path, or one of the
 // project files that steer programs (programs.SteeringFile: go.mod,
@@ -69,6 +69,15 @@ func (r *cmdClassifier) segmentWrites(c shell.Command, v Verdict, dirs []string)
 // name a file that steers later programs, from any of dirs.
 func (r *cmdClassifier) namesSteeringFile(argv []string, dirs []string) bool {
 	for _, w := range argv[min(1, len(argv)):] {
+		// A bundle's value may begin after any of its letters (-xo.git/x):
+		// every such tail is judged by name.
+		if len(w) > 2 && w[0] == '-' && w[1] != '-' {
+			for k := 3; k < len(w); k++ {
+				if hiddenOrSteering(w[k:]) {
+					return true
+				}
+			}
+		}
 		for _, cand := range [...]string{w, afterEquals(w), afterShortOption(w)} {
 			for rest := cand; rest != ""; {
 				var part string

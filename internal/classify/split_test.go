@@ -32,6 +32,7 @@ func TestSplitDistrustsSteeringWords(t *testing.T) {
 		{"grep --file=.ignore x main.go; rg KEY sub", Dangerous},
 		{"file -m README.md:.rgignore main.go; rg KEY sub", Dangerous},
 		{"cat go.mod && cat main.go", Dangerous},
+		{"grep -hf.rgignore main.go; rg KEY sub", Dangerous},
 		{"cat README.md && git status", Safe},
 		{"ls && git status && cat README.md", Safe},
 		{"cat main.go; rg KEY sub", Safe},
