@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -90,4 +91,22 @@ func ignoreEntryWhitelists(path, name string, isDir bool, names []string) bool {
 		return strings.EqualFold(name, ".git") && rulesWhitelist(filepath.Join(path, "info", "exclude"))
 	}
 	return slices.Contains(names, name) && rulesWhitelist(path)
+}
+
+// whitelistMatches reports whether a whitelist glob of a walker (rg -g, the
+// globs of rg -t) may select the entry name, hidden or not. A glob that
+// names a path (a slash), alternatives or ** is taken to select
+// everything; the others are matched against the name with case folded
+// (rg --iglob and --glob-case-insensitive fold it), * matching a leading
+// dot as the walker's globs do.
+func whitelistMatches(globs []string, name string) bool {
+	for _, g := range globs {
+		if strings.ContainsAny(g, "/{") || strings.Contains(g, "**") {
+			return true
+		}
+		if ok, err := path.Match(strings.ToLower(g), strings.ToLower(name)); ok || err != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -18,7 +18,7 @@ func protectedDefaults(t *testing.T) []Protected {
 	for _, p := range []struct {
 		pat         string
 		read, write bool
-	}{{".env", true, true}, {".git/", false, true}} {
+	}{{".env", true, true}, {".env.*", true, true}, {".git/", false, true}} {
 		r, err := CompileProtected(p.pat, p.read, p.write)
 		require.NoError(t, err)
 		out = append(out, r)
@@ -60,7 +60,13 @@ func TestReadersReachProtectedFiles(t *testing.T) {
 		{"rg --iglob", nil, "", []string{"rg", "KEY", "--iglob", ".ENV"}, Dangerous},
 		{"rg -g=.env (clap)", nil, "", []string{"rg", "KEY", "-g=.env"}, Dangerous},
 		{"rg -t beside a protected file", nil, "", []string{"rg", "-t", "go", "KEY", "sub"}, Safe},
-		{"rg -t over a tree with a protected hidden file", map[string]string{"sub/.env": "KEY=x\n"}, "", []string{"rg", "-t", "go", "KEY", "sub"}, Dangerous},
+		{"rg -t whose globs miss the hidden file", map[string]string{"sub/.env": "KEY=x\n"}, "", []string{"rg", "-t", "go", "KEY", "sub"}, Safe},
+		{"rg -t whose globs match a hidden file", map[string]string{"sub/.env.go": "KEY=x\n"}, "", []string{"rg", "-t", "go", "KEY", "sub"}, Dangerous},
+		{"rg -t of a type not described", map[string]string{"sub/.env": "KEY=x\n"}, "", []string{"rg", "-t", "zz", "KEY", "sub"}, Dangerous},
+		{"rg -g whose glob misses the hidden file", map[string]string{"sub/.env": "KEY=x\n"}, "", []string{"rg", "-g", "*.go", "KEY", "sub"}, Safe},
+		{"rg -g matching inside a hidden directory", map[string]string{"sub/.cfg/.env": "KEY=x\n"}, "", []string{"rg", "-g", ".*", "KEY", "sub"}, Dangerous},
+		{"rg -g with a path", map[string]string{"sub/.env": "KEY=x\n"}, "", []string{"rg", "-g", "sub/*.go", "KEY", "sub"}, Dangerous},
+		{"rg --files lists names", nil, "", []string{"rg", "--files", "-g", "*"}, Safe},
 		{"rg a negated glob only excludes", nil, "", []string{"rg", "KEY", "-g", "!*.md"}, Safe},
 		{"rg plain", nil, "", []string{"rg", "KEY"}, Safe},
 		{"rg with a .ignore whitelisting .env", map[string]string{".ignore": "!.env\n"}, "", []string{"rg", "KEY"}, Dangerous},

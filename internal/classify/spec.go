@@ -123,7 +123,7 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 				pv = r.pathArg(f.Word, cwd, false)
 			}
 			if pv.res == Safe {
-				pv = r.treeProtected(f.Word, cwd, hidden, sp.IgnoreFiles)
+				pv = r.treeProtected(f.Word, cwd, hidden, sp.IgnoreFiles, p.Whitelist)
 			}
 		case programs.Read, programs.IgnoreRules:
 			pv = r.pathArg(f.Word, cwd, false)
@@ -325,8 +325,10 @@ const maxTreeEntries = 20000
 //
 // ignoreFiles names the ignore files the reader honours: when one of them,
 // in the tree or above it inside the sandbox, holds a "!" rule, the walk
-// is checked as one that includes hidden files (ignorerules.go).
-func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool, ignoreFiles []string) Verdict {
+// is checked as one that includes hidden files (ignorerules.go). The
+// whitelist globs (rg -g, rg -t) select hidden files and directories too:
+// those whose names they match are checked as the reader reads them.
+func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool, ignoreFiles, whitelist []string) Verdict {
 	if !r.readProtection() {
 		return safeCmdVerdict
 	}
@@ -356,7 +358,7 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool, ignoreFiles 
 			return fs.SkipAll
 		}
 		name := d.Name()
-		if p != real && !hidden && strings.HasPrefix(name, ".") {
+		if p != real && !hidden && strings.HasPrefix(name, ".") && !whitelistMatches(whitelist, name) {
 			if len(ignoreFiles) > 0 && ignoreEntryWhitelists(p, name, d.IsDir(), ignoreFiles) {
 				whitelisted = true
 				return fs.SkipAll
@@ -385,7 +387,7 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool, ignoreFiles 
 	})
 	switch {
 	case whitelisted:
-		return r.treeProtected(dir, cwd, true, nil)
+		return r.treeProtected(dir, cwd, true, nil, nil)
 	case hit != "":
 		return mkVerdict(Dangerous, "rule: recursive read of a protected path: "+hit,
 			"the command reads every file under "+dir+", including the protected "+hit+"; search a narrower directory, exclude it, or a person decides")

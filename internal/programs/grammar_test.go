@@ -82,12 +82,20 @@ func TestValueRoles(t *testing.T) {
 	p = Parse(s, []string{"-T", "list", "KEY"})
 	require.NotNil(t, p.Problem, "a list of more names is never safe")
 	assert.False(t, p.Problem.Unknown)
-	assert.True(t, Parse(s, []string{"-g", "*.go", "KEY"}).Hidden, "a positive glob selects hidden files")
-	assert.False(t, Parse(s, []string{"-g", "!*.go", "KEY"}).Hidden, "a negated glob only excludes")
+	assert.Equal(t, []string{"*.go"}, Parse(s, []string{"-g", "*.go", "KEY"}).Whitelist, "a positive glob selects hidden files")
+	assert.Empty(t, Parse(s, []string{"-g", "!*.go", "KEY"}).Whitelist, "a negated glob only excludes")
+	rg := Lookup("rg", nil)
+	assert.Equal(t, []string{"*.go"}, Parse(rg, []string{"-t", "go", "KEY"}).Whitelist, "a type stands for its globs")
+	assert.Equal(t, []string{"*"}, Parse(rg, []string{"-t", "zz-unknown-type", "KEY"}).Whitelist, "an unknown type for every file")
+	p = Parse(rg, []string{"--files", "-g", "*_test.go"})
+	require.Nil(t, p.Problem)
+	assert.Equal(t, []Arg{{".", Read}}, p.Files, "rg --files lists names: its tree is not read")
+	p = Parse(rg, []string{"--files", "sub", "other"})
+	assert.Equal(t, []Arg{{"sub", Read}, {"other", Read}}, p.Files)
 	p = Parse(s, []string{"--ignore-file", "ig", "KEY"})
 	assert.Equal(t, []Arg{{"ig", IgnoreRules}, {".", ReadTree}}, p.Files)
 	for r := Role(0); r < 255; r++ {
-		assert.Equal(t, r >= Text && r <= IgnoreRules, r.Known(), "role %d", r)
+		assert.Equal(t, r >= Text && r <= FileType, r.Known(), "role %d", r)
 	}
 }
 
@@ -171,10 +179,10 @@ func TestGrammarsAgainstRealPrograms(t *testing.T) {
 		assert.NotContains(t, run(t, dir, rg, "SECRET"), "hunter2")
 		for _, g := range []string{".env", "*", "**"} {
 			assert.Contains(t, run(t, dir, rg, "SECRET", "-g", g), "hunter2", g)
-			assert.True(t, Parse(Lookup("rg", nil), []string{"SECRET", "-g", g}).Hidden, g)
+			assert.Equal(t, []string{g}, Parse(Lookup("rg", nil), []string{"SECRET", "-g", g}).Whitelist, g)
 		}
 		assert.NotContains(t, run(t, dir, rg, "SECRET", "-g", "!a.txt"), "hunter2")
-		assert.False(t, Parse(Lookup("rg", nil), []string{"SECRET", "-g", "!a.txt"}).Hidden)
+		assert.Empty(t, Parse(Lookup("rg", nil), []string{"SECRET", "-g", "!a.txt"}).Whitelist)
 	})
 	t.Run("rg: a ! rule in an ignore file whitelists a hidden file", func(t *testing.T) {
 		rg := installed(t, "rg")

@@ -17,6 +17,7 @@ import (
 //	-T,--files-from=L  a value naming a file of more names (never safe)
 //	-g,--glob=G     a glob that selects files, hidden ones included
 //	--ignore-file=I a file of ignore rules the program reads
+//	-t,--type=F     one of the program's file types, a whitelist of its globs
 //	--color[=]      an optional value, attached only
 //	--arg==         two values, both text (--arg NAME VALUE)
 //	--rawfile==R    two values, the second naming a file the program reads
@@ -57,6 +58,8 @@ func opt(tok string, names []string) (Option, []string) {
 		o.Arity, o.Value, tok = Value, ReadList, strings.TrimSuffix(tok, "=L")
 	case strings.HasSuffix(tok, "=G"):
 		o.Arity, o.Value, tok = Value, Whitelist, strings.TrimSuffix(tok, "=G")
+	case strings.HasSuffix(tok, "=F"):
+		o.Arity, o.Value, tok = Value, FileType, strings.TrimSuffix(tok, "=F")
 	case strings.HasSuffix(tok, "=I"):
 		o.Arity, o.Value, tok = Value, IgnoreRules, strings.TrimSuffix(tok, "=I")
 	case strings.HasSuffix(tok, "="):
@@ -114,6 +117,16 @@ func hyphenValues(list string) []Option {
 	out := opts(list)
 	for i := range out {
 		out[i].HyphenValue = true
+	}
+	return out
+}
+
+// namesOnly builds options that make the program list its trees' files
+// instead of reading them.
+func namesOnly(list string) []Option {
+	out := opts(list)
+	for i := range out {
+		out[i].NamesOnly = true
 	}
 	return out
 }

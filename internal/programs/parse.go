@@ -31,6 +31,10 @@ type Parsed struct {
 	// Hidden is true when a recursive walk includes hidden and ignored
 	// files.
 	Hidden bool
+	// Whitelist holds the globs (rg -g, the globs of rg -t) that select
+	// files for the walk, hidden and ignored ones included; "*" stands for
+	// a selection of every file.
+	Whitelist []string
 	// Problem is the first reason the command is not safe, or nil.
 	Problem *Problem
 }
@@ -87,7 +91,7 @@ func Acquire(s *Spec, args []string) *Parsed {
 
 // Release hands back a Parsed obtained from Acquire.
 func Release(p *Parsed) {
-	*p = Parsed{Options: p.Options[:0], Operands: p.Operands[:0], Files: p.Files[:0]}
+	*p = Parsed{Options: p.Options[:0], Operands: p.Operands[:0], Files: p.Files[:0], Whitelist: p.Whitelist[:0]}
 	parsedPool.Put(p)
 }
 
@@ -152,7 +156,17 @@ func (p *Parsed) use(o *Option, name, value string, hasValue bool) {
 		// A positive glob selects files, hidden and ignored ones included;
 		// a negated one ("!x") only excludes.
 		if !strings.HasPrefix(value, "!") {
-			p.Hidden = true
+			p.Whitelist = append(p.Whitelist, value)
+		}
+	case FileType:
+		globs, ok := p.Spec.FileTypes[value]
+		if !ok {
+			globs = "*"
+		}
+		for globs != "" {
+			var g string
+			g, globs, _ = strings.Cut(globs, ",")
+			p.Whitelist = append(p.Whitelist, g)
 		}
 	default:
 		p.Files = append(p.Files, Arg{Word: value, Role: o.Value})
@@ -609,8 +623,9 @@ func (p *Parsed) finish() {
 		return
 	}
 	recursive, hidden := s.Recursive, s.Hidden || p.Hidden
-	firstGiven := false
+	firstGiven, names := false, false
 	for _, u := range p.Options {
+		names = names || u.Option.NamesOnly
 		recursive = recursive || u.Option.Recursive || u.HasValue && valueSelects(u.Option.RecursiveIf, u.Value)
 		hidden = hidden || u.Option.Hidden
 		for _, n := range s.FirstGiven {
@@ -624,7 +639,7 @@ func (p *Parsed) finish() {
 	if role == 0 {
 		role = Read
 	}
-	if recursive && role == Read {
+	if recursive && role == Read && !names {
 		role = ReadTree
 	}
 	trees := 0
@@ -640,8 +655,8 @@ func (p *Parsed) finish() {
 			p.Files = append(p.Files, Arg{Word: w, Role: r})
 		}
 	}
-	if recursive && trees == 0 && s.DefaultTree != "" {
-		p.Files = append(p.Files, Arg{Word: s.DefaultTree, Role: ReadTree})
+	if recursive && trees == 0 && s.DefaultTree != "" && (!names || len(p.Operands) == 0) {
+		p.Files = append(p.Files, Arg{Word: s.DefaultTree, Role: role})
 	}
 	if s.Check != nil && p.Problem == nil {
 		p.Problem = s.Check(p)

@@ -96,11 +96,15 @@ const (
 	// ones included, so the walk is then checked as one that sees hidden
 	// files.
 	IgnoreRules
+	// FileType names one of the program's file types (rg -t go), which
+	// stands for its globs (the spec's FileTypes) and whitelists like them;
+	// a type the spec does not describe stands for every file.
+	FileType
 )
 
 // roleCount bounds the roles this package defines: a role at or beyond it
 // is one the engine does not know, and never safe.
-const roleCount = IgnoreRules + 1
+const roleCount = FileType + 1
 
 // Known reports whether r is a role that this package defines.
 func (r Role) Known() bool { return r >= Text && r < roleCount }
@@ -147,6 +151,10 @@ type Option struct {
 	// HyphenValue: in the Clap and Argparse syntaxes, the option takes a
 	// next word that begins with "-" as its value (rg -e -foo).
 	HyphenValue bool
+	// NamesOnly makes the program list the files of the trees it walks
+	// instead of reading them (rg --files): its trees are Read (their
+	// names are checked), not ReadTree.
+	NamesOnly bool
 	// RecursiveIf lists the values that make the program read its Read
 	// operands as trees (grep -d recurse). The program matches a value by a
 	// unique prefix (grep -d rec), and so does the parser.
@@ -202,6 +210,10 @@ type Spec struct {
 	// included. The engine reads them, and treats a walk that one of them
 	// whitelists into as a walk of hidden files.
 	IgnoreFiles []string
+	// FileTypes maps the program's file types to their globs, separated by
+	// commas, as the program defines them (rg's built-in types); see the
+	// FileType role.
+	FileTypes map[string]string
 	// DefaultTree is the tree a recursive reader walks with no operand
 	// ("." for rg and grep -r).
 	DefaultTree string
