@@ -47,7 +47,7 @@ func TestSpecProbes(t *testing.T) {
 			for _, n := range o.Names {
 				add(n, "x")
 				add(n+"=x", "y")
-				if sp.Syntax == programs.GNU && strings.HasPrefix(n, "--") && len(n) > 4 {
+				if (sp.Syntax == programs.GNU || sp.Syntax == programs.Argparse) && strings.HasPrefix(n, "--") && len(n) > 4 {
 					add(n[:len(n)-1], "x")
 				}
 			}

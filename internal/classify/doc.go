@@ -20,11 +20,15 @@
 //     sandbox or a relative PATH entry: searchpath.go);
 //   - wrappers and shells, looked through recursively (classifier.go);
 //     a shell's -c script is parsed with that shell's grammar
-//     (internal/shell), its globs expanded as the shell would (glob.go);
+//     (internal/shell), its globs expanded as the shell would (glob.go),
+//     every match judged in every position, since the collation that
+//     orders them is not known;
 //   - path arguments, redirections and cd targets, resolved against the
 //     sandbox with symlinks followed; protected paths for reads and writes
 //     (protected.go), and recursive readers over trees that hold one
-//     (spec.go);
+//     (spec.go), hidden files included where a glob, a file type or a "!"
+//     rule of an ignore file whitelists them (ignorerules.go); a value
+//     whose role the engine does not know is not safe;
 //   - environment assignments that steer programs (env.go);
 //   - git's repository: its configuration, hooks and other files that make
 //     git run programs (internal/repotrust), also for programs that run git
@@ -36,8 +40,10 @@
 //     (projectcode.go), so that confinement can allow them; project files
 //     that configure a safe program are checked too (projectfiles.go);
 //   - compound scripts split into segments: after a segment that may write,
-//     later segments are judged without trusting the file system
-//     (split.go).
+//     later segments are judged without trusting the file system, and a
+//     read-only segment whose words name a file that steers programs
+//     counts as one that may write, since its grammar may have misread
+//     it (split.go).
 //
 // A panic in the engine is an inscrutable verdict, never a crash or a safe
 // one. Commands is safe for concurrent use; a classification holds the

@@ -288,6 +288,11 @@ func TestArgparseAgainstPython(t *testing.T) {
 	p = Parse(spec, []string{"-k", "-x", "test_x"})
 	require.NotNil(t, p.Problem)
 	assert.True(t, p.Problem.Unknown)
+	// pytest reads @FILE as more arguments (argparse's fromfile_prefix_chars).
+	assert.Nil(t, Parse(Lookup("pytest", nil), []string{"-x", "tests"}).Problem)
+	p = Parse(Lookup("pytest", nil), []string{"@args.txt"})
+	require.NotNil(t, p.Problem)
+	assert.False(t, p.Problem.Unknown)
 }
 
 // TestFindAndGitAgainstRealPrograms: find's expression has no "--" and
