@@ -288,9 +288,13 @@ func TestArgparseAgainstPython(t *testing.T) {
 	p = Parse(spec, []string{"-k", "-x", "test_x"})
 	require.NotNil(t, p.Problem)
 	assert.True(t, p.Problem.Unknown)
-	// pytest reads @FILE as more arguments (argparse's fromfile_prefix_chars).
+}
+
+// TestArgumentFiles: pytest reads @FILE as more arguments (argparse's
+// fromfile_prefix_chars), which are never seen here.
+func TestArgumentFiles(t *testing.T) {
 	assert.Nil(t, Parse(Lookup("pytest", nil), []string{"-x", "tests"}).Problem)
-	p = Parse(Lookup("pytest", nil), []string{"@args.txt"})
+	p := Parse(Lookup("pytest", nil), []string{"@args.txt"})
 	require.NotNil(t, p.Problem)
 	assert.False(t, p.Problem.Unknown)
 }
