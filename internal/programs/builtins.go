@@ -23,7 +23,7 @@ func builtins() []*Spec {
 		{ReadOnly: true, Command: "cd", Syntax: POSIX, Operands: Text, MaxOperands: 1, Options: opts("-L -P -e"), Reason: "changes the working directory"},
 		{ReadOnly: true, Command: "wait", Syntax: POSIX, Operands: Text, Reason: "waits for background jobs",
 			Options: join(opts("-n -f"), unsafe("assigns a job's ID to a shell variable (PATH among them), which changes what later commands run", "-p="))},
-		text("type", "describes a command name"),
+		{ReadOnly: true, Command: "type", Syntax: POSIX, Operands: Text, Options: opts("-a -f -p -P -t"), Reason: "describes a command name"},
 		{ReadOnly: true, Command: "set", TextOnly: true, Reason: "sets the options of error handling and tracing", Check: setCheck},
 		{ReadOnly: true, Command: "printf", TextOnly: true, Reason: "prints text", Check: printfCheck},
 		{ReadOnly: true, Command: "command", Prefix: words("-v"), TextOnly: true, Reason: "looks up a command name"},

@@ -27,9 +27,9 @@ func coreutils() []*Spec {
 	}
 	return []*Spec{
 		text("expr", "evaluates an expression"),
-		text("sleep", "waits"),
-		text("seq", "prints a sequence of numbers"),
-		text("factor", "prints prime factors"),
+		{ReadOnly: true, Command: "sleep", Syntax: GNU, Operands: Text, Options: opts("--help --version"), Reason: "waits"},
+		{ReadOnly: true, Command: "seq", Syntax: GNU, Numeric: true, Operands: Text, MaxOperands: 3, Options: opts("-f,--format= -s,--separator= -t,--terminator= -w,--equal-width --help --version"), Reason: "prints a sequence of numbers"},
+		{ReadOnly: true, Command: "factor", Syntax: GNU, Operands: Text, Options: opts("-h,--exponents --help --version"), Reason: "prints prime factors"},
 		{ReadOnly: true, Command: "basename", Syntax: GNU, Operands: Text, Options: opts("-a,--multiple -s,--suffix= -z,--zero --help --version"), Reason: "prints the last part of a name; reads no file"},
 		{ReadOnly: true, Command: "dirname", Syntax: GNU, Operands: Text, Options: opts("-z,--zero --help --version"), Reason: "prints the directory part of a name; reads no file"},
 		{ReadOnly: true, Command: "numfmt", Syntax: GNU, Operands: Text, Options: opts("-d,--delimiter= --field= --format= --from= --from-unit= --grouping --header[=] --invalid= --padding= --round= --suffix= --to= --to-unit= -z,--zero-terminated --debug --help --version"), Reason: "formats numbers"},

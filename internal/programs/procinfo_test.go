@@ -10,8 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestProcInfoGrammars reads ps's, lsof's and lsblk's arguments, and cd's
-// and wait's: every option known, environments and DNS lookups refused.
+// TestProcInfoGrammars reads ps's, lsof's and lsblk's arguments, and those
+// of the shell's and coreutils' small commands (cd, wait, type, sleep, seq,
+// factor): every option known, environments and DNS lookups refused.
 func TestProcInfoGrammars(t *testing.T) {
 	tests := []struct {
 		line    string
@@ -74,6 +75,16 @@ func TestProcInfoGrammars(t *testing.T) {
 		{"wait -p PATH", "unsafe"},
 		{"wait -np PATH", "unsafe"},
 		{"wait --zz", "unknown"},
+		{"sleep 1", "ok"},
+		{"sleep --zz 1", "unknown"},
+		{"seq 1 10", "ok"},
+		{"seq -5 5", "ok"},
+		{"seq -w -s , 1 10", "ok"},
+		{"seq --zz 1", "unknown"},
+		{"factor 12", "ok"},
+		{"factor --zz", "unknown"},
+		{"type -a ls", "ok"},
+		{"type --zz", "unknown"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
