@@ -83,8 +83,8 @@ var maxPrefix = sync.OnceValue(func() int {
 })
 
 // ReadOnlyArgv reports whether args (the words after command) select a
-// ReadOnly form that reads them without a problem and names no file to
-// write. git is read after its global options (GitGlobals); one that
+// ReadOnly form that reads them without a problem and names only files it
+// reads. git is read after its global options (GitGlobals); one that
 // points it elsewhere or sets configuration is not read-only.
 func ReadOnlyArgv(command string, args []string) bool {
 	if len(args) > 0 && strings.HasPrefix(args[0], "-") && KindOf(command) == KindGit {
@@ -104,8 +104,10 @@ func ReadOnlyArgv(command string, args []string) bool {
 		return false
 	}
 	for _, f := range p.Files {
-		if f.Role == Write {
-			return false
+		switch f.Role {
+		case Read, ReadTree, ReadPaths, IgnoreRules:
+		default:
+			return false // a file written, or a role not known to only read
 		}
 	}
 	return true
