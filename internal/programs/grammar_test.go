@@ -99,6 +99,15 @@ func TestValueRoles(t *testing.T) {
 	}
 }
 
+// TestReadOnlyArgvRoles: only the reading roles leave a command read-only.
+func TestReadOnlyArgvRoles(t *testing.T) {
+	assert.True(t, ReadOnlyArgv("file", []string{"-m", "a:b", "x"}))
+	assert.True(t, ReadOnlyArgv("rg", []string{"--ignore-file", "ig", "-g", "*.go", "KEY"}))
+	assert.False(t, ReadOnlyArgv("cp", []string{"a", "b"}))
+	assert.False(t, ReadOnlyArgv("tar", []string{"-tf", "a.tar", "-T", "list"}))
+	assert.False(t, ReadOnlyArgv("xxd", []string{"-rc", "in", "out"}))
+}
+
 // TestRecursiveIf: a value that chooses recursion, by its whole name or a
 // prefix, as GNU's argmatch takes it.
 func TestRecursiveIf(t *testing.T) {
