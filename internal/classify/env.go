@@ -1,6 +1,10 @@
 package classify
 
-import "github.com/sandboxauth/sandboxauth/internal/programs"
+import (
+	"os"
+
+	"github.com/sandboxauth/sandboxauth/internal/programs"
+)
 
 // envClass classifies one environment assignment in front of a command
 // (see programs.EnvEffect): the class it caps the command at (safe means
@@ -14,4 +18,13 @@ func envClass(name, value string) (Result, string) {
 	default:
 		return None, why
 	}
+}
+
+// posixlyCorrectInherited reports POSIXLY_CORRECT in this process's
+// environment, which the commands it starts inherit: GNU programs then
+// stop reading options at the first operand (grep KEY a -e .env reads
+// .env).
+func posixlyCorrectInherited() bool {
+	_, ok := os.LookupEnv("POSIXLY_CORRECT")
+	return ok
 }

@@ -91,6 +91,20 @@ func (l *matcherList) specOf(name string, args []string) *programs.Spec {
 // form the spec finds unsafe stays blocked when the blocked list names it
 // (crontab -r), and is dangerous otherwise.
 func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string, cwd string) Verdict {
+	v = r.parsedVerdict(sp, v, args, cwd)
+	if sp.Syntax == programs.GNU && v.res == Safe && posixlyCorrectInherited() {
+		// The programs this process starts inherit POSIXLY_CORRECT:
+		// getopt stops at the first operand, and the words after it are
+		// files. The argv is judged both ways.
+		strict := *sp
+		strict.Syntax = programs.POSIX
+		v = worseOf(v, r.parsedVerdict(&strict, v, args, cwd))
+	}
+	return v
+}
+
+// parsedVerdict is specVerdict for one reading of the argv.
+func (r *cmdClassifier) parsedVerdict(sp *programs.Spec, v Verdict, args []string, cwd string) Verdict {
 	p := programs.Acquire(sp, args[1+len(sp.Prefix):])
 	defer programs.Release(p)
 	if p.Problem != nil {

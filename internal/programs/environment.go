@@ -64,7 +64,7 @@ var dangerousEnv = map[string]string{
 	"RUSTFLAGS": "injects compiler flags", "RUSTDOCFLAGS": "injects compiler flags", "RUSTC": "names the compiler",
 	"RUSTC_WRAPPER": "wraps the compiler with a program", "RUSTC_WORKSPACE_WRAPPER": "wraps the compiler with a program",
 	"RIPGREP_CONFIG_PATH": "loads ripgrep options such as --pre", "GREP_OPTIONS": "injects grep options",
-	"TAR_OPTIONS": "injects tar options", "MAKEFLAGS": "injects make options", "GCONV_PATH": "loads shared objects",
+	"TAR_OPTIONS": "injects tar options", "POSIXLY_CORRECT": "makes GNU programs stop reading options at the first operand, so the words after it are files", "MAKEFLAGS": "injects make options", "GCONV_PATH": "loads shared objects",
 	"LOCPATH": "loads locale data from another place", "NLSPATH": "loads message catalogs", "HOSTALIASES": "changes name resolution",
 	"RES_OPTIONS": "changes name resolution", "LOCALDOMAIN": "changes name resolution", "KUBECONFIG": "points at a cluster",
 	"TMPDIR": "changes where temporary files go", "HTTP_PROXY": "routes network traffic", "HTTPS_PROXY": "routes network traffic",
