@@ -332,6 +332,35 @@ func TestFindAndGitAgainstRealPrograms(t *testing.T) {
 	})
 }
 
+// TestGrammarChoices records the parser each audited program uses, so that
+// a spec cannot drift to another grammar unnoticed. Checked against the
+// programs' sources or by running them: getopt_long (GNU), getopt without
+// permutation (POSIX: awk, look, getconf, zipinfo, the shell's builtins),
+// own parsers taking full names (Exact: jq, npm, tsc, rustfmt), clap and
+// lexopt (Clap: rg, fd, bat, cargo, ruff, just), argparse (pytest),
+// bundles taking following words (tree), one option per word (xxd), and
+// Go's flag package.
+func TestGrammarChoices(t *testing.T) {
+	want := map[string]Syntax{
+		"grep": GNU, "sed": GNU, "sort": GNU, "tar": GNU, "file": GNU, "ls": GNU, "du": GNU, "lsblk": GNU, "shellcheck": GNU, "hexdump": GNU, "strings": GNU, "seq": GNU,
+		"awk": POSIX, "gawk": POSIX, "mawk": POSIX, "look": POSIX, "getconf": POSIX, "zipinfo": POSIX, "cd": POSIX, "wait": POSIX, "type": POSIX,
+		"jq": Exact, "npm": Exact, "tsc": Exact, "rustfmt": Exact,
+		"rg": Clap, "fd": Clap, "bat": Clap, "cargo": Clap, "just": Clap,
+		"pytest": Argparse, "tree": Bundled, "xxd": Single, "find": Find, "gofmt": GoFlag,
+	}
+	for _, s := range All() {
+		if w, ok := want[s.Command]; ok && !s.TextOnly {
+			assert.Equal(t, w, s.Syntax, "%s reads its options with another grammar", s.Command)
+		}
+	}
+	for _, prefix := range [][]string{{"check"}, {"format"}} {
+		assert.Equal(t, Clap, Lookup("ruff", prefix).Syntax)
+	}
+	assert.Equal(t, Argparse, Lookup("python3", words("-m pytest")).Syntax)
+	assert.Equal(t, Argparse, Lookup("python3", words("-m unittest")).Syntax)
+	assert.Equal(t, GoTool, Lookup("go", words("test")).Syntax)
+}
+
 // TestEverySyntaxKnown: every spec's syntax is one the parser reads.
 func TestEverySyntaxKnown(t *testing.T) {
 	for _, s := range All() {
