@@ -56,7 +56,7 @@ func system() []*Spec {
 		{ReadOnly: true, Command: "just", Prefix: words("--version"), Syntax: Clap, MaxOperands: NoOperands, Reason: "prints the version"},
 		{ReadOnly: true, Command: "shellcheck", Syntax: GNU, Reason: "checks shell scripts",
 			Options: join(opts("-a,--check-sourced -C,--color[=] -e,--exclude= --extended-analysis= -f,--format= -i,--include= -o,--enable= -P,--source-path=P -s,--shell= -S,--severity= -V,--version -W,--wiki-link-count= --norc --list-optional -h,--help"),
-				opts("--rcfile=R"),
+				opts("--rcfile=L"),
 				unsafe("reads the files the scripts source, which are never checked", "-x,--external-sources"))},
 	}
 }
