@@ -44,9 +44,16 @@ func rulesWhitelist(path string) bool {
 	for sc.Scan() {
 		line := sc.Bytes()
 		n += len(line) + 1
-		// Blanks before the "!" count: some readers trim them.
-		for len(line) > 0 && (line[0] == ' ' || line[0] == '\t' || line[0] == '\r' || line[0] == '\f' || line[0] == '\v') {
-			line = line[1:]
+		// Blanks and a byte-order mark before the "!" count: some readers
+		// trim them.
+		for {
+			if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
+				line = line[3:]
+			} else if len(line) > 0 && (line[0] == ' ' || line[0] == '\t' || line[0] == '\r' || line[0] == '\f' || line[0] == '\v') {
+				line = line[1:]
+			} else {
+				break
+			}
 		}
 		if len(line) > 0 && line[0] == '!' {
 			return true

@@ -75,6 +75,8 @@ func TestReadersReachProtectedFiles(t *testing.T) {
 		{"rg with info/exclude whitelisting", map[string]string{".git/info/exclude": "!.env\n"}, "", []string{"rg", "KEY"}, Dangerous},
 		{"rg in a subdirectory, whitelisted from above", map[string]string{".ignore": "!.env\n", "sub/.env": "KEY=x\n"}, "sub", []string{"rg", "KEY"}, Dangerous},
 		{"rg in a subdirectory with a whitelisting .ignore in it", map[string]string{"sub/deep/.ignore": "!.env\n", "sub/deep/.env": "KEY=x\n"}, "", []string{"rg", "KEY", "sub"}, Dangerous},
+		{"rg with a whitelisting .ignore after a byte-order mark", map[string]string{".ignore": "\xef\xbb\xbf!.env\n"}, "", []string{"rg", "KEY"}, Dangerous},
+		{"rg with a whitelisting .ignore in CRLF lines", map[string]string{".ignore": "x\r\n!.env\r\n"}, "", []string{"rg", "KEY"}, Dangerous},
 		{"rg with an ignore file that only ignores", map[string]string{".ignore": "*.log\n"}, "", []string{"rg", "KEY"}, Safe},
 		{"rg --ignore-file whitelisting", map[string]string{"ig": "!.env\n"}, "", []string{"rg", "--ignore-file", "ig", "KEY"}, Dangerous},
 		{"rg --ignore-file that only ignores", map[string]string{"ig": "*.log\n"}, "", []string{"rg", "--ignore-file", "ig", "KEY"}, Safe},
