@@ -137,7 +137,7 @@ func (r *cmdClassifier) parsedVerdict(sp *programs.Spec, v Verdict, args []strin
 				pv = r.pathArg(f.Word, cwd, false)
 			}
 			if pv.res == Safe {
-				pv = r.treeProtected(f.Word, cwd, hidden, sp.IgnoreFiles, p.Whitelist)
+				pv = r.walkProtected(f.Word, cwd, hidden, sp.IgnoreFiles, p.Whitelist)
 			}
 		case programs.Read, programs.IgnoreRules:
 			pv = r.pathArg(f.Word, cwd, false)
@@ -336,13 +336,18 @@ const maxTreeEntries = 20000
 // them. Symbolic links are not followed, as recursive readers without -R or
 // -L do not follow them. .git directories are not entered: their contents
 // are git's, read by git commands only.
-//
-// ignoreFiles names the ignore files the reader honours: when one of them,
-// in the tree or above it inside the sandbox, holds a "!" rule, the walk
-// is checked as one that includes hidden files (ignorerules.go). The
-// whitelist globs (rg -g, rg -t) select hidden files and directories too:
-// those whose names they match are checked as the reader reads them.
-func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool, ignoreFiles, whitelist []string) Verdict {
+func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) Verdict {
+	return r.walkProtected(dir, cwd, hidden, nil, nil)
+}
+
+// walkProtected is treeProtected for a reader that honours ignore files
+// and whitelist globs. ignoreFiles names the ignore files the reader
+// honours: when one of them, in the tree or above it inside the sandbox,
+// holds a "!" rule, the walk is checked as one that includes hidden files
+// (ignorerules.go). The whitelist globs (rg -g, rg -t) select hidden files
+// and directories too: those whose names they match are checked as the
+// reader reads them.
+func (r *cmdClassifier) walkProtected(dir, cwd string, hidden bool, ignoreFiles, whitelist []string) Verdict {
 	if !r.readProtection() {
 		return safeCmdVerdict
 	}
@@ -401,7 +406,7 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool, ignoreFiles,
 	})
 	switch {
 	case whitelisted:
-		return r.treeProtected(dir, cwd, true, nil, nil)
+		return r.walkProtected(dir, cwd, true, nil, nil)
 	case hit != "":
 		return mkVerdict(Dangerous, "rule: recursive read of a protected path: "+hit,
 			"the command reads every file under "+dir+", including the protected "+hit+"; search a narrower directory, exclude it, or a person decides")
