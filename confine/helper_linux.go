@@ -115,7 +115,7 @@ func restrictWrites(s helperSpec) error {
 		err = ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: rights, ParentFd: pfd}, 0)
 		unix.Close(pfd)
 		if err != nil {
-			return fmt.Errorf("Landlock rule for %s: %v", w, err)
+			return fmt.Errorf("a Landlock rule for %s: %v", w, err)
 		}
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
