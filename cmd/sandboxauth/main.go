@@ -162,7 +162,10 @@ func runHelp(e *env, args []string) int {
 }
 
 func runVersion(e *env, args []string) int {
-	fs := newFlagSet(e, "version", "", "Print the version of the sandboxauth command and the Go toolchain that built it.\n", []string{"sandboxauth version"})
+	fs := newFlagSet(e, "version", "", "Print the version of the sandboxauth command and the Go toolchain that built it.\n"+
+		"The version is the one the Go toolchain recorded: a release tag or a\n"+
+		"pseudo-version (go install ...@latest), or \"(devel)\" and the commit for a\n"+
+		"build from a checkout.\n", []string{"sandboxauth version"})
 	if code, done := parseFlags(e, fs, args); done {
 		return code
 	}
@@ -173,7 +176,7 @@ func runVersion(e *env, args []string) int {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		goVersion = bi.GoVersion
 	}
-	fmt.Fprintf(e.stdout, "sandboxauth %s (%s)\n", sandboxauth.Version, goVersion)
+	fmt.Fprintf(e.stdout, "sandboxauth %s (%s)\n", sandboxauth.Version(), goVersion)
 	return exitOK
 }
 
