@@ -71,11 +71,10 @@ func policyFor(flagValue string, cfg *sandboxauth.Config) string {
 }
 
 // commandsFor returns the configuration's command lists, with per-segment
-// analysis turned on when --split-compound says so.
+// analysis as --split-compound says (on by default in every subcommand, as
+// the hook has it).
 func commandsFor(cfg *sandboxauth.Config, split bool) *sandboxauth.ShellAllowedCommands {
 	c := cfg.Commands()
-	if split {
-		c.SetSplitCompound(true)
-	}
+	c.SetSplitCompound(split)
 	return c
 }
