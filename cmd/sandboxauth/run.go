@@ -82,6 +82,7 @@ func runRun(e *env, args []string) int {
 		configError(e, fs, err)
 		return exitRunUsage
 	}
+	warnConfig(e, fs, cfg)
 
 	policy := confinePolicy(cfg, dir, *network)
 	terminal := isTTY(e.stdin)
