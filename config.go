@@ -802,6 +802,16 @@ func (c *Config) Commands() *ShellAllowedCommands {
 	return s
 }
 
+// ProtectedPaths returns the protected paths the configuration's
+// authorizers use: DefaultProtectedPaths() with the file's "protectedPaths"
+// edits. The slice is the caller's.
+func (c *Config) ProtectedPaths() []ProtectedPath {
+	if c.protected == nil {
+		return DefaultProtectedPaths()
+	}
+	return slices.Clone(c.protected)
+}
+
 // Tools returns the compiled tool policy configuration, or nil when the
 // file has neither "tools" nor "agents".
 func (c *Config) Tools() *toolpolicy.Config { return c.tools }
