@@ -10,7 +10,9 @@
 //
 //   - [NewSandboxAuthorizer]: reads and writes inside the sandbox directory
 //     only; nothing outside, even with permission; safe commands run, blocked
-//     ones are refused, everything else is asked about.
+//     ones are refused, and so are commands that write, create or delete
+//     outside the sandbox (rm -rf ~, cp x /etc/hosts; see
+//     [Classification].WritesOutside); everything else is asked about.
 //   - [NewPermissiveSandboxAuthorizer]: the sandbox is free; a person is asked
 //     about anything outside it and whenever the model requests permission;
 //     unlisted commands run.

@@ -15,7 +15,11 @@ import "strings"
 //
 // Shell commands:
 //   - a working directory outside the sandbox is refused with
-//     ErrOutsideSandbox;
+//     ErrOutsideSandbox, and so is a command that writes, creates or
+//     deletes a path outside it (Classification.WritesOutside: rm -rf ~,
+//     cp x /etc/hosts, echo x > ~/.bashrc), even with permission, as a
+//     tool's write outside is; a command that only reads outside is asked
+//     about;
 //   - commands consults the classes in order: safe runs (a person is asked if
 //     the model requests permission), blocked is refused with
 //     ErrBlockedCommand, and dangerous, inscrutable and unlisted (none)
@@ -64,6 +68,10 @@ func sandboxPolicy(c *call, f *facts) verdict {
 		case CommandCheckResultBlocked:
 			return refuse(blockedError(c, f))
 		}
+		if f.class.WritesOutside {
+			return refuse(deny(ErrOutsideSandbox, "sandboxauth: %s was refused: outside the sandbox %q, %s. This policy never writes, creates or deletes anything outside the sandbox, even with permission. Change files inside the sandbox only, or ask the user to do this themselves.",
+				describe(c), c.sandboxDir, writesWhat(f.class)))
+		}
 		if f.class.ProjectCode {
 			return projectCodeVerdict(c, f)
 		}
@@ -77,6 +85,20 @@ func sandboxPolicy(c *call, f *facts) verdict {
 		return ask(f.protected)
 	}
 	return askIf(c.requested, "the model asked for permission")
+}
+
+// writesWhat says what a command that writes outside the sandbox writes,
+// from its rule: "it would write, create or delete ~", "its redirection
+// >~/.bashrc writes there".
+func writesWhat(c Classification) string {
+	r := ruleText(c)
+	if p, ok := strings.CutPrefix(r, "writes outside sandbox: "); ok {
+		return "it would write, create or delete " + p
+	}
+	if p, ok := strings.CutPrefix(r, "redirection outside sandbox: "); ok {
+		return "its redirection " + p + " writes there"
+	}
+	return "it writes there (" + r + ")"
 }
 
 // blockedError is the refusal of a blocked command, under any policy.

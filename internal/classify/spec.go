@@ -310,7 +310,9 @@ func (r *cmdClassifier) treeProtected(dir, cwd string, hidden bool) Verdict {
 	abs := atCwd(cwd, dir)
 	real, inside, err := r.contains(abs)
 	if err != nil || !inside {
-		return mkVerdict(Dangerous, "rule: path outside sandbox: "+dir, "the path resolves outside the sandbox")
+		v := mkVerdict(Dangerous, "rule: path outside sandbox: "+dir, "the path resolves outside the sandbox")
+		v.outside = true
+		return v
 	}
 	root := r.sandboxRoot()
 	n := 0
