@@ -99,11 +99,20 @@ func (r *cmdClassifier) specVerdict(sp *programs.Spec, v Verdict, args []string,
 		}
 		return mkVerdict(Dangerous, "rule: "+p.Problem.Rule, p.Problem.Reason)
 	}
+	var dest string
+	if sp.Copies && !sp.Moves {
+		dest, _, _, _ = programs.CopyDestination(p)
+	}
 	for _, f := range p.Files {
 		var pv Verdict
 		switch f.Role {
 		case programs.Write:
 			pv = r.pathArg(f.Word, cwd, true)
+			if pv.writeOut && sp.Copies && !sp.Moves && f.Word != dest {
+				// A source of a copy is read, not written: outside the
+				// sandbox it is a read outside.
+				pv = r.pathArg(f.Word, cwd, false)
+			}
 		case programs.ReadTree:
 			pv = safeCmdVerdict
 			if sp.Pathspecs {
