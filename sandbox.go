@@ -110,13 +110,35 @@ func blockedError(c *call, f *facts) error {
 	return deny(ErrBlockedCommand, "sandboxauth: %s was refused: the command is blocked (%s). Blocked commands never run, even with permission. Do the task without it, or ask the user to run it themselves.", describe(c), why)
 }
 
-// classWhy says why a command of class f.class needs a person.
+// classWhy says why a command of class f.class needs a person, in words:
+// the class and the reason a person reads ("the command is dangerous:
+// runs inline code or a module"), and the rule only where it names a
+// subject (a path, an option) that the reason does not ("... (path
+// outside sandbox: /etc/passwd)"). A list entry's own form (python
+// [-c -m]) is not shown: the reason says what it means.
 func classWhy(f *facts) string {
-	s := "the command is " + f.class.Result.String()
-	if r := ruleText(f.class); r != "" {
-		s += " (" + r + ")"
+	cl := f.class
+	rule := ruleText(cl)
+	var s string
+	switch cl.Result {
+	case CommandCheckResultNone:
+		s = "the command is on none of the lists"
+		if strings.HasPrefix(cl.Rule, "rule: ") && rule != "on no list" {
+			s += " (" + rule + ")"
+		}
+		return s
+	default:
+		s = "the command is " + cl.Result.String()
 	}
-	return s
+	switch {
+	case cl.Reason == "" && rule != "":
+		return s + " (" + rule + ")"
+	case cl.Reason == "":
+		return s
+	case strings.HasPrefix(cl.Rule, "rule: ") && strings.Contains(rule, ": "):
+		return s + ": " + cl.Reason + " (" + rule + ")"
+	}
+	return s + ": " + cl.Reason
 }
 
 // ruleText is the rule of a classification without the class it already
