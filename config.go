@@ -20,6 +20,15 @@ import (
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
 
+// DefaultPromptTimeout is the prompt timeout of an authorizer built from a
+// configuration that sets neither "promptTimeout" nor "headless": a
+// question nobody answers within it is refused with ErrPromptTimeout. It
+// bounds the wait of a program that builds its authorizer from a file and
+// never reads the channel of requests (a batch job that should have said
+// "headless"), which would otherwise wait until Close. Pass
+// WithPromptTimeout(0) to NewAuthorizer to wait without limit.
+const DefaultPromptTimeout = 10 * time.Minute
+
 // MaxConfigSize is the largest configuration file LoadConfig reads.
 const MaxConfigSize = 8 << 20
 
@@ -817,7 +826,8 @@ func (c *Config) ProtectedPaths() []ProtectedPath {
 func (c *Config) Tools() *toolpolicy.Config { return c.tools }
 
 // Options returns the options the configuration sets: protected paths,
-// headless mode and the prompt timeout.
+// headless mode and the prompt timeout, which is DefaultPromptTimeout when
+// the file sets neither "promptTimeout" nor "headless".
 func (c *Config) Options() []Option {
 	var opts []Option
 	if c.protected != nil {
@@ -826,8 +836,11 @@ func (c *Config) Options() []Option {
 	if c.headless {
 		opts = append(opts, WithHeadless())
 	}
-	if c.hasPromptLimit {
+	switch {
+	case c.hasPromptLimit:
 		opts = append(opts, WithPromptTimeout(c.promptTimeout))
+	case !c.headless:
+		opts = append(opts, WithPromptTimeout(DefaultPromptTimeout))
 	}
 	if c.confinement != nil {
 		p, _ := c.Confinement()
@@ -867,6 +880,13 @@ func (c *Config) WithoutConfinement() *Config {
 
 // NewAuthorizer builds the configured authorizer. opts come after the
 // configuration's own options (see Options), so they may override them.
+//
+// A call that asks a person blocks until its UserRequest is answered, so a
+// program must read the returned channel (see the package documentation),
+// or say "headless" in the file (or pass WithHeadless) when no person is
+// there. A program that does neither is not left waiting forever: unless
+// the file sets "promptTimeout" or "headless", its questions are refused
+// with ErrPromptTimeout after DefaultPromptTimeout.
 //
 // With a tool policy ("tools" or "agents"), the authorizer is wrapped in
 // NewToolPolicyAuthorizer with the policy resolved for WithToolQuery (the

@@ -48,7 +48,9 @@
 // its nearest existing ancestor), and the sandbox directory is resolved too. A
 // path is inside when both its resolution and the resolution of its lexically
 // cleaned form lie in the resolved sandbox. One path outside in a list makes
-// the whole call outside. An empty list authorizes nothing and returns nil.
+// the whole call outside. A read or write call with no path at all names
+// nothing to read or write, so there is nothing to refuse: it returns nil,
+// and that nil covers no path.
 //
 // # Shell commands
 //
