@@ -66,11 +66,21 @@ func (c *Commands) list(l List) *matcherList {
 }
 
 // AddDefaults adds the default matchers (DefaultMatchers) to each list.
+// The matchers are fresh, so the lists keep them without copying, and each
+// safe one is compiled with the spec it comes from.
 func (c *Commands) AddDefaults() {
-	for _, l := range []List{BlockedList, DangerousList, SafeList} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range []List{BlockedList, DangerousList} {
+		ml, kind := c.list(l), l.String()
 		for _, m := range DefaultMatchers(l) {
-			c.Add(l, m)
+			if m.Command != "" {
+				ml.addOwned(kind, m, nil)
+			}
 		}
+	}
+	for _, sp := range specsByPrefixLength() {
+		c.safe.addOwned("safe", specMatcher(sp), sp)
 	}
 }
 
@@ -191,7 +201,7 @@ func (c *Commands) ClassifyGranted(site Site, protected []Protected, known WorkD
 	if grant.Command == "" { // as Add: a matcher without a command is no matcher
 		return c.classify(site, protected, known, argv, project, nil)
 	}
-	g := compile(SafeList.String(), normalizeCommandName(grant.Command), grant.Clone())
+	g := compile(SafeList.String(), normalizeCommandName(grant.Command), grant.Clone(), nil)
 	return c.classify(site, protected, known, argv, project, &g)
 }
 

@@ -35,13 +35,20 @@ func specMatcher(sp *programs.Spec) Matcher {
 // project's "test" script exactly as npm run test does, and both are
 // decided by the dangerous list's npm scripts, the same way.
 func specMatchers() []Matcher {
-	all := programs.All()
-	slices.SortStableFunc(all, func(a, b *programs.Spec) int { return len(b.Prefix) - len(a.Prefix) })
+	all := specsByPrefixLength()
 	out := make([]Matcher, len(all))
 	for i, sp := range all {
 		out[i] = specMatcher(sp)
 	}
 	return out
+}
+
+// specsByPrefixLength returns every spec, the longer prefixes of a
+// program first (the order of the default safe list).
+func specsByPrefixLength() []*programs.Spec {
+	all := programs.All()
+	slices.SortStableFunc(all, func(a, b *programs.Spec) int { return len(b.Prefix) - len(a.Prefix) })
+	return all
 }
 
 // specFor returns the spec behind m when m is exactly the matcher derived
