@@ -130,13 +130,14 @@ func classWhy(f *facts) string {
 	default:
 		s = "the command is " + cl.Result.String()
 	}
-	switch {
-	case cl.Reason == "" && rule != "":
-		return s + " (" + rule + ")"
-	case cl.Reason == "":
+	if cl.Reason == "" {
+		if rule != "" {
+			return s + " (" + rule + ")"
+		}
 		return s
-	case strings.HasPrefix(cl.Rule, "rule: ") && strings.Contains(rule, ": "):
-		return s + ": " + cl.Reason + " (" + rule + ")"
+	}
+	if r := subjectRule(cl); r != "" {
+		return s + ": " + cl.Reason + " (" + r + ")"
 	}
 	return s + ": " + cl.Reason
 }

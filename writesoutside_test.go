@@ -56,7 +56,7 @@ func TestShellWritesOutsideRefused(t *testing.T) {
 		{"rm in the temporary directory asks", []string{"rm", "-f", tmpFile}, false, "writes outside sandbox: " + tmpFile},
 		{"a read outside asks", []string{"cat", "/etc/hostname"}, false, "path outside sandbox: /etc/hostname"},
 		{"a copy from outside asks", []string{"cp", "/etc/hostname", "x"}, false, "path outside sandbox: /etc/hostname"},
-		{"rm -rf inside asks for the flags", []string{"rm", "-rf", "build"}, false, "rm [-r -R -f --recursive --force -d --dir]"},
+		{"rm -rf inside asks for the flags", []string{"rm", "-rf", "build"}, false, "recursive or forced removal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
