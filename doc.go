@@ -35,8 +35,13 @@
 // timeout and the tool policy) and [Config.NewAuthorizer] builds the
 // authorizer it describes. Decoding is strict: an unknown or duplicate key,
 // a wrong type or a bad value is a [ConfigError] naming the file, line,
-// column and key, and a safe entry may not overrule a blocked one unless it
-// says "overrideBlocked". The sandboxauth command reads the same file with
+// column and key (every one of them is reported), and a safe entry may not
+// overrule a blocked one unless it says "overrideBlocked". Comments and
+// trailing commas (JSONC) are accepted. [Config.Warnings] names the safe
+// entries that make the lists meaningless (a shell, python3 -c, find). An
+// authorizer built from a file that sets neither "headless" nor
+// "promptTimeout" refuses a question nobody answers after
+// [DefaultPromptTimeout]. The sandboxauth command reads the same file with
 // --config.
 //
 // # Paths
