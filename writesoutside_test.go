@@ -50,6 +50,8 @@ func TestShellWritesOutsideRefused(t *testing.T) {
 		{"cp over a file through a link", []string{"cp", "/dev/null", "out/keep"}, true, "writes outside sandbox: out/keep"},
 		{"mv a file out of a link", []string{"mv", "out/keep", "x"}, true, "writes outside sandbox: out/keep"},
 		{"touch outside", []string{"touch", "/etc/x"}, true, "writes outside sandbox: /etc/x"},
+		{"an unsafe option's output file", []string{"sort", "-o", "/etc/x", "a"}, true, "writes outside sandbox: /etc/x"},
+		{"find's output file", []string{"find", ".", "-fprint", "/etc/x"}, true, "writes outside sandbox: /etc/x"},
 		{"a redirection into the home directory", []string{"bash", "-c", "echo x >> ~/.bashrc"}, true, "redirection outside sandbox: >>~/.bashrc"},
 		{"after a safe segment", []string{"bash", "-c", "ls && rm -rf ~"}, true, "writes outside sandbox: ~"},
 		{"the temporary directory asks", []string{"bash", "-c", "ls > " + tmpFile}, false, "redirection outside sandbox: >" + tmpFile},

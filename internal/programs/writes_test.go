@@ -23,6 +23,8 @@ func TestWrites(t *testing.T) {
 		{"cp", []string{"-t", "d", "a", "b"}, []string{"d"}, true},
 		{"mv", []string{"a", "b", "d"}, []string{"d", "a", "b"}, true},
 		{"cat", []string{"a"}, nil, true},
+		{"sort", []string{"-o", "/etc/x", "a"}, []string{"/etc/x"}, true},
+		{"find", []string{".", "-fprint", "/etc/x"}, []string{"/etc/x"}, true},
 		{"rm", []string{"--frobnicate", "a"}, nil, false},
 	}
 	for _, tt := range tests {
