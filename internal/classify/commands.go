@@ -73,14 +73,25 @@ func (c *Commands) AddDefaults() {
 	defer c.mu.Unlock()
 	for _, l := range []List{BlockedList, DangerousList} {
 		ml, kind := c.list(l), l.String()
-		for _, m := range DefaultMatchers(l) {
+		ms := DefaultMatchers(l)
+		rules := rulesOf(kind, ms)
+		for i, m := range ms {
 			if m.Command != "" {
-				ml.addOwned(kind, m, nil)
+				ml.addOwned(kind, m, nil, rules[i])
 			}
 		}
 	}
-	for _, sp := range specsByPrefixLength() {
-		c.safe.addOwned("safe", specMatcher(sp), sp)
+	// A safe default shares its spec's prefix and unsafe option names,
+	// which nobody changes: the lists never change a matcher's slices,
+	// and hand out copies.
+	specs := specsByPrefixLength()
+	ms := make([]Matcher, len(specs))
+	for i, sp := range specs {
+		ms[i] = Matcher{Command: sp.Command, CommandArgsPrefix: sp.Prefix, ExceptFlags: sp.UnsafeNames(), Reason: sp.Reason}
+	}
+	rules := rulesOf("safe", ms)
+	for i, sp := range specs {
+		c.safe.addOwned("safe", ms[i], sp, rules[i])
 	}
 }
 

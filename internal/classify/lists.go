@@ -67,7 +67,12 @@ type compiledMatcher struct {
 // spec a default safe matcher was derived from, when the caller knows it;
 // otherwise a safe matcher's spec is looked up.
 func compile(kind, name string, m Matcher, sp *programs.Spec) compiledMatcher {
-	cm := compiledMatcher{m: m, style: flagStyleOf(name), rule: kind + ": " + m.String(), spec: sp}
+	return compileRule(kind, name, m, sp, kind+": "+m.String())
+}
+
+// compileRule is compile with m's rule already written.
+func compileRule(kind, name string, m Matcher, sp *programs.Spec, rule string) compiledMatcher {
+	cm := compiledMatcher{m: m, style: flagStyleOf(name), rule: rule, spec: sp}
 	if kind == "safe" && sp == nil {
 		cm.spec = specFor(&m)
 	}
@@ -78,13 +83,13 @@ func (l *matcherList) add(kind string, m Matcher) {
 	if m.Command == "" {
 		return
 	}
-	l.addOwned(kind, m.Clone(), nil)
+	l.addOwned(kind, m.Clone(), nil, "")
 }
 
 // addOwned is add for a matcher the list may keep as it is (its slices
-// belong to nobody else), with the spec it was derived from (nil when
-// not known).
-func (l *matcherList) addOwned(kind string, m Matcher, sp *programs.Spec) {
+// belong to nobody else, or to nobody that changes them), with the spec it
+// was derived from (nil when not known) and its rule ("" to write it).
+func (l *matcherList) addOwned(kind string, m Matcher, sp *programs.Spec, rule string) {
 	// A duplicate has the same normalised name, so only that name's
 	// matchers are compared (the default lists are built in linear time).
 	name := normalizeCommandName(m.Command)
@@ -97,7 +102,10 @@ func (l *matcherList) addOwned(kind string, m Matcher, sp *programs.Spec) {
 	if l.byName == nil {
 		l.byName = make(map[string][]compiledMatcher)
 	}
-	l.byName[name] = append(l.byName[name], compile(kind, name, m, sp))
+	if rule == "" {
+		rule = kind + ": " + m.String()
+	}
+	l.byName[name] = append(l.byName[name], compileRule(kind, name, m, sp, rule))
 	if fi := l.firsts[name]; fi != nil {
 		fi.add(int32(len(l.byName[name])-1), m.CommandArgsPrefix)
 	} else {
