@@ -20,6 +20,15 @@ import (
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
 
+// DefaultPromptTimeout is the prompt timeout of an authorizer built from a
+// configuration that sets neither "promptTimeout" nor "headless": a
+// question nobody answers within it is refused with ErrPromptTimeout. It
+// bounds the wait of a program that builds its authorizer from a file and
+// never reads the channel of requests (a batch job that should have said
+// "headless"), which would otherwise wait until Close. Pass
+// WithPromptTimeout(0) to NewAuthorizer to wait without limit.
+const DefaultPromptTimeout = 10 * time.Minute
+
 // MaxConfigSize is the largest configuration file LoadConfig reads.
 const MaxConfigSize = 8 << 20
 
@@ -47,7 +56,7 @@ const (
 //	    "dangerous": {"add": [{"command": "git", "args": ["push"]}]}
 //	  },
 //	  "splitCompound": true,
-//	  "protectedPaths": {"add": [{"pattern": "secrets/", "read": true, "write": true}],
+//	  "protectedPaths": {"add": ["secrets/", {"pattern": "go.sum", "read": false}],
 //	                     "remove": [".idea/"]},
 //	  "headless": false,
 //	  "promptTimeout": "2m",
@@ -74,6 +83,7 @@ type Config struct {
 	tools          *toolpolicy.Config
 	confinement    *confine.Policy // nil: the host promises no confinement
 	widenings      []ConfigError   // the entries that allow more than the defaults
+	warnings       []ConfigError   // the safe entries that make the lists meaningless
 }
 
 // listEdits are the removals from and additions to one default list.
@@ -133,6 +143,9 @@ func LoadConfig(path string) (*Config, error) {
 	for i := range c.widenings {
 		c.widenings[i].File = path
 	}
+	for i := range c.warnings {
+		c.warnings[i].File = path
+	}
 	return c, nil
 }
 
@@ -169,7 +182,7 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, fromStrict(err)
 	}
 	var f configFile
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(doc.Data()))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil { // the shape is checked: this cannot fail
 		return nil, &ConfigError{Line: 1, Column: 1, Err: err}
@@ -178,8 +191,15 @@ func ParseConfig(data []byte) (*Config, error) {
 	return p.build(&f)
 }
 
-// fromStrict converts a strictjson error.
+// fromStrict converts a strictjson error, or several joined.
 func fromStrict(err error) error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var errs []error
+		for _, e := range j.Unwrap() {
+			errs = append(errs, fromStrict(e))
+		}
+		return errors.Join(errs...)
+	}
 	var se *strictjson.Error
 	if errors.As(err, &se) {
 		return &ConfigError{Line: se.Line, Column: se.Column, Path: se.Path, Err: se.Err}
@@ -234,10 +254,28 @@ type protectedPathsJSON struct {
 	Remove []string        `json:"remove"`
 }
 
+// protectedJSON is one added protected path: a pattern alone (reads and
+// writes ask), or an object whose "read" and "write" default to true.
 type protectedJSON struct {
 	Pattern string `json:"pattern"`
-	Read    bool   `json:"read"`
-	Write   bool   `json:"write"`
+	Read    *bool  `json:"read"`
+	Write   *bool  `json:"write"`
+}
+
+// UnmarshalJSON reads either shape.
+func (p *protectedJSON) UnmarshalJSON(b []byte) error {
+	var pattern string
+	if err := json.Unmarshal(b, &pattern); err == nil {
+		*p = protectedJSON{Pattern: pattern}
+		return nil
+	}
+	type plain protectedJSON
+	return json.Unmarshal(b, (*plain)(p))
+}
+
+// flags returns what the entry protects: true where a flag is absent.
+func (p protectedJSON) flags() (read, write bool) {
+	return p.Read == nil || *p.Read, p.Write == nil || *p.Write
 }
 
 // configSchema is the shape of a configuration document, built on each
@@ -279,7 +317,7 @@ func configSchema() *strictjson.Node {
 		"protectedPaths": {Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
 			"add": {Kind: strictjson.Array, Elem: &strictjson.Node{Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
 				"pattern": str(), "read": boolean, "write": boolean,
-			}}},
+			}, Or: str()}},
 			"remove": strs(true),
 		}},
 		"headless":      boolean,
@@ -390,7 +428,14 @@ func (p *configParser) recordWidenings(c *Config, f *configFile) {
 	if f.Commands != nil {
 		if f.Commands.Safe != nil {
 			for i := range f.Commands.Safe.Add {
-				add(fmt.Sprintf("commands.safe.add[%d]", i), "adds a safe command")
+				path := fmt.Sprintf("commands.safe.add[%d]", i)
+				add(path, "adds a safe command")
+				if found := classify.Matcher(c.safe.add[i]).LetsThrough(); len(found) > 0 {
+					le := p.doc.Errorf(path, nil)
+					c.warnings = append(c.warnings, ConfigError{Line: le.Line, Column: le.Column, Path: path, Err: fmt.Errorf(
+						"the safe entry %q lets these run without asking: %s. A safe entry is final: it decides for every command it matches. "+
+							"Narrow it with \"args\" or \"exceptFlags\", or remove it", c.safe.add[i].String(), strings.Join(found, "; "))})
+				}
 			}
 		}
 		for _, l := range []struct {
@@ -429,6 +474,23 @@ func (c *Config) Widenings() []error {
 	out := make([]error, len(c.widenings))
 	for i := range c.widenings {
 		e := c.widenings[i]
+		out[i] = &e
+	}
+	return out
+}
+
+// Warnings returns the safe entries of the configuration that make the
+// command lists meaningless for what they match: an entry for a shell, a
+// wrapper or xargs (which run any command given to them), one that
+// overrules default dangerous entries (python3 -c, rm -rf, git push) or
+// lets a program's unsafe options through (find -exec), unless the entry
+// pins a subcommand, file or module with "args". The configuration is
+// valid; a host shows these to the person who wrote it. Each is a
+// *ConfigError naming the entry.
+func (c *Config) Warnings() []error {
+	out := make([]error, len(c.warnings))
+	for i := range c.warnings {
+		e := c.warnings[i]
 		out[i] = &e
 	}
 	return out
@@ -483,6 +545,12 @@ func (p *configParser) checkLists(c *Config, cj *commandsJSON) {
 	}
 	blocked := s.BlockedCommandMatchers()
 	safe := s.SafeCommandMatchers()
+	// ownBlocked and ownSafe find the file's own additions among the
+	// lists' entries: a clash between two of the file's entries is fixed
+	// by removing one of them, not with a removal from the defaults.
+	ownIndex := func(adds []CommandMatcher, m CommandMatcher) int {
+		return slices.IndexFunc(adds, func(a CommandMatcher) bool { return sameMatcher(a, m) })
+	}
 	if cj.Safe != nil {
 		for i, m := range cj.Safe.Add {
 			if m.OverrideBlocked {
@@ -490,20 +558,40 @@ func (p *configParser) checkLists(c *Config, cj *commandsJSON) {
 			}
 			sm := c.safe.add[i]
 			for _, bm := range blocked {
-				if overlaps(sm, bm) {
-					p.fail(fmt.Sprintf("commands.safe.add[%d]", i), "the safe entry %q would overrule the blocked entry %q (%s): safe entries win over blocked ones. "+
-						"Add \"overrideBlocked\": true to the entry if that is what you mean, or remove the blocked entry with commands.blocked.remove", sm.String(), bm.String(), reasonOr(bm))
-					break
+				if !overlaps(sm, bm) {
+					continue
 				}
+				path := fmt.Sprintf("commands.safe.add[%d]", i)
+				if j := ownIndex(c.blocked.add, bm); j >= 0 {
+					p.fail(path, "the safe entry %q clashes with this file's blocked entry %q (commands.blocked.add[%d], %s): safe entries win over blocked ones, so the blocked entry would not apply to what both match. "+
+						"Remove one of the two, or narrow the safe entry with \"args\" or \"exceptFlags\"", sm.String(), bm.String(), j, p.where(fmt.Sprintf("commands.blocked.add[%d]", j)))
+				} else {
+					p.fail(path, "the safe entry %q would overrule the default blocked entry %q (%s): safe entries win over blocked ones. "+
+						"Add \"overrideBlocked\": true to the entry if that is what you mean, or remove the blocked entry with \"commands\": {\"blocked\": {\"remove\": [{\"command\": %q}]}}", sm.String(), bm.String(), reasonOr(bm), bm.Command)
+				}
+				break
 			}
 		}
 	}
 	for i, bm := range c.blocked.add {
 		var shadow []string
+		own := -1
 		for _, sm := range safe {
-			if overlaps(sm, bm) {
-				shadow = append(shadow, strings.Join(append([]string{sm.Command}, sm.CommandArgsPrefix...), " "))
+			if !overlaps(sm, bm) {
+				continue
 			}
+			if j := ownIndex(c.safe.add, sm); j >= 0 {
+				if cj.Safe.Add[j].OverrideBlocked && own < 0 {
+					own = j
+				}
+				continue // reported from the safe entry's side unless it overrides
+			}
+			shadow = append(shadow, strings.Join(append([]string{sm.Command}, sm.CommandArgsPrefix...), " "))
+		}
+		path := fmt.Sprintf("commands.blocked.add[%d]", i)
+		if own >= 0 {
+			p.fail(path, "the blocked entry %q is overruled by this file's safe entry commands.safe.add[%d] (%s), which says \"overrideBlocked\": true, so it would not apply to what both match. Remove one of the two",
+				bm.String(), own, p.where(fmt.Sprintf("commands.safe.add[%d]", own)))
 		}
 		if len(shadow) > 0 {
 			slices.Sort(shadow)
@@ -513,11 +601,23 @@ func (p *configParser) checkLists(c *Config, cj *commandsJSON) {
 				more = fmt.Sprintf(" and %d more", len(shadow)-5)
 				shadow = shadow[:5]
 			}
-			p.fail(fmt.Sprintf("commands.blocked.add[%d]", i), "the blocked entry %q is overruled by safe entries (%s%s): safe entries win over blocked ones. "+
-				"Remove them with commands.safe.remove ({\"command\": %q} removes every safe %s entry)",
+			p.fail(path, "the blocked entry %q is overruled by default safe entries (%s%s): safe entries win over blocked ones. "+
+				"Remove them with \"commands\": {\"safe\": {\"remove\": [{\"command\": %q}]}}, which removes every default safe %s entry",
 				bm.String(), strings.Join(quoteAll(shadow), ", "), more, bm.Command, bm.Command)
 		}
 	}
+}
+
+// where is "line L, column C" of the value at path.
+func (p *configParser) where(path string) string {
+	le := p.doc.Errorf(path, nil)
+	return fmt.Sprintf("line %d, column %d", le.Line, le.Column)
+}
+
+// sameMatcher reports whether a and b are the same entry (see
+// classify.Matcher).
+func sameMatcher(a, b CommandMatcher) bool {
+	return classify.Matcher(a).Selects(classify.Matcher(b)) && classify.Matcher(b).Selects(classify.Matcher(a))
 }
 
 func quoteAll(ss []string) []string {
@@ -576,7 +676,7 @@ func (c *Config) buildCommands() (*ShellAllowedCommands, []removeError) {
 			}
 			if n == 0 {
 				errs = append(errs, removeError{fmt.Sprintf("commands.%s.remove[%d]", l.kind, i),
-					fmt.Errorf("%q matches no entry of the default %s list (see `sandboxauth commands`)", sel.String(), l.kind)})
+					fmt.Errorf("%q matches no entry of the default %s list (`sandboxauth defaults` lists them)", sel.String(), l.kind)})
 			}
 		}
 		for _, m := range l.edits.add {
@@ -604,16 +704,21 @@ func (p *configParser) protectedPaths(pj *protectedPathsJSON) []ProtectedPath {
 		path := fmt.Sprintf("protectedPaths.remove[%d]", i)
 		j := slices.IndexFunc(out, func(pp ProtectedPath) bool { return pp.Pattern == pat })
 		if j < 0 {
-			p.fail(path, "%q is not a default protected path (see DefaultProtectedPaths)", pat)
+			p.fail(path, "%s", notDefaultProtected(pat, out))
 			continue
 		}
 		out = slices.Delete(out, j, j+1)
 	}
 	for i, a := range pj.Add {
 		path := fmt.Sprintf("protectedPaths.add[%d]", i)
-		pp := ProtectedPath(a)
-		if !p.doc.Has(path + ".pattern") {
-			p.fail(path, `"pattern" is missing`)
+		read, write := a.flags()
+		pp := ProtectedPath{Pattern: a.Pattern, Read: read, Write: write}
+		if pp.Pattern == "" {
+			p.fail(path, `"pattern" is missing: name the path to protect, such as "secrets/" (or give the pattern alone, as a string, to protect reads and writes)`)
+			continue
+		}
+		if !read && !write {
+			p.fail(path, `protects nothing: "read" and "write" are both false. Leave them out (both default to true) or set the one that must ask to true`)
 			continue
 		}
 		if _, err := compileProtected([]ProtectedPath{pp}); err != nil {
@@ -628,6 +733,18 @@ func (p *configParser) protectedPaths(pj *protectedPathsJSON) []ProtectedPath {
 		out = append(out, pp)
 	}
 	return out
+}
+
+// notDefaultProtected says that pat, given to protectedPaths.remove, is
+// not one of the protected paths list, and what it may have meant.
+func notDefaultProtected(pat string, list []ProtectedPath) string {
+	norm := func(s string) string { return strings.ToLower(strings.Trim(s, "/")) }
+	for _, pp := range list {
+		if pp.Pattern != pat && (norm(pp.Pattern) == norm(pat) || norm(pp.Pattern) == "**/"+norm(pat)) {
+			return fmt.Sprintf("%q is not a default protected path: did you mean %q? Remove takes a default's pattern exactly as written (`sandboxauth defaults` lists them)", pat, pp.Pattern)
+		}
+	}
+	return fmt.Sprintf("%q is not a default protected path; remove takes a default's pattern exactly as written (`sandboxauth defaults` lists them)", pat)
 }
 
 // tools compiles the tool policy ("tools" and "agents", a configuration
@@ -694,12 +811,23 @@ func (c *Config) Commands() *ShellAllowedCommands {
 	return s
 }
 
+// ProtectedPaths returns the protected paths the configuration's
+// authorizers use: DefaultProtectedPaths() with the file's "protectedPaths"
+// edits. The slice is the caller's.
+func (c *Config) ProtectedPaths() []ProtectedPath {
+	if c.protected == nil {
+		return DefaultProtectedPaths()
+	}
+	return slices.Clone(c.protected)
+}
+
 // Tools returns the compiled tool policy configuration, or nil when the
 // file has neither "tools" nor "agents".
 func (c *Config) Tools() *toolpolicy.Config { return c.tools }
 
 // Options returns the options the configuration sets: protected paths,
-// headless mode and the prompt timeout.
+// headless mode and the prompt timeout, which is DefaultPromptTimeout when
+// the file sets neither "promptTimeout" nor "headless".
 func (c *Config) Options() []Option {
 	var opts []Option
 	if c.protected != nil {
@@ -708,8 +836,11 @@ func (c *Config) Options() []Option {
 	if c.headless {
 		opts = append(opts, WithHeadless())
 	}
-	if c.hasPromptLimit {
+	switch {
+	case c.hasPromptLimit:
 		opts = append(opts, WithPromptTimeout(c.promptTimeout))
+	case !c.headless:
+		opts = append(opts, WithPromptTimeout(DefaultPromptTimeout))
 	}
 	if c.confinement != nil {
 		p, _ := c.Confinement()
@@ -749,6 +880,13 @@ func (c *Config) WithoutConfinement() *Config {
 
 // NewAuthorizer builds the configured authorizer. opts come after the
 // configuration's own options (see Options), so they may override them.
+//
+// A call that asks a person blocks until its UserRequest is answered, so a
+// program must read the returned channel (see the package documentation),
+// or say "headless" in the file (or pass WithHeadless) when no person is
+// there. A program that does neither is not left waiting forever: unless
+// the file sets "promptTimeout" or "headless", its questions are refused
+// with ErrPromptTimeout after DefaultPromptTimeout.
 //
 // With a tool policy ("tools" or "agents"), the authorizer is wrapped in
 // NewToolPolicyAuthorizer with the policy resolved for WithToolQuery (the

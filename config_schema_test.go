@@ -25,7 +25,7 @@ type schemaChecker struct {
 }
 
 var schemaKeywords = []string{"$schema", "$id", "$defs", "$ref", "title", "description",
-	"type", "properties", "additionalProperties", "required", "enum", "items", "pattern", "minLength"}
+	"type", "properties", "additionalProperties", "required", "enum", "items", "pattern", "minLength", "anyOf", "default"}
 
 func loadSchema(t *testing.T) *schemaChecker {
 	t.Helper()
@@ -59,6 +59,20 @@ func (c *schemaChecker) check(s map[string]any, v any, path string) error {
 		}
 		if err := c.check(def, v, path); err != nil {
 			return err
+		}
+	}
+	if alts, ok := s["anyOf"].([]any); ok {
+		var errs []string
+		for _, alt := range alts {
+			err := c.check(alt.(map[string]any), v, path)
+			if err == nil {
+				errs = nil
+				break
+			}
+			errs = append(errs, err.Error())
+		}
+		if len(errs) > 0 {
+			return fmt.Errorf("%s: matches none of anyOf: %s", path, strings.Join(errs, "; "))
 		}
 	}
 	if typ, ok := s["type"].(string); ok && !hasType(v, typ) {

@@ -10,7 +10,9 @@
 //
 //   - [NewSandboxAuthorizer]: reads and writes inside the sandbox directory
 //     only; nothing outside, even with permission; safe commands run, blocked
-//     ones are refused, everything else is asked about.
+//     ones are refused, and so are commands that write, create or delete
+//     outside the sandbox (rm -rf ~, cp x /etc/hosts; see
+//     [Classification].WritesOutside); everything else is asked about.
 //   - [NewPermissiveSandboxAuthorizer]: the sandbox is free; a person is asked
 //     about anything outside it and whenever the model requests permission;
 //     unlisted commands run.
@@ -33,8 +35,13 @@
 // timeout and the tool policy) and [Config.NewAuthorizer] builds the
 // authorizer it describes. Decoding is strict: an unknown or duplicate key,
 // a wrong type or a bad value is a [ConfigError] naming the file, line,
-// column and key, and a safe entry may not overrule a blocked one unless it
-// says "overrideBlocked". The sandboxauth command reads the same file with
+// column and key (every one of them is reported), and a safe entry may not
+// overrule a blocked one unless it says "overrideBlocked". Comments and
+// trailing commas (JSONC) are accepted. [Config.Warnings] names the safe
+// entries that make the lists meaningless (a shell, python3 -c, find). An
+// authorizer built from a file that sets neither "headless" nor
+// "promptTimeout" refuses a question nobody answers after
+// [DefaultPromptTimeout]. The sandboxauth command reads the same file with
 // --config.
 //
 // # Paths
@@ -46,7 +53,9 @@
 // its nearest existing ancestor), and the sandbox directory is resolved too. A
 // path is inside when both its resolution and the resolution of its lexically
 // cleaned form lie in the resolved sandbox. One path outside in a list makes
-// the whole call outside. An empty list authorizes nothing and returns nil.
+// the whole call outside. A read or write call with no path at all names
+// nothing to read or write, so there is nothing to refuse: it returns nil,
+// and that nil covers no path.
 //
 // # Shell commands
 //

@@ -12,7 +12,10 @@ import "github.com/sandboxauth/sandboxauth/internal/classify"
 //     versioned name such as python3.12 or pip3. Whether a case variant may
 //     be *safe* is decided by the classifier, not here: it never is.
 //   - CommandArgsPrefix must equal argv[1:1+len(prefix)] exactly:
-//     {"go", {"test"}} matches `go test .` but not `go help test`.
+//     {"go", {"test"}} matches `go test .` but not `go help test`. A
+//     configuration file calls it "args", the name its readers look for
+//     ({"command": "go", "args": ["test"]}); the Go field keeps the seed's
+//     name, which says that the words are a prefix of the arguments.
 //   - Flags, when not empty, require at least one of them among the
 //     arguments after the prefix.
 //   - ExceptFlags: the matcher does not match when any of them is present

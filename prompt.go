@@ -27,6 +27,21 @@ func formatArgv(argv []string) string {
 	return b.String()
 }
 
+// subjectRule is the rule of a classification when it names a subject a
+// person needs (a path, an option: "path outside sandbox: ~/.ssh"), and
+// "" for a list entry's own form (python [-c -m]) or a rule without one
+// (git global option), whose reason says more.
+func subjectRule(c Classification) string {
+	r := ruleText(c)
+	if strings.HasPrefix(c.Rule, "rule: ") && strings.Contains(r, ": ") {
+		return r
+	}
+	if c.Reason == "" {
+		return r
+	}
+	return ""
+}
+
 // formatPaths renders up to maxListed paths, quoted, and a count of the rest.
 func formatPaths(paths []string) string {
 	var b strings.Builder
@@ -91,7 +106,7 @@ func prompt(policy string, c *call, f *facts, why string, offer *sessionOffer) s
 		fmt.Fprintf(&b, "  command: %s\n", formatArgv(c.argv))
 		fmt.Fprintf(&b, "  in:      %s\n", f.cwd)
 		fmt.Fprintf(&b, "  class:   %s", f.class.Result)
-		if r := ruleText(f.class); r != "" {
+		if r := subjectRule(f.class); r != "" {
 			fmt.Fprintf(&b, " (%s)", r)
 		}
 		b.WriteByte('\n')

@@ -15,7 +15,11 @@ import "strings"
 //
 // Shell commands:
 //   - a working directory outside the sandbox is refused with
-//     ErrOutsideSandbox;
+//     ErrOutsideSandbox, and so is a command that writes, creates or
+//     deletes a path outside it (Classification.WritesOutside: rm -rf ~,
+//     cp x /etc/hosts, echo x > ~/.bashrc), even with permission, as a
+//     tool's write outside is; a command that only reads outside is asked
+//     about;
 //   - commands consults the classes in order: safe runs (a person is asked if
 //     the model requests permission), blocked is refused with
 //     ErrBlockedCommand, and dangerous, inscrutable and unlisted (none)
@@ -64,6 +68,10 @@ func sandboxPolicy(c *call, f *facts) verdict {
 		case CommandCheckResultBlocked:
 			return refuse(blockedError(c, f))
 		}
+		if f.class.WritesOutside {
+			return refuse(deny(ErrOutsideSandbox, "sandboxauth: %s was refused: outside the sandbox %q, %s. This policy never writes, creates or deletes anything outside the sandbox, even with permission. Change files inside the sandbox only, or ask the user to do this themselves.",
+				describe(c), c.sandboxDir, writesWhat(f.class)))
+		}
 		if f.class.ProjectCode {
 			return projectCodeVerdict(c, f)
 		}
@@ -79,6 +87,20 @@ func sandboxPolicy(c *call, f *facts) verdict {
 	return askIf(c.requested, "the model asked for permission")
 }
 
+// writesWhat says what a command that writes outside the sandbox writes,
+// from its rule: "it would write, create or delete ~", "its redirection
+// >~/.bashrc writes there".
+func writesWhat(c Classification) string {
+	r := ruleText(c)
+	if p, ok := strings.CutPrefix(r, "writes outside sandbox: "); ok {
+		return "it would write, create or delete " + p
+	}
+	if p, ok := strings.CutPrefix(r, "redirection outside sandbox: "); ok {
+		return "its redirection " + p + " writes there"
+	}
+	return "it writes there (" + r + ")"
+}
+
 // blockedError is the refusal of a blocked command, under any policy.
 func blockedError(c *call, f *facts) error {
 	why := f.class.Reason
@@ -88,13 +110,36 @@ func blockedError(c *call, f *facts) error {
 	return deny(ErrBlockedCommand, "sandboxauth: %s was refused: the command is blocked (%s). Blocked commands never run, even with permission. Do the task without it, or ask the user to run it themselves.", describe(c), why)
 }
 
-// classWhy says why a command of class f.class needs a person.
+// classWhy says why a command of class f.class needs a person, in words:
+// the class and the reason a person reads ("the command is dangerous:
+// runs inline code or a module"), and the rule only where it names a
+// subject (a path, an option) that the reason does not ("... (path
+// outside sandbox: /etc/passwd)"). A list entry's own form (python
+// [-c -m]) is not shown: the reason says what it means.
 func classWhy(f *facts) string {
-	s := "the command is " + f.class.Result.String()
-	if r := ruleText(f.class); r != "" {
-		s += " (" + r + ")"
+	cl := f.class
+	rule := ruleText(cl)
+	var s string
+	switch cl.Result {
+	case CommandCheckResultNone:
+		s = "the command is on none of the lists"
+		if strings.HasPrefix(cl.Rule, "rule: ") && rule != "on no list" {
+			s += " (" + rule + ")"
+		}
+		return s
+	default:
+		s = "the command is " + cl.Result.String()
 	}
-	return s
+	if cl.Reason == "" {
+		if rule != "" {
+			return s + " (" + rule + ")"
+		}
+		return s
+	}
+	if r := subjectRule(cl); r != "" {
+		return s + ": " + cl.Reason + " (" + r + ")"
+	}
+	return s + ": " + cl.Reason
 }
 
 // ruleText is the rule of a classification without the class it already

@@ -259,6 +259,14 @@ type Classification struct {
 	// Permissive policies allow it. A command that a safe matcher of the
 	// caller's own (AddSafe) matches keeps its class. See WithProjectCode.
 	ProjectCode bool
+	// WritesOutside reports that the command writes, creates or deletes a
+	// path that resolves outside the sandbox: an operand or option value
+	// its program's spec says it writes (rm -rf ~, cp x /etc/hosts, touch
+	// ../x, rm's -r and -f included), or a redirection that writes (> ~/x).
+	// Rule then names the path ("rule: writes outside sandbox: ~"), the
+	// worst fact first. The Sandbox policy refuses such a command, as it
+	// refuses a tool's write outside the sandbox; Permissive asks.
+	WritesOutside bool
 }
 
 // Check classifies argv with no sandbox known: any absolute, ~ or ..
@@ -301,7 +309,7 @@ func workDir(known *placedDir) classify.WorkDir {
 // publicClassification turns the engine's verdict into a Classification.
 func publicClassification(v *classify.Verdict) Classification {
 	c := Classification{Result: CommandCheckResult(v.Result()), Rule: v.Rule(), Reason: v.Reason(),
-		Argv: slices.Clone(v.Argv()), ProjectCode: v.ProjectCode()}
+		Argv: slices.Clone(v.Argv()), ProjectCode: v.ProjectCode(), WritesOutside: v.WritesOutside()}
 	for i, segs := 0, v.Segments(); i < len(segs); i++ {
 		c.Segments = append(c.Segments, publicClassification(&segs[i]))
 	}

@@ -69,6 +69,12 @@ type UserRequest struct {
 	// call was withdrawn because its context ended (see ContextAuthorizer).
 	// A user interface may select on it to take the question down.
 	Done <-chan struct{}
+
+	// Deadline is when the request is refused with ErrPromptTimeout if
+	// nobody answers it (WithPromptTimeout, a configuration's
+	// "promptTimeout" or DefaultPromptTimeout); zero when it waits until
+	// the authorizer is closed. A user interface may show it.
+	Deadline time.Time
 }
 
 // sessionOffer is what the asker lets a person grant for one request.
@@ -194,6 +200,7 @@ func (b *broker) ask(ctx context.Context, req UserRequest, timeout time.Duration
 	// instead of waiting for Close. Its request is then never sent.
 	var expired <-chan time.Time
 	if timeout > 0 {
+		req.Deadline = time.Now().Add(timeout)
 		t := time.NewTimer(timeout)
 		defer t.Stop()
 		expired = t.C

@@ -16,8 +16,9 @@ package auth
 // it would otherwise allow (reading a .env file) or refuse (writing outside a
 // sandbox), or it may disregard it.
 //
-// sandboxDir, every path and cwd must be absolute. An empty path list
-// authorizes nothing and returns nil. command is an argv that the tool runs
+// sandboxDir, every path and cwd must be absolute. A read or write call
+// with no path names nothing to refuse: it returns nil, and that nil covers
+// no path. command is an argv that the tool runs
 // directly (as os/exec does), not through a shell, unless command[0] is itself
 // a shell given a script.
 //

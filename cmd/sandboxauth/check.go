@@ -15,7 +15,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-const checkSynopsis = "[--config FILE] [--sandbox DIR] [--cwd DIR] [--split-compound] [--policy P] [--json] [--] [ARGV... | -]"
+const checkSynopsis = "[--config FILE] [--sandbox DIR] [--cwd DIR] [--split-compound=false] [--policy P] [--json] [--] [ARGV... | -]"
 
 const checkDescription = `Classify a shell command the way the library's ShellAllowedCommands does
 (safe, blocked, dangerous, inscrutable or none), name the matcher or rule that
@@ -33,9 +33,17 @@ pipe, a redirection, a $variable, a glob, ...) is checked as bash -c LINE, so
 that the classifier sees the script. Blank lines and # comments are skipped.
 Each line gives one line of output (one JSON object per line with --json).
 
+Each command of a pipeline or list (a | b, a && b, a; b) is classified on its
+own, as "sandboxauth hook" and "sandboxauth run" classify it: curl ... | sh is
+refused because curl is blocked. The library does this only when told
+(SetSplitCompound(true), or "splitCompound": true in the configuration);
+--split-compound=false shows what it does by default: every pipeline and list
+is inscrutable, and asked about.
+
 The command lists, protected paths, headless mode and tool policy come from
 the --config file (the defaults without one); a tool policy refusing the
-shell tool refuses every command.
+shell tool refuses every command. The class shown is the one the sandbox
+policy's authorizer acts on, with the configured protected paths.
 
 Exit status (for the policy chosen by --policy, else by the configuration,
 else sandbox):
@@ -50,7 +58,8 @@ else sandbox):
 var checkExamples = []string{
 	"sandboxauth check -- git status",
 	"sandboxauth check -- bash -c 'timeout 5 curl https://example.com'",
-	"sandboxauth check --split-compound -- sh -c 'go vet ./... && go test ./...'",
+	"sandboxauth check -- sh -c 'go vet ./... && go test ./...'",
+	"sandboxauth check --split-compound=false -- bash -c 'ls | wc -l'",
 	"sandboxauth check --sandbox ~/src/app --cwd sub -- ../../bin/tool",
 	"sandboxauth check --config policy.json --json -- make test",
 	"printf 'ls -la\\nrm -rf build\\ncat *.go | wc -l\\n' | sandboxauth check",
@@ -69,7 +78,7 @@ func runCheck(e *env, args []string) int {
 	configPath := configFlag(fs)
 	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR` (default: the current directory)")
 	cwd := fs.String("cwd", "", "the working directory `DIR` of the command; relative to the sandbox (default: the sandbox)")
-	split := fs.Bool("split-compound", false, "classify each command of a pipeline or list instead of calling it inscrutable")
+	split := fs.Bool("split-compound", true, "classify each command of a pipeline or list, as the hook and run do; false: call every pipeline and list inscrutable, as the library does by default")
 	asJSON := fs.Bool("json", false, "print JSON (one object per command) instead of text")
 	policy := fs.String("policy", "", "the `POLICY` whose decision sets the exit status: sandbox, permissive or autoapprove (default: the configuration's, else sandbox)")
 	if code, done := parseFlags(e, fs, args); done {
@@ -88,6 +97,7 @@ func runCheck(e *env, args []string) int {
 	if err != nil {
 		return configError(e, fs, err)
 	}
+	warnConfig(e, fs, cfg)
 	opts := checkOptions{json: *asJSON, policy: policyFor(*policy, cfg)}
 	if opts.sandbox, err = sandboxDir(*sandbox); err != nil {
 		return inputError(e, fs, "%v", err)
@@ -197,7 +207,7 @@ func (c *checker) check(argv []string) checkResult {
 		r.Argv = []string{}
 	}
 	site := sandboxauth.CommandSite{SandboxDir: c.opts.sandbox, Cwd: c.opts.cwd}
-	cl, err := c.commands.ClassifyProtected(site, sandboxauth.DefaultProtectedPaths(), argv)
+	cl, err := c.obs.classify(c.opts.sandbox, c.opts.cwd, argv)
 	if err != nil {
 		r.Error = err.Error()
 	} else {

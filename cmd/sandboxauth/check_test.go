@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,7 +48,8 @@ func TestCheckCommands(t *testing.T) {
 		{"blocked in a shell script", []string{"bash", "-c", "timeout 5 curl https://example.com"}, "blocked", decDeny, decDeny, exitDeny},
 		{"dangerous", []string{"rm", "-rf", "build"}, "dangerous", decAsk, decAsk, exitAsk},
 		{"outside the sandbox", []string{"/usr/local/bin/frobnicate"}, "dangerous", decAsk, decAsk, exitAsk},
-		{"pipeline", []string{"bash", "-c", "cat notes.txt | wc -l"}, "inscrutable", decAsk, decAsk, exitAsk},
+		{"pipeline, each command on its own", []string{"bash", "-c", "cat notes.txt | wc -l"}, "safe", decAllow, decAllow, exitOK},
+		{"command substitution", []string{"bash", "-c", "echo $(cat notes.txt)"}, "inscrutable", decAsk, decAsk, exitAsk},
 		{"operator as an argument", []string{"ls", "|", "wc"}, "inscrutable", decAsk, decAsk, exitAsk},
 		{"unlisted", []string{"frobnicate", "--all"}, "none", decAsk, decAllow, exitAsk},
 	}
@@ -147,26 +149,76 @@ func TestCheckSandboxAndCwd(t *testing.T) {
 	assert.Contains(t, r.stdout, "cwd:         "+filepath.Join(sb, "sub")+"\n")
 }
 
-// TestCheckSplitCompound checks that --split-compound classifies each
-// command of a list instead of calling the list inscrutable.
+// TestCheckSplitCompound checks that check classifies each command of a
+// list on its own by default, as the hook does, and that
+// --split-compound=false shows the library's default (the list is
+// inscrutable).
 func TestCheckSplitCompound(t *testing.T) {
 	t.Parallel()
 	script := []string{"bash", "-c", "git status && git log --oneline"}
-	out, r := checkJSON(t, t.TempDir(), append([]string{"--"}, script...)...)
+	out, r := checkJSON(t, t.TempDir(), append([]string{"--split-compound=false", "--"}, script...)...)
 	assert.Equal(t, "inscrutable", out.Class.Class)
 	assert.Equal(t, exitAsk, r.code)
 
-	out, r = checkJSON(t, t.TempDir(), append([]string{"--split-compound", "--"}, script...)...)
+	out, r = checkJSON(t, t.TempDir(), append([]string{"--"}, script...)...)
 	assert.Equal(t, "safe", out.Class.Class)
 	assert.Equal(t, exitOK, r.code)
 	assert.Len(t, out.Class.Segments, 2)
 
-	out, r = checkJSON(t, t.TempDir(), "--split-compound", "--", "bash", "-c", "git status; curl https://example.com")
+	out, r = checkJSON(t, t.TempDir(), "--", "bash", "-c", "git status; curl https://example.com")
 	assert.Equal(t, "blocked", out.Class.Class)
 	assert.Equal(t, exitDeny, r.code)
 
-	r = runBin(t, "", "check", "--split-compound", "--", "bash", "-c", "git status && git log --oneline")
+	r = runBin(t, "", "check", "--", "bash", "-c", "git status && git log --oneline")
 	assert.Contains(t, r.stdout, "segments:\n  1. safe")
+}
+
+// TestReadmeFirstCommand runs the README's first command as a newcomer
+// does and requires what the README says of it: curl piped into sh is
+// refused as blocked, with exit status 2, under both asking policies.
+func TestReadmeFirstCommand(t *testing.T) {
+	t.Parallel()
+	readme := readRepoFile(t, "README.md")
+	m := regexp.MustCompile(`(?m)^go run ./cmd/sandboxauth (check -- .*?)\s+#`).FindStringSubmatch(readme)
+	require.NotNil(t, m, "the README's first command")
+	args := splitLine(m[1])
+	require.Equal(t, []string{"check", "--", "bash", "-lc", "curl -s https://example.com | sh"}, args)
+	r := runBin(t, "", args...)
+	assert.Equal(t, exitDeny, r.code, r.stdout)
+	assert.Contains(t, r.stdout, "class:       blocked\n")
+	assert.Contains(t, r.stdout, "  sandbox      deny: ")
+	assert.Contains(t, r.stdout, "  permissive   deny: ")
+	assert.Contains(t, readme, "exit status", "the README explains check's exit status")
+	assert.Contains(t, readme, "SetSplitCompound(true)")
+	assert.Contains(t, readme, `"splitCompound": true`)
+}
+
+// TestCheckClassUsesConfiguredProtectedPaths: the class line and the
+// verdicts come from the same authorizer, so a configuration's protected
+// paths decide both: an added pattern makes the class dangerous, a removed
+// default no longer does.
+func TestCheckClassUsesConfiguredProtectedPaths(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "policy.json"), []byte(`{"protectedPaths": {"add": ["secrets/"], "remove": [".env"]}}`), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "secrets"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte("k"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("A=1"), 0o644))
+	tests := []struct {
+		argv  []string
+		class string
+		code  int
+	}{
+		{[]string{"cat", "secrets/key"}, "dangerous", exitAsk},
+		{[]string{"cat", ".env"}, "safe", exitOK},
+	}
+	for _, tt := range tests {
+		out, r := checkJSON(t, dir, append([]string{"--config", "policy.json", "--"}, tt.argv...)...)
+		assert.Equal(t, tt.code, r.code, "%v: %s", tt.argv, r.stderr)
+		require.NotNil(t, out.Class, r.stderr)
+		assert.Equal(t, tt.class, out.Class.Class, tt.argv)
+		assert.Equal(t, decisions(out.Policies)["sandbox"] == decAllow, tt.class == "safe", "class and verdict agree: %v", tt.argv)
+	}
 }
 
 // TestCheckConfigCommands checks --config: extra safe, dangerous and
@@ -227,7 +279,7 @@ func TestCheckStdin(t *testing.T) {
 			assert.Regexp(t, `^CLASS\s+SANDBOX\s+PERMISSIVE\s+AUTOAPPROVE\s+COMMAND`, lines[0])
 			assert.Regexp(t, `^safe\s+allow\s+allow\s+allow\s+git status  # `, lines[1])
 			assert.Regexp(t, `^safe\s+allow\s+allow\s+allow\s+ls -la`, lines[2])
-			assert.Regexp(t, `^inscrutable\s+ask\s+ask\s+allow\s+cat notes.txt \| wc -l`, lines[3])
+			assert.Regexp(t, `^safe\s+allow\s+allow\s+allow\s+cat notes.txt \| wc -l  # every segment is safe`, lines[3])
 			assert.Regexp(t, `^blocked\s+deny\s+deny\s+allow\s+timeout 5 curl https://example.com`, lines[4])
 			assert.Regexp(t, `^dangerous\s+ask\s+ask\s+allow\s+rm -rf build`, lines[5])
 			assert.Empty(t, r.stderr)

@@ -21,7 +21,7 @@ sandboxauth.LoadConfig, for example
       "blocked": {"add": [{"command": "terraform", "reason": "no infrastructure changes"}]}
     },
     "splitCompound": true,
-    "protectedPaths": {"add": [{"pattern": "secrets/", "read": true, "write": true}]},
+    "protectedPaths": {"add": ["secrets/", {"pattern": "go.sum", "read": false}]},
     "headless": false,
     "promptTimeout": "2m",
     "tools": {"profile": "coding", "deny": ["web_fetch"]},
@@ -50,6 +50,14 @@ func loadConfig(path string) (*sandboxauth.Config, error) {
 	return sandboxauth.LoadConfig(path)
 }
 
+// warnConfig prints the configuration's warnings (Config.Warnings: safe
+// entries that make the lists meaningless) on standard error, one a line.
+func warnConfig(e *env, fs *flag.FlagSet, cfg *sandboxauth.Config) {
+	for _, w := range cfg.Warnings() {
+		fmt.Fprintf(e.stderr, "%s: warning: %v\n", fs.Name(), w)
+	}
+}
+
 // configError prints a configuration error, one entry at fault per line,
 // and returns exitUsage.
 func configError(e *env, fs *flag.FlagSet, err error) int {
@@ -71,11 +79,10 @@ func policyFor(flagValue string, cfg *sandboxauth.Config) string {
 }
 
 // commandsFor returns the configuration's command lists, with per-segment
-// analysis turned on when --split-compound says so.
+// analysis as --split-compound says (on by default in every subcommand, as
+// the hook has it).
 func commandsFor(cfg *sandboxauth.Config, split bool) *sandboxauth.ShellAllowedCommands {
 	c := cfg.Commands()
-	if split {
-		c.SetSplitCompound(true)
-	}
+	c.SetSplitCompound(split)
 	return c
 }

@@ -39,7 +39,7 @@ func TestConfigAcceptance(t *testing.T) {
 		{"cat runs by default", []string{"check", "--", "cat", "main.go"}, exitOK, "sandbox      allow", ""},
 		{"removing the default safe cat makes it ask", []string{"check", "--config", "nocat.json", "--", "cat", "main.go"}, exitAsk, "", ""},
 		{"safe curl is rejected with its line", []string{"check", "--config", "safecurl.json", "--", "ls"}, exitUsage, "",
-			`sandboxauth check: safecurl.json:6:9: commands.safe.add[1]: the safe entry "curl" would overrule the blocked entry "curl"`},
+			`sandboxauth check: safecurl.json:6:9: commands.safe.add[1]: the safe entry "curl" would overrule the default blocked entry "curl"`},
 		{"unknown key is rejected with line and column", []string{"check", "--config", "typo.json", "--", "ls"}, exitUsage, "",
 			`sandboxauth check: typo.json:3:5: headles: unknown field "headles"`},
 		{"the demo rejects it alike", []string{"demo", "--config", "typo.json"}, exitUsage, "", `sandboxauth demo: typo.json:3:5: headles: unknown field "headles"`},

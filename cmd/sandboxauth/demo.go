@@ -16,7 +16,7 @@ import (
 	"github.com/sandboxauth/sandboxauth/confine"
 )
 
-const demoSynopsis = "[--config FILE] [--sandbox DIR] [--policy sandbox|permissive|autoapprove] [--split-compound] [--execute]"
+const demoSynopsis = "[--config FILE] [--sandbox DIR] [--policy sandbox|permissive|autoapprove] [--split-compound=false] [--execute]"
 
 const demoDescription = `An interactive session in which you play an LLM agent and the person it asks.
 Type what the agent's tools would do; the chosen policy decides, and when it
@@ -97,7 +97,7 @@ func runDemo(e *env, args []string) int {
 	configPath := configFlag(fs)
 	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR`; it must exist (default: the current directory)")
 	policy := fs.String("policy", "", "the `POLICY`: sandbox, permissive or autoapprove (default: the configuration's, else sandbox)")
-	split := fs.Bool("split-compound", false, "classify each command of a pipeline or list instead of calling it inscrutable")
+	split := fs.Bool("split-compound", true, "classify each command of a pipeline or list, as the hook and run do; false: call every pipeline and list inscrutable, as the library does by default")
 	execute := fs.Bool("execute", false, "run the allowed shell commands, confined by the kernel (Linux Landlock)")
 	if code, done := parseFlags(e, fs, args); done {
 		return code
@@ -116,6 +116,7 @@ func runDemo(e *env, args []string) int {
 	if err != nil {
 		return configError(e, fs, err)
 	}
+	warnConfig(e, fs, cfg)
 	pol := policyFor(*policy, cfg)
 	d := &demo{e: e, sandbox: dir, policy: pol, echo: !isTerminal(e.stdin), grants: sandboxauth.NewGrants()}
 	opts := []sandboxauth.Option{sandboxauth.WithGrants(d.grants)}

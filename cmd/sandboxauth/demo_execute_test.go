@@ -22,8 +22,12 @@ func TestDemoExecute(t *testing.T) {
 		if execute {
 			args = append(args, "--execute")
 		}
+		// A write outside the sandbox that the policy sees is refused
+		// outright; one it cannot see (after a cd) is asked about, and
+		// the kernel stops it when the person allows it.
 		input := "run ./build.sh\n" +
-			"run sh -c \"echo x > " + outside + "/f\"\ny\n"
+			"run sh -c \"echo x > " + outside + "/f\"\n" +
+			"run sh -c \"cd " + outside + " && echo x > f\"\ny\n"
 		r := runIn(t, sb, input, args...)
 		require.Equal(t, exitOK, r.code, r.stderr)
 		assert.NoFileExists(t, filepath.Join(outside, "f"))
@@ -32,6 +36,7 @@ func TestDemoExecute(t *testing.T) {
 			// Project code needs nobody under confinement, and ran.
 			assert.Contains(t, r.stdout, "run ./build.sh\nallowed; ran confined:\n  | building\nexit status 0\n")
 			assert.FileExists(t, filepath.Join(sb, "out.txt"))
+			assert.Contains(t, r.stdout, "was refused: outside the sandbox ")
 			assert.Contains(t, r.stdout, "Read-only file system")
 			assert.Contains(t, r.stdout, "exit status 2")
 		} else {

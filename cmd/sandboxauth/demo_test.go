@@ -46,7 +46,7 @@ func TestDemoPipe(t *testing.T) {
 		"run rm -rf build",
 		"n",
 		"run timeout 5 curl https://example.com",
-		"run cat notes.txt | wc -l",
+		"run echo $(cat notes.txt)",
 		"maybe",
 		"yes",
 		"frobnicate",
@@ -85,8 +85,8 @@ func TestDemoPipe(t *testing.T) {
 	assert.Contains(t, o, "blocked")
 	assert.NotContains(t, o, "Allow?", "blocked commands are not asked about")
 
-	o = outcomeOf(t, out, "run cat notes.txt | wc -l")
-	assert.Contains(t, o, "command: bash -c 'cat notes.txt | wc -l'")
+	o = outcomeOf(t, out, "run echo $(cat notes.txt)")
+	assert.Contains(t, o, "command: bash -c 'echo $(cat notes.txt)'")
 	assert.Contains(t, o, "class:   inscrutable")
 	assert.Contains(t, o, "Allow? [y/N] maybe\nPlease answer one of y/N. Allow? [y/N] yes\nallowed\n")
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth"
@@ -87,8 +88,18 @@ func runHook(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "sandboxauth: the tool call was refused because the hook is misconfigured.")
 		return exitDeny
 	}
+	// A hook process decides one call and exits: collecting its garbage
+	// on the way costs more than the memory it holds. The collector runs
+	// only if the heap nears hookMemoryLimit.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(hookMemoryLimit)
 	return writeAnswer(e, hookAnswer(e.stdin, agent, *config))
 }
+
+// hookMemoryLimit is the heap at which a hook process collects garbage
+// after all (see runHook): far above what deciding the largest event
+// takes.
+const hookMemoryLimit = 256 << 20
 
 // hookAnswer reads, decides and encodes one event. It never panics: a
 // panic anywhere below is answered with the protocol's deny.

@@ -95,3 +95,47 @@ func BenchmarkHookAnswer(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHookLatency runs, side by side and alternately, a yardstick
+// (testdata/yardstick: a Go program that only decodes the same event) and
+// sandboxauth hook deciding a Claude Code shell call, and reports the
+// median wall-clock time of each (yardstick-p50-ms, hook-p50-ms) and their
+// ratio (ratio; the target is at most 1.5). Alternating the two keeps a
+// change in the machine's load from favouring either. Run it with:
+//
+//	go test ./cmd/sandboxauth -run '^$' -bench BenchmarkHookLatency -benchtime 200x
+func BenchmarkHookLatency(b *testing.B) {
+	yardstick := filepath.Join(b.TempDir(), "yardstick")
+	if out, err := exec.Command("go", "build", "-o", yardstick, "./testdata/yardstick").CombinedOutput(); err != nil {
+		b.Fatalf("building the yardstick: %v\n%s", err, out)
+	}
+	project, home := hookProject(b)
+	event := strings.ReplaceAll(mustRead(b, filepath.Join(hooksDir, "claude-code", "safe.json")), projectMark, project)
+	env := hookEnv(home)
+	run := func(path string, args ...string) time.Duration {
+		cmd := exec.Command(path, args...)
+		cmd.Dir, cmd.Env = project, env
+		cmd.Stdin = strings.NewReader(event)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		if err != nil {
+			b.Fatalf("%s: %v", path, err)
+		}
+		return d
+	}
+	floor := make([]time.Duration, 0, b.N)
+	hook := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		floor = append(floor, run(yardstick))
+		hook = append(hook, run(bin, "hook", "--for", "claude-code"))
+	}
+	b.StopTimer()
+	y, h := percentileMS(floor, 0.50), percentileMS(hook, 0.50)
+	b.ReportMetric(y, "yardstick-p50-ms")
+	b.ReportMetric(h, "hook-p50-ms")
+	b.ReportMetric(h/y, "ratio")
+}

@@ -12,6 +12,7 @@
 //	sandboxauth hook --for AGENT < EVENT      answer an agent's pre-tool hook
 //	sandboxauth hook install --for AGENT      register the hook with an agent
 //	sandboxauth run [flags] -- ARGV...        decide a command, then run it confined
+//	sandboxauth defaults [flags] [SECTION...] list the command lists and protected paths
 //	sandboxauth version                       print the version
 //
 // Exit status, for every subcommand:
@@ -75,6 +76,7 @@ func subcommands() []subcommand {
 		{"demo", "an interactive session: play an agent, answer the authorizer's questions", runDemo},
 		{"hook", "decide a coding agent's tool call in its hook protocol; hook install registers it", runHook},
 		{"run", "decide a shell command, then run it under kernel confinement", runRun},
+		{"defaults", "list the default command lists and protected paths (or a configuration's)", runDefaults},
 		{"version", "print the version of sandboxauth", runVersion},
 		{"help", "show this help, or a subcommand's: help COMMAND", runHelp},
 	}
@@ -116,7 +118,7 @@ Usage:
 Commands:
 `)
 	for _, c := range subcommands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `
 Exit status (all commands):
@@ -162,7 +164,10 @@ func runHelp(e *env, args []string) int {
 }
 
 func runVersion(e *env, args []string) int {
-	fs := newFlagSet(e, "version", "", "Print the version of the sandboxauth command and the Go toolchain that built it.\n", []string{"sandboxauth version"})
+	fs := newFlagSet(e, "version", "", "Print the version of the sandboxauth command and the Go toolchain that built it.\n"+
+		"The version is the one the Go toolchain recorded: a release tag or a\n"+
+		"pseudo-version (go install ...@latest), or \"(devel)\" and the commit for a\n"+
+		"build from a checkout.\n", []string{"sandboxauth version"})
 	if code, done := parseFlags(e, fs, args); done {
 		return code
 	}
@@ -173,7 +178,7 @@ func runVersion(e *env, args []string) int {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		goVersion = bi.GoVersion
 	}
-	fmt.Fprintf(e.stdout, "sandboxauth %s (%s)\n", sandboxauth.Version, goVersion)
+	fmt.Fprintf(e.stdout, "sandboxauth %s (%s)\n", sandboxauth.Version(), goVersion)
 	return exitOK
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -34,8 +35,9 @@ the sandbox.
 
 Exit status: the command's own when it ran (128+N when killed by signal N);
 126 when it was refused or the kernel cannot confine it (nothing ran: the
-reason is printed on standard error); 127 when the program cannot be started;
-125 for a usage error.
+reason is printed on standard error); 127 when the program is not found (a
+name in no PATH directory, a path to nothing) or cannot be started; 125 for
+a usage error.
 `
 
 var runExamples = []string{
@@ -82,27 +84,144 @@ func runRun(e *env, args []string) int {
 		configError(e, fs, err)
 		return exitRunUsage
 	}
+	warnConfig(e, fs, cfg)
+
+	if code, ok := findProgram(e, argv[0], cwd); !ok {
+		return code
+	}
 
 	policy := confinePolicy(cfg, dir, *network)
-	terminal := isTTY(e.stdin)
-	opts := []sandboxauth.Option{sandboxauth.WithConfinement(policy)}
-	if !terminal {
-		opts = append(opts, sandboxauth.WithHeadless())
-	}
-	authz, requests, err := cfg.NewPolicyAuthorizer(sandboxauth.PolicySandbox, commandsFor(cfg, true), opts...)
+	authz, requests, err := cfg.NewPolicyAuthorizer(sandboxauth.PolicySandbox, commandsFor(cfg, true), sandboxauth.WithConfinement(policy))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "sandboxauth run: refused to run %s: %v\n", quoteArgv(argv), err)
 		return exitRunRefused
 	}
+	var cl sandboxauth.Classification
+	if cc, ok := authz.(sandboxauth.CommandClassifier); ok {
+		cl, _ = cc.ClassifyCommand(dir, cwd, argv)
+	}
+	q := question{argv: argv, cwd: cwd, policy: policy, class: cl, terminal: isTTY(e.stdin)}
 	decided := make(chan error, 1)
 	go func() { decided <- authz.IsShellAuthorized(false, "", dir, cwd, argv) }()
-	err = askOnTerminal(e, requests, decided)
+	err = q.ask(e, requests, decided)
 	authz.Close()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "sandboxauth run: refused: %v\n", err)
+		fmt.Fprintf(e.stderr, "sandboxauth run: refused `%s`: %s\n", quoteArgv(argv), q.refusal(err))
 		return exitRunRefused
 	}
 	return runConfined(e, argv, cwd, policy)
+}
+
+// findProgram looks for the program name as the command will: in the PATH
+// directories, or at its path from cwd. A program that is not there is a
+// typing mistake, not a decision: exit status 127 and a message saying so.
+func findProgram(e *env, name, cwd string) (code int, ok bool) {
+	var err error
+	if strings.Contains(name, "/") {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		_, err = os.Stat(p)
+	} else {
+		_, err = exec.LookPath(name)
+	}
+	if err != nil {
+		where := "in any directory of PATH"
+		if strings.Contains(name, "/") {
+			where = "at that path"
+		}
+		fmt.Fprintf(e.stderr, "sandboxauth run: %s: command not found (no such program %s); nothing ran\n", name, where)
+		return exitRunNotFound, false
+	}
+	return 0, true
+}
+
+// question is the decision run asks the person at the terminal about.
+type question struct {
+	argv     []string
+	cwd      string
+	policy   confine.Policy
+	class    sandboxauth.Classification
+	terminal bool   // standard input is a terminal to ask on
+	why      string // why the policy asked, in words for the person
+}
+
+// whyAsked is why the policy asks about the command, for the person who
+// typed it: the rule of the request, except for project code with --net,
+// which the confinement does not contain.
+func (q *question) whyAsked(rule string) string {
+	if q.class.ProjectCode && q.policy.Network {
+		return fmt.Sprintf("the command runs project code (%s), and with --net the network is open and reads are not restricted, so the confinement would not stop it from sending your files out",
+			strings.TrimPrefix(strings.TrimPrefix(q.class.Rule, "rule: "), "project code: "))
+	}
+	return rule
+}
+
+// ask answers the authorizer's questions until the decision arrives, and
+// returns it: on the terminal, or, without one, "no" (the refusal then
+// says why the person would have been asked).
+func (q *question) ask(e *env, requests <-chan sandboxauth.UserRequest, decided <-chan error) error {
+	for {
+		select {
+		case err := <-decided:
+			return err
+		case req, ok := <-requests:
+			if !ok {
+				return <-decided
+			}
+			if q.why == "" {
+				q.why = q.whyAsked(req.Rule)
+			}
+			if !q.terminal {
+				req.Disallow()
+				continue
+			}
+			fmt.Fprintf(e.stderr, "sandboxauth run: `%s` in %s needs your approval: %s.\n%s\nRun it? [y/N] ",
+				quoteArgv(q.argv), q.cwd, q.why, q.confinement())
+			answer, _ := readAnswer(e.stdin)
+			if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
+				req.Allow()
+			} else {
+				req.Disallow()
+			}
+		}
+	}
+}
+
+// confinement says what the command would run under.
+func (q *question) confinement() string {
+	net := "no network"
+	if q.policy.Network {
+		net = "the network open (--net)"
+	}
+	reads := "reads unrestricted"
+	if q.policy.Readable != nil {
+		reads = "reads restricted"
+	}
+	return fmt.Sprintf("It would run confined: writes only beneath %s and the temporary and cache directories, %s, %s.", q.policy.Sandbox, net, reads)
+}
+
+// refusal says why the command was not run, for the person who typed it.
+func (q *question) refusal(err error) string {
+	cl := q.class
+	switch {
+	case errors.Is(err, sandboxauth.ErrAuthorizationDenied) && !q.terminal:
+		return fmt.Sprintf("it needs your approval (%s), and standard input is not a terminal to ask on. Run it from a terminal to answer, or add it to the safe list of a policy file (--config FILE)", q.why)
+	case errors.Is(err, sandboxauth.ErrAuthorizationDenied):
+		return "you answered no; nothing ran"
+	case errors.Is(err, sandboxauth.ErrBlockedCommand):
+		reason := cl.Reason
+		if reason == "" {
+			reason = strings.TrimPrefix(cl.Rule, "blocked: ")
+		}
+		return fmt.Sprintf("the command is blocked (%s); blocked commands never run here. Run it yourself outside sandboxauth if you mean to, or remove its entry from the blocked list with a policy file (--config FILE; `sandboxauth defaults blocked` lists them)", reason)
+	case errors.Is(err, sandboxauth.ErrOutsideSandbox) && cl.WritesOutside:
+		return fmt.Sprintf("it writes outside the sandbox %s (%s), which sandboxauth run never does. Pass --sandbox with a directory that holds what it writes, or run it yourself", q.policy.Sandbox, strings.TrimPrefix(cl.Rule, "rule: "))
+	case errors.Is(err, sandboxauth.ErrOutsideSandbox):
+		return fmt.Sprintf("the working directory %s is outside the sandbox %s. Run it from inside the sandbox, or pass --sandbox", q.cwd, q.policy.Sandbox)
+	}
+	return err.Error()
 }
 
 // confinePolicy is the policy commands run under: the configuration's
@@ -112,28 +231,6 @@ func confinePolicy(cfg *sandboxauth.Config, sandbox string, network bool) confin
 	p := cfg.ConfinePolicy(sandbox)
 	p.Network = p.Network || network
 	return p
-}
-
-// askOnTerminal answers the authorizer's questions on the terminal until
-// the decision arrives, and returns it.
-func askOnTerminal(e *env, requests <-chan sandboxauth.UserRequest, decided <-chan error) error {
-	for {
-		select {
-		case err := <-decided:
-			return err
-		case req, ok := <-requests:
-			if !ok {
-				return <-decided
-			}
-			fmt.Fprintf(e.stderr, "%s [y/N] ", strings.TrimRight(req.Prompt, "\n"))
-			answer, _ := readAnswer(e.stdin)
-			if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
-				req.Allow()
-			} else {
-				req.Disallow()
-			}
-		}
-	}
 }
 
 // readAnswer reads one line from r a byte at a time, so that nothing after

@@ -83,8 +83,9 @@ func TestRunMaliciousTest(t *testing.T) {
 	// about, and with no terminal refused before anything runs.
 	r = runEnv(t, sb, env, "", "run", "--config", config, "--net", "--", "go", "test", "./...")
 	assert.Equal(t, exitRunRefused, r.code, "stderr:\n%s", r.stderr)
-	assert.Contains(t, r.stderr, "needs a person's approval")
-	assert.Contains(t, r.stderr, "project code")
+	assert.Contains(t, r.stderr, "sandboxauth run: refused `go test ./...`: it needs your approval (the command runs project code (go test), and with --net the network is open and reads are not restricted, so the confinement would not stop it from sending your files out), and standard input is not a terminal to ask on.")
+	assert.NotContains(t, r.stderr, "nothing confines it", "confinement is there, with the network open")
+	assert.NotContains(t, r.stderr, "agent", "a person typed the command")
 	assertNoConnection(t, l)
 }
 
@@ -111,11 +112,14 @@ func TestRunExitStatus(t *testing.T) {
 		{[]string{"ls", "missing"}, 2},
 		{[]string{"false"}, 1},
 		{[]string{"./missing"}, exitRunNotFound},
+		{[]string{"gti", "status"}, exitRunNotFound},
 	} {
 		r := runEnv(t, sb, env, "", append([]string{"run", "--config", config, "--"}, tc.argv...)...)
 		assert.Equal(t, tc.code, r.code, "%q: stderr:\n%s", tc.argv, r.stderr)
 	}
-	r := runEnv(t, sb, env, "", "run", "--", "ls")
+	r := runEnv(t, sb, env, "", "run", "--", "gti", "status")
+	assert.Equal(t, "sandboxauth run: gti: command not found (no such program in any directory of PATH); nothing ran\n", r.stderr, "a mistyped program is not a refusal")
+	r = runEnv(t, sb, env, "", "run", "--", "ls")
 	assert.Equal(t, exitOK, r.code)
 	assert.Contains(t, r.stdout, "go.mod")
 }
@@ -130,13 +134,15 @@ func TestRunRefusals(t *testing.T) {
 	}{
 		{[]string{"curl", "https://example.com"}, "blocked"},
 		{[]string{"timeout", "5", "wget", "x"}, "blocked"},
-		{[]string{"rm", "-rf", "build"}, "needs a person's approval"},
-		{[]string{"sh", "-c", "echo x > /etc/passwd"}, "needs a person's approval"},
+		{[]string{"rm", "-rf", "build"}, "it needs your approval (the command is dangerous: recursive or forced removal), and standard input is not a terminal"},
+		{[]string{"sh", "-c", "echo x > /etc/passwd"}, "it writes outside the sandbox"},
+		{[]string{"rm", "-rf", "/"}, "it writes outside the sandbox " + sb + " (writes outside sandbox: /)"},
 	} {
 		r := runIn(t, sb, "", append([]string{"run", "--"}, tc.argv...)...)
 		assert.Equal(t, exitRunRefused, r.code, "%q", tc.argv)
-		assert.Contains(t, r.stderr, "sandboxauth run: refused: ", "%q", tc.argv)
+		assert.Contains(t, r.stderr, "sandboxauth run: refused `", "%q", tc.argv)
 		assert.Contains(t, r.stderr, tc.why, "%q", tc.argv)
+		assert.NotContains(t, r.stderr, "agent", "%q: a person typed the command", tc.argv)
 		assert.Empty(t, r.stdout)
 	}
 	assert.DirExists(t, filepath.Join(sb, "build"), "nothing ran")
@@ -166,11 +172,12 @@ func TestRunTerminal(t *testing.T) {
 			t.Skipf("no pseudo-terminal available: %v", err)
 		}
 		tm := newTerminal(f)
-		tm.expect(t, "command: rm -rf build")
+		tm.expect(t, "sandboxauth run: `rm -rf build` in "+sb+" needs your approval: the command is dangerous: recursive or forced removal.")
+		tm.expect(t, "It would run confined: writes only beneath "+sb)
 		tm.expect(t, "[y/N] ")
 		tm.typeLine(t, answer)
 		if answer != "y" {
-			tm.expect(t, "the user refused")
+			tm.expect(t, "you answered no; nothing ran")
 		}
 		err = cmd.Wait()
 		f.Close()

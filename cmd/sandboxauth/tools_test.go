@@ -207,7 +207,7 @@ func TestToolsBadInput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
-		"malformed.json": `{"tools": {"deny": ["exec",]}}`,
+		"malformed.json": `{"tools": {"deny": ["exec" "read"]}}`,
 		"unknown.json":   `{"tools": {"profile": "coding"}, "agentz": []}`,
 		"group.json":     `{"tools": {"allow": ["read"], "byProvider": {"openai": {"deny": ["exec", "group:fz"]}}}}`,
 		"blank.json":     `{"tools": {"allow": ["read", "  "]}}`,

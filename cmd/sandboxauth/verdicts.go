@@ -65,6 +65,17 @@ func (o *observer) close() {
 	}
 }
 
+// classify returns the class the sandbox policy's authorizer acts on:
+// its command lists and the configured protected paths.
+func (o *observer) classify(sandbox, cwd string, argv []string) (sandboxauth.Classification, error) {
+	for _, p := range o.policies {
+		if cc, ok := p.authz.(sandboxauth.CommandClassifier); ok {
+			return cc.ClassifyCommand(sandbox, cwd, argv)
+		}
+	}
+	return sandboxauth.Classification{}, errors.New("no policy classifies commands")
+}
+
 // shell returns what each policy does with the shell command argv run in
 // cwd inside sandbox.
 func (o *observer) shell(sandbox, cwd string, argv []string) []verdict {

@@ -31,6 +31,12 @@ type Verdict struct {
 	// project: runs project code, and nothing else made it dangerous (see
 	// projectcode.go).
 	project bool
+	// outside: a path the command names resolves outside the sandbox;
+	// writeOut: one it writes, creates or deletes does (a Write operand
+	// or option value, a writing redirection), which is named before any
+	// other reason to ask; writesOutside: such a path lies outside the
+	// temporary directory too (see outsideVerdict).
+	outside, writeOut, writesOutside bool
 }
 
 // Result is the command's class.
@@ -55,11 +61,25 @@ func (v *Verdict) Segments() []Verdict { return v.segs }
 // project and that this alone made it dangerous.
 func (v *Verdict) ProjectCode() bool { return v.project }
 
+// WritesOutside reports that the command writes, creates or deletes a path
+// that resolves outside the sandbox and outside the temporary directory
+// (rm -rf ~, cp x /etc/hosts, a redirection to ~/.bashrc): the worst fact
+// about it, named by Rule.
+func (v *Verdict) WritesOutside() bool { return v.writesOutside }
+
 // worseOf returns a unless b is strictly worse, or as bad for a reason
 // other than project code (which confinement answers) when a is project
 // code.
 func worseOf(a, b Verdict) Verdict {
-	if b.res.rank() > a.res.rank() || a.project && !b.project && b.res == a.res {
+	// A write outside the sandbox is the worst fact short of a blocked
+	// command: it is named first, whatever else would ask.
+	if a.writesOutside != b.writesOutside && a.res != Blocked && b.res != Blocked {
+		if b.writesOutside {
+			return b
+		}
+		return a
+	}
+	if b.res.rank() > a.res.rank() || a.project && !b.project && b.res == a.res || b.writeOut && !a.writeOut && b.res == a.res {
 		return b
 	}
 	return a
@@ -315,6 +335,9 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	}
 	v = r.projectCode(name, args, cwd, v, listed, sp == nil)
 	v = worseOf(v, r.operands(name, args, cwd, sp == nil))
+	if v.res != Safe && v.res != Blocked {
+		v = worseOf(v, r.writesOutside(name, args, cwd))
+	}
 	if floor.res != Safe {
 		v = worseOf(v, floor)
 	}
@@ -834,6 +857,32 @@ func (r *cmdClassifier) commandPath(arg0, cwd string) Verdict {
 		arg0+" is a program inside the sandbox; what it does is unknown")
 }
 
+// writesOutside looks, for a command that is not safe, for the words its
+// program's spec says it writes, creates or deletes, options it knows to be
+// unsafe included (rm -rf ~): one outside the sandbox is a verdict that
+// says so. A command without a spec, or with a word the spec does not
+// understand, has none found here; its paths were judged as reads and
+// writes alike by operands.
+func (r *cmdClassifier) writesOutside(name string, args []string, cwd string) Verdict {
+	if r.sandbox == "" {
+		return safeCmdVerdict
+	}
+	sp := programs.Form(name, args[1:])
+	if sp == nil {
+		return safeCmdVerdict
+	}
+	words, ok := programs.Writes(sp, args[1+len(sp.Prefix):])
+	if !ok {
+		return safeCmdVerdict
+	}
+	for _, w := range words {
+		if pv := r.pathArg(w, cwd, true); pv.writeOut {
+			return pv
+		}
+	}
+	return safeCmdVerdict
+}
+
 // operands checks every argument of args that may name a file.
 func (r *cmdClassifier) operands(name string, args []string, cwd string, walk bool) Verdict {
 	bad := safeCmdVerdict
@@ -874,13 +923,14 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) Verdict {
 		return safeCmdVerdict
 	}
 	if p[0] == '~' {
-		return mkVerdict(Dangerous, "rule: path outside sandbox: "+p,
-			"a ~ path names the home directory, outside the sandbox")
+		return outsideVerdict(p, "", writes, "a ~ path names the home directory, outside the sandbox")
 	}
 	if r.sandbox == "" {
 		if p[0] == '/' || pathres.HasDotDot(p) {
-			return mkVerdict(Dangerous, "rule: path outside sandbox: "+p,
+			v := mkVerdict(Dangerous, "rule: path outside sandbox: "+p,
 				"with no sandbox known, an absolute or .. path may point outside it")
+			v.outside = true
+			return v
 		}
 		if writes && inGitDir(p) {
 			return mkVerdict(Dangerous, "rule: writes into .git: "+p,
@@ -894,8 +944,7 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) Verdict {
 	abs := atCwd(cwd, p)
 	resolved, inside, err := r.contains(abs)
 	if err != nil || !inside {
-		return mkVerdict(Dangerous, "rule: path outside sandbox: "+p,
-			"the path resolves outside the sandbox")
+		return outsideVerdict(p, abs, writes, "the path resolves outside the sandbox")
 	}
 	if writes && inGitDir(resolved) {
 		return mkVerdict(Dangerous, "rule: writes into .git: "+p,
@@ -921,6 +970,36 @@ func (r *cmdClassifier) pathArg(p, cwd string, writes bool) Verdict {
 		return untrustedVerdict("path "+p, "it may now be a link leading elsewhere, or a protected file")
 	}
 	return safeCmdVerdict
+}
+
+// outsideVerdict is the verdict of a path p (abs: absolute, "" for a ~
+// path) outside the sandbox, written to when writes. A write is refused by the Sandbox policy (writesOutside)
+// unless p lies beneath the temporary directory, where a command's logs
+// and scratch files go (go test > /tmp/out.log asks, as it did).
+func outsideVerdict(p, abs string, writes bool, reason string) Verdict {
+	if writes {
+		v := mkVerdict(Dangerous, "rule: writes outside sandbox: "+p, "the command would write, create or delete "+p+", outside the sandbox")
+		v.outside, v.writeOut, v.writesOutside = true, true, !inTempDir(abs)
+		return v
+	}
+	v := mkVerdict(Dangerous, "rule: path outside sandbox: "+p, reason)
+	v.outside = true
+	return v
+}
+
+// inTempDir reports whether the absolute path p resolves beneath the
+// temporary directory (not to the directory itself).
+func inTempDir(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	tmp := os.TempDir()
+	resolved, inside, err := pathres.Contains(tmp, p)
+	if err != nil || !inside {
+		return false
+	}
+	root, rootInside, err := pathres.Contains(tmp, tmp)
+	return err == nil && rootInside && resolved != root
 }
 
 // atCwd returns p, taken from cwd when it is relative.
@@ -1001,7 +1080,7 @@ func (r *cmdClassifier) redirect(rd shell.Redirect, cwd string) Verdict {
 			"with no sandbox known, a redirection may read or write outside it")
 	}
 	pv := r.pathArg(rd.Target, cwd, rd.Writes())
-	if pv.res != Safe && strings.HasPrefix(pv.rule, "rule: path outside sandbox") {
+	if pv.outside {
 		pv.rule = "rule: redirection outside sandbox: " + rd.Op + rd.Target
 		if rd.Writes() {
 			pv.reason = "the redirection writes outside the sandbox"

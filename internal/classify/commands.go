@@ -66,11 +66,32 @@ func (c *Commands) list(l List) *matcherList {
 }
 
 // AddDefaults adds the default matchers (DefaultMatchers) to each list.
+// The matchers are fresh, so the lists keep them without copying, and each
+// safe one is compiled with the spec it comes from.
 func (c *Commands) AddDefaults() {
-	for _, l := range []List{BlockedList, DangerousList, SafeList} {
-		for _, m := range DefaultMatchers(l) {
-			c.Add(l, m)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range []List{BlockedList, DangerousList} {
+		ml, kind := c.list(l), l.String()
+		ms := DefaultMatchers(l)
+		rules := rulesOf(kind, ms)
+		for i, m := range ms {
+			if m.Command != "" {
+				ml.addOwned(kind, m, nil, rules[i])
+			}
 		}
+	}
+	// A safe default shares its spec's prefix and unsafe option names,
+	// which nobody changes: the lists never change a matcher's slices,
+	// and hand out copies.
+	specs := specsByPrefixLength()
+	ms := make([]Matcher, len(specs))
+	for i, sp := range specs {
+		ms[i] = Matcher{Command: sp.Command, CommandArgsPrefix: sp.Prefix, ExceptFlags: sp.UnsafeNames(), Reason: sp.Reason}
+	}
+	rules := rulesOf("safe", ms)
+	for i, sp := range specs {
+		c.safe.addOwned("safe", ms[i], sp, rules[i])
 	}
 }
 
@@ -191,7 +212,7 @@ func (c *Commands) ClassifyGranted(site Site, protected []Protected, known WorkD
 	if grant.Command == "" { // as Add: a matcher without a command is no matcher
 		return c.classify(site, protected, known, argv, project, nil)
 	}
-	g := compile(SafeList.String(), normalizeCommandName(grant.Command), grant.Clone())
+	g := compile(SafeList.String(), normalizeCommandName(grant.Command), grant.Clone(), nil)
 	return c.classify(site, protected, known, argv, project, &g)
 }
 

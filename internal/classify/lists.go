@@ -63,9 +63,17 @@ type compiledMatcher struct {
 	spec  *programs.Spec // the spec a default safe matcher was derived from
 }
 
-func compile(kind, name string, m Matcher) compiledMatcher {
-	cm := compiledMatcher{m: m, style: flagStyleOf(name), rule: kind + ": " + m.String()}
-	if kind == "safe" {
+// compile compiles m of list kind under its normalised name. sp is the
+// spec a default safe matcher was derived from, when the caller knows it;
+// otherwise a safe matcher's spec is looked up.
+func compile(kind, name string, m Matcher, sp *programs.Spec) compiledMatcher {
+	return compileRule(kind, name, m, sp, kind+": "+m.String())
+}
+
+// compileRule is compile with m's rule already written.
+func compileRule(kind, name string, m Matcher, sp *programs.Spec, rule string) compiledMatcher {
+	cm := compiledMatcher{m: m, style: flagStyleOf(name), rule: rule, spec: sp}
+	if kind == "safe" && sp == nil {
 		cm.spec = specFor(&m)
 	}
 	return cm
@@ -75,6 +83,13 @@ func (l *matcherList) add(kind string, m Matcher) {
 	if m.Command == "" {
 		return
 	}
+	l.addOwned(kind, m.Clone(), nil, "")
+}
+
+// addOwned is add for a matcher the list may keep as it is (its slices
+// belong to nobody else, or to nobody that changes them), with the spec it
+// was derived from (nil when not known) and its rule ("" to write it).
+func (l *matcherList) addOwned(kind string, m Matcher, sp *programs.Spec, rule string) {
 	// A duplicate has the same normalised name, so only that name's
 	// matchers are compared (the default lists are built in linear time).
 	name := normalizeCommandName(m.Command)
@@ -83,12 +98,14 @@ func (l *matcherList) add(kind string, m Matcher) {
 			return
 		}
 	}
-	m = m.Clone()
 	l.list = append(l.list, m)
 	if l.byName == nil {
 		l.byName = make(map[string][]compiledMatcher)
 	}
-	l.byName[name] = append(l.byName[name], compile(kind, name, m))
+	if rule == "" {
+		rule = kind + ": " + m.String()
+	}
+	l.byName[name] = append(l.byName[name], compileRule(kind, name, m, sp, rule))
 	if fi := l.firsts[name]; fi != nil {
 		fi.add(int32(len(l.byName[name])-1), m.CommandArgsPrefix)
 	} else {
@@ -117,7 +134,7 @@ func (l *matcherList) reindex(kind, name string) {
 	var cms []compiledMatcher
 	for _, m := range l.list {
 		if normalizeCommandName(m.Command) == name {
-			cms = append(cms, compile(kind, name, m))
+			cms = append(cms, compile(kind, name, m, nil))
 		}
 	}
 	if len(cms) == 0 {

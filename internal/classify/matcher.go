@@ -36,6 +36,12 @@ func (m Matcher) Matches(argv []string) bool {
 // --output, --ext-diff)`, `rm [-r -f ...]`.
 func (m Matcher) String() string {
 	var b strings.Builder
+	m.writeTo(&b)
+	return b.String()
+}
+
+// writeTo writes String's text to b.
+func (m Matcher) writeTo(b *strings.Builder) {
 	b.WriteString(m.Command)
 	for _, a := range m.CommandArgsPrefix {
 		b.WriteByte(' ')
@@ -43,15 +49,46 @@ func (m Matcher) String() string {
 	}
 	if len(m.Flags) > 0 {
 		b.WriteString(" [")
-		b.WriteString(strings.Join(m.Flags, " "))
+		for i, f := range m.Flags {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(f)
+		}
 		b.WriteByte(']')
 	}
 	if len(m.ExceptFlags) > 0 {
 		b.WriteString(" (except ")
-		b.WriteString(strings.Join(m.ExceptFlags, ", "))
+		for i, f := range m.ExceptFlags {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f)
+		}
 		b.WriteByte(')')
 	}
-	return b.String()
+}
+
+// rulesOf returns the rule of each of ms on list kind ("safe: git log
+// (except --output, ...)"), the texts of all of them in one string, so
+// that the default lists are built with one allocation for their rules.
+func rulesOf(kind string, ms []Matcher) []string {
+	var b strings.Builder
+	b.Grow(48 * len(ms))
+	ends := make([]int, len(ms))
+	for i := range ms {
+		b.WriteString(kind)
+		b.WriteString(": ")
+		ms[i].writeTo(&b)
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	out := make([]string, len(ms))
+	start := 0
+	for i, e := range ends {
+		out[i], start = all[start:e], e
+	}
+	return out
 }
 
 // bare reports whether m names a command regardless of its arguments.

@@ -35,13 +35,20 @@ func specMatcher(sp *programs.Spec) Matcher {
 // project's "test" script exactly as npm run test does, and both are
 // decided by the dangerous list's npm scripts, the same way.
 func specMatchers() []Matcher {
-	all := programs.All()
-	slices.SortStableFunc(all, func(a, b *programs.Spec) int { return len(b.Prefix) - len(a.Prefix) })
+	all := specsByPrefixLength()
 	out := make([]Matcher, len(all))
 	for i, sp := range all {
 		out[i] = specMatcher(sp)
 	}
 	return out
+}
+
+// specsByPrefixLength returns every spec, the longer prefixes of a
+// program first (the order of the default safe list).
+func specsByPrefixLength() []*programs.Spec {
+	all := programs.All()
+	slices.SortStableFunc(all, func(a, b *programs.Spec) int { return len(b.Prefix) - len(a.Prefix) })
+	return all
 }
 
 // specFor returns the spec behind m when m is exactly the matcher derived
@@ -123,11 +130,20 @@ func (r *cmdClassifier) parsedVerdict(sp *programs.Spec, v Verdict, args []strin
 			}
 		}
 	}
+	var dest string
+	if sp.Copies && !sp.Moves {
+		dest, _, _, _ = programs.CopyDestination(p)
+	}
 	for _, f := range p.Files {
 		var pv Verdict
 		switch f.Role {
 		case programs.Write:
 			pv = r.pathArg(f.Word, cwd, true)
+			if pv.writeOut && sp.Copies && !sp.Moves && f.Word != dest {
+				// A source of a copy is read, not written: outside the
+				// sandbox it is a read outside.
+				pv = r.pathArg(f.Word, cwd, false)
+			}
 		case programs.ReadTree:
 			pv = safeCmdVerdict
 			if sp.Pathspecs {
@@ -358,7 +374,9 @@ func (r *cmdClassifier) walkProtected(dir, cwd string, hidden bool, ignoreFiles,
 	abs := atCwd(cwd, dir)
 	real, inside, err := r.contains(abs)
 	if err != nil || !inside {
-		return mkVerdict(Dangerous, "rule: path outside sandbox: "+dir, "the path resolves outside the sandbox")
+		v := mkVerdict(Dangerous, "rule: path outside sandbox: "+dir, "the path resolves outside the sandbox")
+		v.outside = true
+		return v
 	}
 	if !hidden && len(ignoreFiles) > 0 && (dirWhitelists(real, ignoreFiles) || r.ancestorsWhitelist(real, ignoreFiles)) {
 		hidden = true

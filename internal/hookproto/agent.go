@@ -79,10 +79,18 @@ func settle(req *Request, d Decision) Decision {
 	return d
 }
 
-// askAsDeny is the refusal given where an event cannot ask a person.
+// askAsDeny is the refusal given where an event cannot ask a person: the
+// question's reason turned into a refusal (the call "was refused", not
+// "needs your approval"), what would let it run, and how to change the
+// policy concretely.
 func askAsDeny(req *Request, why string) string {
-	return strings.TrimRight(why, ". ") + ". This " + req.Agent + " hook event (" + req.Event +
-		") cannot ask a person, so the call was refused: a person must approve it (run it themselves, or change the sandboxauth policy). Continue without it, or stop and say what you need."
+	why = strings.TrimRight(why, ". ")
+	why = strings.Replace(why, " needs your approval: ", " was refused: ", 1)
+	return why + ". This " + req.Agent + " hook event (" + req.Event + ") cannot ask a person, and sandboxauth asks a person about such calls. " +
+		"A person can run it themselves, or let such calls run by adding a safe entry to the user's policy file " +
+		"(sandboxauth/config.json in the user configuration directory, ~/.config/sandboxauth/config.json on Linux), " +
+		`for example {"commands": {"safe": {"add": [{"command": "make", "args": ["test"]}]}}}; ` +
+		"`sandboxauth check -- COMMAND` shows the rule that decided. Continue without it, or stop and say what you need."
 }
 
 // fields is a decoded JSON object whose members are read on demand.

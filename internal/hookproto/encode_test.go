@@ -65,7 +65,13 @@ func TestEncode(t *testing.T) {
 		got, reason := readAnswer(t, name, a.Encode(cannot, Decision{Action: Ask, Reason: "rm -rf is dangerous"}))
 		assert.Equal(t, want[name][3], got, name)
 		assert.Contains(t, reason, "rm -rf is dangerous")
-		assert.Contains(t, reason, "a person must approve")
+		assert.Contains(t, reason, "cannot ask a person")
+		assert.Contains(t, reason, `{"commands": {"safe": {"add": [`, "says how to change the policy")
+
+		// The question's "needs your approval" becomes a refusal.
+		_, reason = readAnswer(t, name, a.Encode(cannot, Decision{Action: Ask, Reason: "sandboxauth: running `rm -rf build` in /p needs your approval: the command is dangerous."}))
+		assert.True(t, strings.HasPrefix(reason, "sandboxauth: running `rm -rf build` in /p was refused: the command is dangerous. This "), reason)
+		assert.NotContains(t, reason, "needs your approval")
 
 		// Without a decoded event, every answer is a deny, even one that
 		// says allow.

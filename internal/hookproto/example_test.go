@@ -8,7 +8,8 @@ import (
 
 // A hook decodes the agent's event, decides it, and encodes the decision in
 // the agent's protocol. Codex cannot ask from PreToolUse, so an ask
-// becomes a deny (exit status 2) that says a person must approve.
+// becomes a deny (exit status 2) that says a person must decide, and how
+// to change the policy.
 func ExampleLookup() {
 	agent, _ := hookproto.Lookup("codex")
 	req, err := agent.Decode([]byte(`{"session_id":"s","cwd":"/src/app","hook_event_name":"PreToolUse",
@@ -25,5 +26,5 @@ func ExampleLookup() {
 	// Output:
 	// edit [/src/app/main.go /src/lib/main.go]
 	// 2
-	// moving a file out of the project. This codex hook event (PreToolUse) cannot ask a person, so the call was refused: a person must approve it (run it themselves, or change the sandboxauth policy). Continue without it, or stop and say what you need.
+	// moving a file out of the project. This codex hook event (PreToolUse) cannot ask a person, and sandboxauth asks a person about such calls. A person can run it themselves, or let such calls run by adding a safe entry to the user's policy file (sandboxauth/config.json in the user configuration directory, ~/.config/sandboxauth/config.json on Linux), for example {"commands": {"safe": {"add": [{"command": "make", "args": ["test"]}]}}}; `sandboxauth check -- COMMAND` shows the rule that decided. Continue without it, or stop and say what you need.
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -75,4 +76,19 @@ const evalLimit = 255
 // isEvalLoop reports whether err is filepath.EvalSymlinks's "too many links".
 func isEvalLoop(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "too many links")
+}
+
+// chdirUnrecorded changes this process's working directory to dir for the
+// rest of the test, as t.Chdir does, but without recording dir as an input
+// of the test: go test keys its result cache on every directory a test
+// changes into, and a fresh temporary directory's name differs on every
+// run, so t.Chdir into one means that the package's tests never hit the
+// cache. The tests open only absolute paths after the change, so the
+// directory is not an input. The test must not run in parallel.
+func chdirUnrecorded(t *testing.T, dir string) {
+	t.Helper()
+	old, err := os.Getwd()
+	require.NoError(t, err)
+	require.NoError(t, syscall.Chdir(dir))
+	t.Cleanup(func() { require.NoError(t, syscall.Chdir(old)) })
 }

@@ -82,7 +82,7 @@ func coreutils() []*Spec {
 			Options: join(
 				opts("-b,--ignore-leading-blanks -d,--dictionary-order -f,--ignore-case -g,--general-numeric-sort -i,--ignore-nonprinting -M,--month-sort -h,--human-numeric-sort -n,--numeric-sort -R,--random-sort -r,--reverse -V,--version-sort -c --check[=] -C -k,--key= -m,--merge -s,--stable -S,--buffer-size= -t,--field-separator= -u,--unique -z,--zero-terminated --debug --parallel= --sort= --help --version"),
 				opts("--random-source=R"),
-				unsafe("writes the sorted output to a file", "-o,--output="),
+				unsafe("writes the sorted output to a file", "-o,--output=W"),
 				unsafe("runs a program to compress temporary files", "--compress-program="),
 				unsafe("writes temporary files to a directory of its choosing", "-T,--temporary-directory="),
 				files0,
@@ -118,7 +118,7 @@ func coreutils() []*Spec {
 		{ReadOnly: true, Command: "dircolors", Syntax: GNU, MaxOperands: 1, Options: opts("-b,--sh,--bourne-shell -c,--csh,--c-shell -p,--print-database --print-ls-colors --help --version"), Reason: "prints ls colour settings"},
 		{ReadOnly: true, Command: "iconv", Syntax: GNU, Reason: "converts text to standard output",
 			Options: join(opts("-f,--from-code= -t,--to-code= -l,--list -c -s,--silent --verbose -?,--help --usage -V,--version"),
-				unsafe("writes the output to a file", "-o,--output="))},
+				unsafe("writes the output to a file", "-o,--output=W"))},
 		{ReadOnly: true, Command: "file", Syntax: GNU, Reason: "identifies file types",
 			Options: join(opts("--apple --extension --mime-encoding --mime-type -b,--brief -C,--compile -c,--checking-printout -d -E -e,--exclude= --exclude-quiet= -F,--separator= -h,--no-dereference -i,--mime -k,--keep-going -L,--dereference -l,--list -N,--no-pad -n,--no-buffer -0,--print0 -p,--preserve-date -P,--parameter= -r,--raw -s,--special-files -S,--no-sandbox -v,--version -z,--uncompress -Z,--uncompress-noreport --help"),
 				opts("-m,--magic-file=P"),

@@ -19,7 +19,7 @@ func fileutils() []*Spec {
 		{ReadOnly: true, Command: "tree", Syntax: Bundled, Reason: "lists a directory tree; links are not followed",
 			Options: join(opts("-a -d -f -x -L= -P= -I= --gitignore --gitfile=R --ignore-case --matchdirs --metafirst --prune --info --infofile=R --noreport --charset= --filelimit= --dirsfirst --filesfirst -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --sort= -i -A -S -n -C -X -J -H= -T= --nolinks --hintro=R --houtro=R --help --version"),
 				unsafe(followsLinks, "-l -R"),
-				unsafe("writes the listing to a file", "-o="),
+				unsafe("writes the listing to a file", "-o=W"),
 				unsafe("reads a list of file names from a file, which are never checked", "--fromfile"))},
 		{Command: "touch", Syntax: GNU, Operands: Write, Reason: "creates files or updates their times",
 			Options: join(opts("-a -c,--no-create -d,--date= -f -h,--no-dereference -m -t= --time= --help --version"), opts("-r,--reference=R"))},

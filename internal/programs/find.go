@@ -15,7 +15,7 @@ func finders() []*Spec {
 				unsafe("follows symbolic links while walking a tree, which may lead out of the sandbox", "-L -follow"),
 				unsafe("runs a command for each file", "-exec= -execdir= -ok= -okdir="),
 				unsafe("deletes files", "-delete"),
-				unsafe("writes a file", "-fprint= -fprint0= -fls= -fprintf="),
+				unsafe("writes a file", "-fprint=W -fprint0=W -fls=W -fprintf=W"),
 				unsafe("reads a list of starting points from a file, which are never checked", "-files0-from="),
 			),
 		},

@@ -35,7 +35,7 @@ func golang() []*Spec {
 	// builds write the build cache and, with -o, a binary.
 	writes := func(s *Spec) *Spec { s.ReadOnly = false; return s }
 	return []*Spec{
-		writes(g("test", "builds and runs the project's tests", build, test, args, unsafe("writes the test binary to a file of its choosing", "-o="))),
+		writes(g("test", "builds and runs the project's tests", build, test, args, unsafe("writes the test binary to a file of its choosing", "-o=W"))),
 		writes(g("build", "builds the project", build, opts("-o=W"))),
 		g("vet", "vets the project", build, vet, unsafe(runs, "-vettool=")),
 		g("list", "lists packages (loading them downloads the modules go.mod requires: project code)", build, opts("-f= -e -export -find -compiled -deps -test"),
@@ -47,7 +47,7 @@ func golang() []*Spec {
 		{ReadOnly: true, Command: "go", Prefix: words("mod edit -json"), Syntax: GoFlag, MaxOperands: 1, Reason: "prints go.mod as JSON"},
 		{ReadOnly: true, Command: "go", Prefix: words("mod edit -print"), Syntax: GoFlag, MaxOperands: 1, Reason: "prints go.mod"},
 		{ReadOnly: true, Command: "go", Prefix: words("tool cover"), Syntax: GoFlag, Reason: "summarises a coverage profile; no browser, no output file",
-			Options: join(opts("-func=R -mode= -var="), unsafe("opens a browser", "-html="), unsafe("writes a file", "-o="))},
+			Options: join(opts("-func=R -mode= -var="), unsafe("opens a browser", "-html="), unsafe("writes a file", "-o=W"))},
 		{ReadOnly: true, Command: "gofmt", Syntax: GoFlag, Reason: "formats Go code to standard output or lists differences",
 			Options: join(opts("-l -d -e -s -r= -cpuprofile=W"), unsafe("rewrites files in place", "-w"))},
 		{ReadOnly: true, Command: "goimports", Syntax: GoFlag, Reason: "lists import fixes",

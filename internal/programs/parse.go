@@ -37,6 +37,10 @@ type Parsed struct {
 	Whitelist []string
 	// Problem is the first reason the command is not safe, or nil.
 	Problem *Problem
+
+	// lenient reads past the options the spec knows to be unsafe (see
+	// Writes).
+	lenient bool
 }
 
 // Has reports whether an option with one of the given spellings was used.
@@ -95,6 +99,40 @@ func Release(p *Parsed) {
 	parsedPool.Put(p)
 }
 
+// Writes reads args (the words after s.Command and s.Prefix) as the
+// program does, options the spec knows to be unsafe included (rm -rf), and
+// returns the words it writes, creates or deletes: its Write operands and
+// the values of its Write options (for a program that copies, the
+// destination, and the sources of one that moves). ok is false when the argv holds
+// something the spec does not understand (an unknown option), whose
+// effect on the other words cannot be known.
+func Writes(s *Spec, args []string) (words []string, ok bool) {
+	p := &Parsed{lenient: true}
+	p.parse(s, args)
+	if p.Problem != nil && p.Problem.Unknown {
+		return nil, false
+	}
+	if s.Copies {
+		// cp reads its sources and writes the destination; mv deletes
+		// its sources too.
+		dest, sources, _, ok := CopyDestination(p)
+		if !ok {
+			return nil, true
+		}
+		words = append(words, dest)
+		if s.Moves {
+			words = append(words, sources...)
+		}
+		return words, true
+	}
+	for _, f := range p.Files {
+		if f.Role == Write {
+			words = append(words, f.Word)
+		}
+	}
+	return words, true
+}
+
 func (p *Parsed) parse(s *Spec, args []string) {
 	p.Spec = s
 	if s.TextOnly {
@@ -140,7 +178,7 @@ func (s *Spec) title() string {
 // use records an option; an unsafe option is a problem.
 func (p *Parsed) use(o *Option, name, value string, hasValue bool) {
 	p.Options = append(p.Options, Used{Option: o, Name: name, Value: value, HasValue: hasValue})
-	if o.Unsafe != "" && p.Problem == nil {
+	if o.Unsafe != "" && p.Problem == nil && !p.lenient {
 		p.Problem = &Problem{Rule: p.Spec.Command + " " + o.Names[0], Reason: o.Unsafe}
 	}
 	if !hasValue || o.Value == 0 || o.Value == Text {

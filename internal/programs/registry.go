@@ -116,16 +116,25 @@ func ReadOnlyArgv(command string, args []string) bool {
 // All returns every spec, ordered by command and prefix. The specs are
 // shared: callers must not change them.
 func All() []*Spec {
+	return slices.Clone(sortedSpecs())
+}
+
+// sortedSpecs is every spec ordered by command and prefix (the order of
+// their registry keys), sorted once.
+var sortedSpecs = sync.OnceValue(func() []*Spec {
 	reg := registry()
 	out := make([]*Spec, 0, len(reg))
 	for _, s := range reg {
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b *Spec) int {
-		return strings.Compare(key(a.Command, a.Prefix), key(b.Command, b.Prefix))
+		if c := strings.Compare(a.Command, b.Command); c != 0 {
+			return c
+		}
+		return slices.Compare(a.Prefix, b.Prefix)
 	})
 	return out
-}
+})
 
 // UnsafeNames returns every spelling of s's unsafe options, for a
 // CommandMatcher's ExceptFlags. The slice is shared: callers must not

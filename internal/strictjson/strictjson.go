@@ -7,7 +7,11 @@
 // without a line. Parse walks the document token by token with
 // json.Decoder.Token and json.Decoder.InputOffset instead: unknown keys,
 // duplicate keys, null, wrong types, trailing data and syntax errors are
-// errors that carry the offending path and its position. Once a document
+// errors that carry the offending path and its position; every such error
+// in the document is reported, not only the first (a syntax error ends
+// the walk). Comments (// and /* */) and trailing commas, as in the JSONC
+// files of editors and coding agents, are accepted: they are blanked out
+// before the walk, keeping every byte's position. Once a document
 // has passed Parse it can be decoded with encoding/json into structs that
 // mirror the schema, and later checks of the values (an unknown enum value,
 // a bad duration) can be located with Doc.Errorf.
@@ -57,6 +61,10 @@ type Node struct {
 	// Reject, when set on a field, makes its presence an error with this
 	// message (for keys that are reserved but not supported).
 	Reject string
+	// Or, when set, is a second shape the value may take: a value whose
+	// JSON type is Or's kind is checked against Or instead (a string where
+	// an object is expected, say). Or must differ from Kind.
+	Or *Node
 }
 
 // Error is a located error. Offset is a byte offset into the document;
@@ -84,20 +92,29 @@ func (e *Error) Unwrap() error { return e.Err }
 // Doc is a document that passed Parse, with the position of every key and
 // value.
 type Doc struct {
-	data  []byte
+	data  []byte          // the document as plain JSON (see StripComments)
+	text  []byte          // the document as given, for lines and columns
 	value map[string]span // path → value
 }
 
 type span struct{ start, end int64 }
 
-// Parse checks data against root. The error, if any, is an *Error.
+// Parse checks data, JSON with comments and trailing commas allowed,
+// against root. The error, if any, is an *Error, or several joined with
+// errors.Join (each an *Error, in the order of the document).
 func Parse(data []byte, root *Node) (*Doc, error) {
-	d := &Doc{data: data, value: map[string]span{}}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	d := &Doc{data: StripComments(data), text: data, value: map[string]span{}}
+	dec := json.NewDecoder(bytes.NewReader(d.data))
 	dec.UseNumber()
 	w := walker{d: d, dec: dec}
 	if err := w.walk(root, ""); err != nil {
-		return nil, err
+		return nil, errors.Join(append(w.errs, err)...)
+	}
+	if len(w.errs) == 1 {
+		return nil, w.errs[0]
+	}
+	if len(w.errs) > 1 {
+		return nil, errors.Join(w.errs...)
 	}
 	end := d.skip(dec.InputOffset(), "")
 	if _, err := dec.Token(); err != io.EOF {
@@ -105,6 +122,10 @@ func Parse(data []byte, root *Node) (*Doc, error) {
 	}
 	return d, nil
 }
+
+// Data returns the document as plain JSON: comments and trailing commas
+// blanked out, every other byte where it was. encoding/json decodes it.
+func (d *Doc) Data() []byte { return d.data }
 
 // Raw returns the bytes of the value at path, or nil.
 func (d *Doc) Raw(path string) []byte {
@@ -138,7 +159,7 @@ func (d *Doc) Errorf(path string, err error) *Error {
 
 // LineColumn converts a byte offset into a 1-based line and column.
 func (d *Doc) LineColumn(off int64) (line, col int) {
-	return LineColumn(d.data, off)
+	return LineColumn(d.text, off)
 }
 
 // LineColumn converts a byte offset of data into a 1-based line and column
@@ -187,8 +208,75 @@ func parentPath(p string) string {
 }
 
 type walker struct {
-	d   *Doc
-	dec *json.Decoder
+	d    *Doc
+	dec  *json.Decoder
+	errs []error // the errors after which the walk went on
+}
+
+// skipRest consumes the rest of a value whose first token was tok: up to
+// the matching end of an object or list.
+func (w *walker) skipRest(path string, tok json.Token) error {
+	depth := 0
+	if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
+		depth = 1
+	}
+	for depth > 0 {
+		t, err := w.dec.Token()
+		if err != nil {
+			return w.syntax(path, err)
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
+}
+
+// soft records err, a mistake the walk can go past, and skips the rest of
+// the value that began with tok.
+func (w *walker) soft(err *Error, path string, tok json.Token) error {
+	w.errs = append(w.errs, err)
+	return w.skipRest(path, tok)
+}
+
+// fits reports whether tok begins a value of kind k.
+func fits(k Kind, tok json.Token) bool {
+	switch k {
+	case String:
+		_, ok := tok.(string)
+		return ok
+	case Bool:
+		_, ok := tok.(bool)
+		return ok
+	case Number:
+		_, ok := tok.(json.Number)
+		return ok
+	case Object, Map:
+		return tok == json.Delim('{')
+	case Array:
+		return tok == json.Delim('[')
+	}
+	return false
+}
+
+// kindName names what a value of kind k is, for an error message.
+func kindName(k Kind) string {
+	switch k {
+	case String:
+		return "a string"
+	case Bool:
+		return "true or false"
+	case Number:
+		return "a number"
+	case Object, Map:
+		return "an object"
+	case Array:
+		return "a list"
+	}
+	return "a value"
 }
 
 // syntax turns a decoder error into a located error.
@@ -239,16 +327,25 @@ func (w *walker) walk(n *Node, path string) error {
 	if err != nil {
 		return w.syntax(path, err)
 	}
+	if n.Or != nil && !fits(n.Kind, tok) {
+		if !fits(n.Or.Kind, tok) {
+			return w.soft(w.d.errAt(start, path, fmt.Errorf("expected %s or %s, found %s", kindName(n.Kind), kindName(n.Or.Kind), Describe(tok))), path, tok)
+		}
+		n = n.Or
+	}
+	before := len(w.errs)
 	if err := w.value(n, path, tok, start); err != nil {
 		return err
 	}
-	w.d.value[path] = span{start, w.dec.InputOffset()}
+	if len(w.errs) == before {
+		w.d.value[path] = span{start, w.dec.InputOffset()}
+	}
 	return nil
 }
 
 func (w *walker) value(n *Node, path string, tok json.Token, start int64) error {
 	bad := func(want string) error {
-		return w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", want, Describe(tok)))
+		return w.soft(w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", want, Describe(tok))), path, tok)
 	}
 	switch n.Kind {
 	case String:
@@ -257,7 +354,7 @@ func (w *walker) value(n *Node, path string, tok json.Token, start int64) error 
 			return bad("a string")
 		}
 		if n.NonBlank && strings.TrimSpace(s) == "" {
-			return w.d.errAt(start, path, ErrBlank)
+			w.errs = append(w.errs, w.d.errAt(start, path, ErrBlank))
 		}
 	case Bool:
 		if _, ok := tok.(bool); !ok {
@@ -305,14 +402,26 @@ func (w *walker) value(n *Node, path string, tok json.Token, start int64) error 
 				}
 				child = n.Fields[key]
 				if child == nil {
-					return w.d.errAt(keyAt, cp, fmt.Errorf("unknown field %q (known fields: %s)", key, KnownKeys(n)))
+					if err := w.skipValue(cp); err != nil {
+						return err
+					}
+					w.errs = append(w.errs, w.d.errAt(keyAt, cp, fmt.Errorf("unknown field %q (known fields: %s)", key, KnownKeys(n))))
+					continue
 				}
 				if child.Reject != "" {
-					return w.d.errAt(keyAt, cp, errors.New(child.Reject))
+					if err := w.skipValue(cp); err != nil {
+						return err
+					}
+					w.errs = append(w.errs, w.d.errAt(keyAt, cp, errors.New(child.Reject)))
+					continue
 				}
 			}
 			if seen[key] {
-				return w.d.errAt(keyAt, cp, fmt.Errorf("duplicate field %q", key))
+				if err := w.skipValue(cp); err != nil {
+					return err
+				}
+				w.errs = append(w.errs, w.d.errAt(keyAt, cp, fmt.Errorf("duplicate field %q", key)))
+				continue
 			}
 			seen[key] = true
 			if err := w.walk(child, cp); err != nil {
@@ -326,6 +435,15 @@ func (w *walker) value(n *Node, path string, tok json.Token, start int64) error 
 		return w.d.errAt(start, path, fmt.Errorf("schema has no kind at %q", path))
 	}
 	return nil
+}
+
+// skipValue consumes the next value whole.
+func (w *walker) skipValue(path string) error {
+	tok, err := w.dec.Token()
+	if err != nil {
+		return w.syntax(path, err)
+	}
+	return w.skipRest(path, tok)
 }
 
 // KnownKeys lists the keys of an Object node, sorted and comma-separated.

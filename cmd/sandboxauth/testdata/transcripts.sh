@@ -39,15 +39,27 @@ MD
 	echo "## check: a dangerous command"
 	echo
 	show "sandboxauth check -- rm -rf build"
+	echo "## check: a deletion outside the sandbox"
+	echo
+	echo "The path outside is named first, and the sandbox policy refuses it outright."
+	echo
+	show "sandboxauth check -- bash -c 'rm -rf ~'"
 	echo "## check: many commands from standard input"
 	echo
 	echo "One command per line in shell syntax; a line that is not a simple command of literal"
 	echo "words is checked as \`bash -c LINE\`. The worst line under the sandbox policy sets the status."
 	echo
 	show "printf 'git log --oneline -5\ngo test ./...\nsed -i s/a/b/ main.go\ncat notes.txt | wc -l\nnice -n 5 wget https://example.com\n../../usr/bin/env\n' | sandboxauth check"
-	echo "## check: JSON and --split-compound"
+	echo "## check: JSON, and each command of a list on its own"
 	echo
-	show "sandboxauth check --json --split-compound -- sh -c 'git status && git diff --stat'"
+	echo "As the hook does, check classifies each command of a pipeline or list; --split-compound=false"
+	echo "shows the library's default, where every pipeline and list is inscrutable."
+	echo
+	show "sandboxauth check --json -- sh -c 'git status && git diff --stat'"
+	show "sandboxauth check --split-compound=false -- sh -c 'git status && git diff --stat'"
+	echo "## defaults"
+	echo
+	show "sandboxauth defaults protected"
 	echo "## tools"
 	echo
 	echo "With the sample configuration [testdata/tools.json](testdata/tools.json):"
