@@ -85,7 +85,7 @@ func TestEscapePinSymlinkRace(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.Symlink(rel, filepath.Join(sb, "b")))
 
-	swapper := exec.Command(os.Args[0], "a", "b", "60s")
+	swapper := exec.Command(testBinary(t), "a", "b", "60s")
 	swapper.Env = append(os.Environ(), "CONFINE_ESCAPE_HELPER=exchange")
 	swapper.Dir = sb
 	require.NoError(t, Start(swapper, Policy{Sandbox: sb}))
@@ -227,6 +227,9 @@ func TestEscapeSandboxThroughPlantedSymlink(t *testing.T) {
 // writable places by path, stops it.
 func TestEscapeMountPropagation(t *testing.T) {
 	sb, _, _ := dirs(t)
+	if os.Geteuid() != 0 {
+		t.Skip("making / a shared mount in a mount namespace of its own needs root")
+	}
 	mnt := victimDir(t)
 	payload := "for i in $(seq 1 40); do echo pwned > " + mnt + "/PWNED 2>/dev/null && exit 0; sleep 0.1; done; exit 1"
 	script := `set -e
@@ -237,7 +240,7 @@ mount -t tmpfs -o size=1m confine-escape "$3"
 wait $! || true
 cat "$3/PWNED" 2>/dev/null || true
 umount "$3"`
-	cmd := exec.Command("unshare", "-m", "--propagation", "unchanged", "sh", "-c", script, os.Args[0], sb, payload, mnt)
+	cmd := exec.Command("unshare", "-m", "--propagation", "unchanged", "sh", "-c", script, testBinary(t), sb, payload, mnt)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.NotContains(t, string(out), "pwned", "the confined command wrote into a file system mounted after it started")
