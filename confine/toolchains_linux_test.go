@@ -57,6 +57,29 @@ func TestAdd(t *testing.T) {
 			},
 		},
 		{
+			// A test runner that forks workers with an IPC channel (a
+			// socketpair) and runs a child process, as jest and mocha do;
+			// the worker writes the result.
+			name: "node child_process", tool: "node", argv: []string{"node", "runner.js"},
+			files: func(target string) map[string]string {
+				return map[string]string{
+					"runner.js": `const { fork, execFileSync } = require('child_process');
+if (process.argv[2] === 'worker') {
+  process.on('message', (m) => {
+    require('fs').writeFileSync(m.target, execFileSync('sh', ['-c', 'echo written by a worker']));
+    process.send('done');
+  });
+} else {
+  const w = fork(__filename, ['worker']);
+  w.on('message', () => { w.kill(); });
+  w.on('exit', () => { process.exitCode = require('fs').existsSync(` + jsString(target) + `) ? 0 : 1; });
+  w.send({ target: ` + jsString(target) + ` });
+}
+`,
+				}
+			},
+		},
+		{
 			name: "python3 -m unittest", tool: "python3", argv: []string{"python3", "-m", "unittest", "-q"},
 			files: func(target string) map[string]string {
 				return map[string]string{
