@@ -24,7 +24,7 @@ import (
 // taste.
 func DefaultPolicy(sandbox string) Policy {
 	home, _ := os.UserHomeDir()
-	p := Policy{Sandbox: sandbox, Hidden: CredentialPaths(home)}
+	p := Policy{Sandbox: sandbox, Hidden: CredentialPaths(home), HiddenEnv: CredentialEnv()}
 	if os.Geteuid() == 0 {
 		// Root reads every user's files: hide theirs too.
 		for _, h := range otherHomes(home) {
@@ -55,6 +55,21 @@ func goBuildCache(home string) string {
 		cache = filepath.Join(home, ".cache")
 	}
 	return filepath.Join(cache, "go-build")
+}
+
+// CredentialEnv returns the patterns of environment variables that carry
+// credentials (tokens, keys, passwords of cloud providers, registries,
+// forges and model providers): DefaultPolicy keeps them from the command.
+// The slice is new on each call.
+func CredentialEnv() []string {
+	return []string{
+		"*_TOKEN", "*_SECRET", "*_SECRET_KEY", "*_SECRET_ACCESS_KEY", "*_PASSWORD", "*_PASSWD",
+		"*_API_KEY", "*_APIKEY", "*_ACCESS_KEY", "*_PRIVATE_KEY", "*_CREDENTIALS", "*_AUTH",
+		"AWS_*", "AZURE_CLIENT_SECRET", "GOOGLE_APPLICATION_CREDENTIALS", "GH_*", "GITHUB_TOKEN",
+		"GITLAB_*", "NPM_CONFIG__AUTH*", "NODE_AUTH_TOKEN", "DOCKER_AUTH_CONFIG", "SSH_AUTH_SOCK",
+		"GPG_AGENT_INFO", "VAULT_*", "OP_SESSION_*", "KUBECONFIG", "PGPASSWORD", "MYSQL_PWD",
+		"DATABASE_URL", "REDIS_URL",
+	}
 }
 
 // systemCredentials are the system's password hashes and host keys.

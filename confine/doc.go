@@ -92,7 +92,8 @@
 // every other cache (modules, npm, pip, cargo, ...) is readable and
 // read-only, so what was downloaded before can be used and nothing can be
 // planted for other builds; the user's credentials are Hidden (see
-// CredentialPaths). The sandboxauth package adds the protected paths of
+// CredentialPaths), and so are the environment variables that usually
+// carry them (HiddenEnv: see CredentialEnv). The sandboxauth package adds the protected paths of
 // the project (ProtectConfinement): .git's configuration and hooks,
 // editor and agent settings read-only, .env hidden.
 //
@@ -135,9 +136,9 @@
 //   - What git has recorded: a tracked .env can be read from .git/objects
 //     (git show HEAD:.env), and the command can commit files that the work
 //     tree keeps read-only onto a branch the user later checks out.
-//   - Resource use (CPU, memory, disk, time) and the environment: the
-//     command gets cmd.Env (the caller's environment when nil), secrets in
-//     it included.
+//   - Resource use (CPU, memory, disk, time), and secrets in the
+//     environment under names HiddenEnv does not list: the command gets
+//     cmd.Env (the caller's environment when nil) less HiddenEnv.
 //
 // # Limits of the API
 //

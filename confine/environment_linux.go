@@ -17,11 +17,15 @@ var offlineHints = [...]string{
 	"YARN_ENABLE_NETWORK=0",   // yarn 2 and later
 }
 
-// commandEnv returns the environment the command runs with: env, with
-// TMPDIR set to /tmp (its own) when it names a directory the command
-// could not write, and, without the network, the offline hints.
-func commandEnv(env []string, v *view, network bool) []string {
-	out := slices.Clone(env)
+// commandEnv returns the environment the command runs with: env less the
+// hidden variables, with TMPDIR set to /tmp (its own) when it names a
+// directory the command could not write, and, without the network, the
+// offline hints.
+func commandEnv(env []string, v *view, network bool, hidden []string) []string {
+	out := slices.DeleteFunc(slices.Clone(env), func(e string) bool {
+		name, _, _ := strings.Cut(e, "=")
+		return envHidden(name, hidden)
+	})
 	for i := len(out) - 1; i >= 0; i-- {
 		dir, ok := strings.CutPrefix(out[i], "TMPDIR=")
 		if !ok {
@@ -42,4 +46,22 @@ func commandEnv(env []string, v *view, network bool) []string {
 		}
 	}
 	return out
+}
+
+// envHidden reports whether the variable name matches one of the patterns
+// (an exact name, or one '*' at the start or the end), ignoring case.
+func envHidden(name string, patterns []string) bool {
+	name = strings.ToUpper(name)
+	for _, p := range patterns {
+		p = strings.ToUpper(p)
+		switch {
+		case strings.HasPrefix(p, "*") && strings.HasSuffix(name, p[1:]):
+			return true
+		case strings.HasSuffix(p, "*") && strings.HasPrefix(name, p[:len(p)-1]):
+			return true
+		case p == name:
+			return true
+		}
+	}
+	return false
 }

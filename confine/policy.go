@@ -70,6 +70,12 @@ type Policy struct {
 	// skipped. DefaultPolicy hides the user's credentials.
 	Hidden []string
 
+	// HiddenEnv lists environment variables the command does not get:
+	// exact names, or patterns with one '*' at the start or the end
+	// ("*_TOKEN", "AWS_*"). Matching ignores case. DefaultPolicy hides
+	// the usual names of credentials (see CredentialEnv).
+	HiddenEnv []string
+
 	// Readable restricts reads when non-nil: the command then sees only
 	// Sandbox, Writable, Private, Readable, the program it runs and the
 	// system directories a program needs to start (/usr, /bin, /sbin,

@@ -86,7 +86,7 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 		return err
 	}
 
-	cmd.Env = commandEnv(cmd.Environ(), v, p.Network)
+	cmd.Env = commandEnv(cmd.Environ(), v, p.Network, p.HiddenEnv)
 	closeOnExec()
 	ctl, err := newControl(encodeFilter(filter))
 	if err != nil {
