@@ -93,8 +93,9 @@
 // read-only, so what was downloaded before can be used and nothing can be
 // planted for other builds; the user's credentials are Hidden (see
 // CredentialPaths), and so are the environment variables that usually
-// carry them (HiddenEnv: see CredentialEnv). The sandboxauth package adds the protected paths of
-// the project (ProtectConfinement): .git's configuration and hooks,
+// carry them (HiddenEnv: see CredentialEnv). The sandboxauth package adds
+// the protected paths of the project (ProtectConfinement): .git's
+// configuration and hooks,
 // editor and agent settings read-only, .env hidden.
 //
 // # Fail closed
