@@ -95,8 +95,8 @@
 // CredentialPaths), and so are the environment variables that usually
 // carry them (HiddenEnv: see CredentialEnv). The sandboxauth package adds
 // the protected paths of the project (ProtectConfinement): .git's
-// configuration and hooks,
-// editor and agent settings read-only, .env hidden.
+// configuration and hooks, editor and agent settings read-only, .env
+// hidden.
 //
 // # Fail closed
 //
