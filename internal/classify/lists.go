@@ -170,6 +170,29 @@ func (l *matcherList) lookup(name string, args []string) *compiledMatcher {
 	return nil
 }
 
+// ownLookup is lookup restricted to the matchers that no program spec
+// backs: the caller's own (AddSafe, the policy file), whose safe entries
+// are final even where a default entry matched first.
+func (l *matcherList) ownLookup(name string, args []string) *compiledMatcher {
+	if cm := l.ownLookupName(name, args); cm != nil {
+		return cm
+	}
+	if vl := versionless(name); vl != name {
+		return l.ownLookupName(vl, args)
+	}
+	return nil
+}
+
+func (l *matcherList) ownLookupName(name string, args []string) *compiledMatcher {
+	cms := l.byName[name]
+	for i := range cms {
+		if cms[i].spec == nil && matchArgs(&cms[i].m, cms[i].style, args) {
+			return &cms[i]
+		}
+	}
+	return nil
+}
+
 // lookupName returns the first of name's matchers, in list order, that
 // matches args, trying through the firstIndex only those that can.
 func (l *matcherList) lookupName(name string, args []string) *compiledMatcher {

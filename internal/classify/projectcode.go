@@ -23,12 +23,19 @@ import (
 // outside the sandbox, an environment variable, an option that is not
 // allow-listed) keeps that reason, and a blocked one stays blocked. A
 // command the caller's own safe matcher (AddSafe, a session grant) declares
-// safe stays safe: the user vouched for it. Matchers given to
-// WithProjectCode label their commands whatever the lists say.
+// safe stays safe: the user vouched for it. That holds where a default
+// entry matches the command too (go test, cargo test, pytest): a safe entry
+// of the user's own that matches is final (the policy file reports it as
+// a widening). Matchers given to WithProjectCode label their commands
+// whatever the lists say.
 
 // ProjectRule is the rule prefix of a project-code verdict ("rule: project
 // code: go test").
 const ProjectRule = "rule: project code: "
+
+// ownSafeReason is the reason given for project code that a safe entry of
+// the user's own (one with no reason of its own) lets run.
+const ownSafeReason = "a safe entry of the user's own matches this command; it decides for project code too"
 
 // projectCodeReason is the reason given for every project-code verdict.
 const projectCodeReason = "runs code defined by files in the project (tests, build or package scripts, configuration that is code), which the classifier cannot see"
@@ -49,6 +56,17 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 			return v
 		}
 		what = r.projectCodeRule(name, args, cwd)
+		if what != "" && v.res == Safe {
+			// A default entry matched first; a safe entry of the user's
+			// own that matches too is final, project code included.
+			if cm := r.s.safe.ownLookup(name, args[1:]); cm != nil {
+				v.rule, v.reason = cm.rule, ownSafeReason
+				if cm.m.Reason != "" {
+					v.reason = cm.m.Reason
+				}
+				return v
+			}
+		}
 	}
 	if what == "" {
 		return v
