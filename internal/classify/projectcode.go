@@ -58,8 +58,14 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 		what = r.projectCodeRule(name, args, cwd)
 		if what != "" && v.res == Safe {
 			// A default entry matched first; a safe entry of the user's
-			// own that matches too is final, project code included.
-			if cm := r.s.safe.ownLookup(name, args[1:]); cm != nil {
+			// own (or the session grant being tried) that matches too is
+			// final, project code included.
+			cm := r.s.safe.ownLookup(name, args[1:])
+			if cm == nil && r.grant != nil && r.grant.spec == nil && r.grantMatches(name, args) {
+				// A session grant is tried as if at the end of the list.
+				cm = r.grant
+			}
+			if cm != nil {
 				v.rule, v.reason = cm.rule, ownSafeReason
 				if cm.m.Reason != "" {
 					v.reason = cm.m.Reason

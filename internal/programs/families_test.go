@@ -135,7 +135,7 @@ func TestFamilies(t *testing.T) {
 		{"cargo clippy -- -D warnings", 1, "ok", nil},
 		{"cargo fmt --check", 1, "ok", nil},
 		{"cargo fmt -- --check", 1, "ok", nil},
-		{"cargo fmt", 1, "unsafe", nil},
+		{"cargo fmt", 1, "ok", nil}, // rewrites sources: project code (TestRunsProjectCode)
 		{"cargo fmt -- --emit files", 1, "unknown", nil},
 		{"rustfmt --check src/main.rs", 0, "ok", []Arg{{"src/main.rs", Read}}},
 		{"rustfmt src/main.rs", 0, "unsafe", nil},
@@ -149,9 +149,13 @@ func TestFamilies(t *testing.T) {
 		{"pytest --cov=src", 0, "unknown", nil},
 		{"pip list --outdated", 1, "unsafe", nil},
 		{"pip list --format=json", 1, "ok", nil},
-		{"ruff check --fix .", 1, "unsafe", nil},
+		{"ruff check --fix .", 1, "ok", nil}, // ruff is project code either way
 		{"ruff format --check .", 1, "ok", nil},
-		{"ruff format .", 1, "unsafe", nil},
+		{"ruff format .", 1, "ok", nil},
+		{"ruff check --watch .", 1, "unsafe", nil},
+		{"go fmt ./...", 1, "ok", nil},
+		{"go fmt -mod=mod ./...", 1, "unsafe", nil},
+		{"go fmt /etc/x", 1, "unsafe", nil},
 		// system views
 		{"systemctl status nginx --no-pager", 1, "ok", nil},
 		{"systemctl status --zz", 1, "unknown", nil},
@@ -207,10 +211,12 @@ func TestReadOnlyArgv(t *testing.T) {
 		{"git branch feature", false},
 		{"touch a", false},
 		{"sort -o x a", false},
-		{"go vet ./...", true},
+		{"go vet ./...", false}, // project code: cgo directives run programs
+		{"cargo fmt --check", true},
+		{"cargo fmt", false}, // rewrites sources
 		{"go test ./...", false},
 		{"go build -o bin/x .", false},
-		{"cargo tree", true},
+		{"cargo tree", false}, // project code: resolving fetches
 		{"cargo build", false},
 		{"python3 -m unittest discover", false},
 		{"tar -tf a.tar", true},

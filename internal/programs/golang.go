@@ -40,6 +40,7 @@ func golang() []*Spec {
 		g("vet", "vets the project", build, vet, unsafe(runs, "-vettool=")),
 		g("list", "lists packages (loading them downloads the modules go.mod requires: project code)", build, opts("-f= -e -export -find -compiled -deps -test"),
 			unsafe(network, "-m -u -versions -retracted -reuse=")),
+		writes(g("fmt", "formats the project's packages in place (loading them downloads the modules go.mod requires: project code)", opts("-n -x"), unsafe("lets the go command download and change dependencies (-mod=mod)", "-mod="))),
 		{ReadOnly: true, Command: "go", Prefix: words("version"), Syntax: GoFlag, Options: opts("-m -v -json"), Reason: "prints the version"},
 		{ReadOnly: true, Command: "go", Prefix: words("env"), Syntax: GoFlag, Operands: Text, Options: join(opts("-json -changed"), unsafe("writes the user's go env file", "-w -u")), Reason: "prints the Go environment"},
 		{ReadOnly: true, Command: "go", Prefix: words("doc"), Syntax: GoFlag, Operands: Text, Options: join(opts("-all -c -cmd -short -src -u"), unsafe("starts a web server", "-http=")), Reason: "prints documentation (loading packages downloads the modules go.mod requires: project code)"},
@@ -75,10 +76,12 @@ func goPackagesCheck(p *Parsed) *Problem {
 // a module path in go.mod names (a channel out for anything the model
 // read), and go list -export or -compiled runs cgo (pkg-config and the C
 // compiler on the project's directives). go tool cover -func runs go list
-// on the packages its profile names. Confined, none of them reaches the
+// on the packages its profile names. go fmt loads the packages the same
+// way and rewrites their files; go mod tidy downloads what the imports
+// need and rewrites go.mod and go.sum. Confined, none of them reaches the
 // network.
 func goProjectCode() []ProjectCodeEntry {
-	return []ProjectCodeEntry{{Command: "go", Subcommands: words("test run generate build vet list doc tool")}}
+	return []ProjectCodeEntry{{Command: "go", Subcommands: []string{"test", "run", "generate", "build", "vet", "list", "doc", "tool", "fmt", "mod tidy"}}}
 }
 
 // RunsGitStatus says why a command runs git status in its working

@@ -72,7 +72,8 @@ func nodeProjectFiles(command string) ProjectFiles {
 // the project's configuration (which is JavaScript).
 func nodeProjectCode() []ProjectCodeEntry {
 	return []ProjectCodeEntry{
-		{Command: "npm", Subcommands: words("test t tst run run-script rum urn start stop restart exec x")},
+		// npm pack runs the prepack and prepare scripts, --dry-run too.
+		{Command: "npm", Subcommands: words("test t tst run run-script rum urn start stop restart exec x pack")},
 		{Command: "deno", Subcommands: words("task test run bench")},
 		{Command: "npx"}, {Command: "jest"}, {Command: "vitest"}, {Command: "mocha"}, {Command: "eslint"},
 		{Command: "prettier"}, {Command: "tsx"}, {Command: "ts-node"},

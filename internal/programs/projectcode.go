@@ -1,6 +1,7 @@
 package programs
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -18,26 +19,65 @@ type ProjectCodeEntry struct {
 	// Subcommands that run project code; nil: every invocation does
 	// (make, pytest), unless Managed is set.
 	Subcommands []string
+	// Subcommands may hold two words ("mod tidy") where only that form of
+	// the first word runs project code.
+	//
 	// Managed, for the package managers whose other words name package
-	// scripts (yarn test, pnpm lint, bun dev), lists the subcommands that
-	// manage packages instead; any other first word runs a script.
+	// scripts (yarn test, pnpm lint, bun dev) and for programs whose other
+	// words name aliases or extensions (cargo nextest), lists the
+	// subcommands that manage packages instead; any other first word runs
+	// project code.
 	Managed []string
+	// Checking maps a subcommand to the option that makes it only check
+	// and write nothing (cargo fmt --check): given anywhere after the
+	// subcommand, the form runs no project code and its spec decides.
+	Checking map[string]string
+	// Spared maps a subcommand to the words (a second subcommand or an
+	// option) that make it something other than project work: git stash
+	// drop, git commit --amend. Given anywhere after the subcommand, the
+	// form is not labelled, and the lists decide (a person is asked).
+	Spared map[string][]string
 }
 
 // projectCode is a ProjectCodeEntry as sets; both nil: every invocation.
 type projectCode struct {
 	subcommands, mgmt map[string]bool
+	// pairs holds the two-word subcommands, by first word.
+	pairs    map[string]map[string]bool
+	checking map[string]string
+	spared   map[string][]string
 }
 
 // projectCodeTable is built once from the families' entries.
 var projectCodeTable = sync.OnceValue(func() map[string]projectCode {
 	m := make(map[string]projectCode)
-	for _, f := range []func() []ProjectCodeEntry{goProjectCode, rustProjectCode, nodeProjectCode, pythonProjectCode, buildProjectCode} {
+	for _, f := range []func() []ProjectCodeEntry{goProjectCode, rustProjectCode, nodeProjectCode, pythonProjectCode, buildProjectCode, nativeProjectCode, gitProjectCode} {
 		for _, e := range f() {
 			if _, dup := m[e.Command]; dup {
 				panic("programs: two project-code entries for " + e.Command)
 			}
-			m[e.Command] = projectCode{subcommands: wordSet(e.Subcommands), mgmt: wordSet(e.Managed)}
+			pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared}
+			for _, sub := range e.Subcommands {
+				first, second, pair := strings.Cut(sub, " ")
+				if !pair {
+					if pc.subcommands == nil {
+						pc.subcommands = map[string]bool{}
+					}
+					pc.subcommands[first] = true
+					continue
+				}
+				if pc.pairs == nil {
+					pc.pairs = map[string]map[string]bool{}
+				}
+				if pc.pairs[first] == nil {
+					pc.pairs[first] = map[string]bool{}
+				}
+				pc.pairs[first][second] = true
+			}
+			if pc.subcommands == nil && pc.pairs != nil {
+				pc.subcommands = map[string]bool{}
+			}
+			m[e.Command] = pc
 		}
 	}
 	return m
@@ -75,14 +115,56 @@ func RunsProjectCode(command string, args []string) (what string, known bool) {
 	case pc.subcommands == nil && pc.mgmt == nil:
 		return command, true
 	case pc.mgmt != nil:
-		if first == "" || strings.HasPrefix(first, "-") || pc.mgmt[first] {
+		// A first word that is an option or a toolchain (cargo +nightly)
+		// selects nothing of the project's.
+		if first == "" || first[0] == '-' || first[0] == '+' || pc.mgmt[first] || pc.exempt(first, args[1:]) {
 			return "", true
 		}
 		return command + " " + first, true
 	case pc.subcommands[first]:
+		if pc.exempt(first, args[1:]) {
+			return "", true
+		}
 		return command + " " + first, true
+	case len(args) > 1 && pc.pairs[first][args[1]]:
+		if pc.exempt(first, args[2:]) {
+			return "", true
+		}
+		return command + " " + first + " " + args[1], true
 	}
 	return "", true
+}
+
+// exempt reports whether rest (the words after the subcommand sub) holds
+// the option that makes sub only check, or a word that spares it.
+func (pc *projectCode) exempt(sub string, rest []string) bool {
+	if opt := pc.checking[sub]; opt != "" && slices.Contains(rest, opt) {
+		return true
+	}
+	for _, w := range pc.spared[sub] {
+		for _, r := range rest {
+			if r == w || spares(w, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spares reports whether the word r may be the option w as a getopt-style
+// parser reads it: --amend given with a value, or abbreviated (--am), or
+// -f inside a bundle of short options (-qf). It errs towards yes.
+func spares(w, r string) bool {
+	switch {
+	case len(w) < 2 || w[0] != '-':
+		return false
+	case strings.HasPrefix(w, "--"):
+		name, _, _ := strings.Cut(r, "=")
+		return len(name) > 2 && strings.HasPrefix(w, name)
+	case len(w) == 2:
+		return len(r) > 2 && r[0] == '-' && r[1] != '-' && strings.IndexByte(r[1:], w[1]) >= 0
+	}
+	return false
 }
 
 // Interpreter describes an interpreter's command line: the options that

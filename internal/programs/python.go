@@ -37,12 +37,13 @@ func python() []*Spec {
 	}
 	ruff := join(opts("--select= --extend-select= --ignore= --extend-ignore= --per-file-ignores= --exclude= --extend-exclude= --respect-gitignore --no-respect-gitignore --force-exclude --no-force-exclude --line-length= --target-version= --preview --no-preview --output-format= --statistics --show-files --show-settings --show-fixes --no-show-fixes --diff --exit-zero --exit-non-zero-on-fix -e -q,--quiet -s,--silent -v,--verbose --no-cache -n --isolated --stdin-filename= --fixable= --unfixable= --extend-fixable= -h,--help"),
 		opts("--config=R --cache-dir=W"),
-		unsafe("rewrites files", "--fix --unsafe-fixes --fix-only --add-noqa"),
+		// Fixes rewrite the project's files; ruff is project code either way.
+		opts("--fix --no-fix --unsafe-fixes --no-unsafe-fixes --fix-only --no-fix-only --add-noqa"),
 		unsafe("never ends", "-w,--watch"))
 	return append(out,
 		&Spec{Command: "pytest", Syntax: Argparse, Options: pytestOptions(), Check: responseFiles, Reason: "runs the project's tests"},
 		&Spec{Command: "ruff", Prefix: words("check"), Syntax: Clap, Options: ruff, Reason: "lints Python code"},
-		&Spec{Command: "ruff", Prefix: words("format"), Syntax: Clap, Check: checkOnly("--check", false), Options: join(ruff, opts("--check --range=")), Reason: "checks formatting without writing"},
+		&Spec{Command: "ruff", Prefix: words("format"), Syntax: Clap, Options: join(ruff, opts("--check --range=")), Reason: "checks or rewrites formatting (project code)"},
 		&Spec{ReadOnly: true, Command: "ruff", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 		&Spec{ReadOnly: true, Command: "uv", Prefix: words("--version"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
 		&Spec{ReadOnly: true, Command: "uv", Prefix: words("version"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--short --output-format="), Reason: "prints the version"},
@@ -80,7 +81,9 @@ func pythonProjectFiles(command string, args []string) ProjectFiles {
 // and mypy (whose plugins the project's configuration names).
 func pythonProjectCode() []ProjectCodeEntry {
 	return []ProjectCodeEntry{
-		{Command: "uv", Subcommands: words("run")},
+		// uv tree resolves the project's dependencies, fetching what the
+		// lock file lacks from the indexes pyproject.toml names.
+		{Command: "uv", Subcommands: words("run tree")},
 		{Command: "poetry", Subcommands: words("run")},
 		{Command: "pipenv", Subcommands: words("run")},
 		{Command: "pytest"}, {Command: "py.test"}, {Command: "tox"}, {Command: "nox"}, {Command: "mypy"},

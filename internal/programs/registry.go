@@ -83,8 +83,8 @@ var maxPrefix = sync.OnceValue(func() int {
 })
 
 // ReadOnlyArgv reports whether args (the words after command) select a
-// ReadOnly form that reads them without a problem and names only files it
-// reads. git is read after its global options (GitGlobals); one that
+// ReadOnly form that reads them without a problem, names only files it
+// reads, and runs no project code. git is read after its global options (GitGlobals); one that
 // points it elsewhere or sets configuration is not read-only.
 func ReadOnlyArgv(command string, args []string) bool {
 	if len(args) > 0 && strings.HasPrefix(args[0], "-") && KindOf(command) == KindGit {
@@ -96,6 +96,10 @@ func ReadOnlyArgv(command string, args []string) bool {
 	}
 	s := Form(command, args)
 	if s == nil || !s.ReadOnly {
+		return false
+	}
+	if what, _ := RunsProjectCode(command, args); what != "" {
+		// Project code writes what it likes (cargo fmt rewrites sources).
 		return false
 	}
 	p := Acquire(s, args[len(s.Prefix):])

@@ -31,8 +31,8 @@ func rust() []*Spec {
 		c("doc", "builds documentation into target/", opts("--no-deps --document-private-items")),
 		c("tree", "prints the dependency tree (resolving it fetches dependencies: project code)", opts("-e,--edges= -i,--invert= --prune= --depth= --no-dedupe -d,--duplicates --charset= -f,--format= --prefix=")),
 		c("metadata", "prints package metadata (resolving dependencies fetches them: project code)", opts("--format-version= --no-deps --filter-platform=")),
-		{ReadOnly: true, Command: "cargo", Prefix: words("fmt"), Syntax: Clap, Operands: Text, Check: checkOnly("--check", true), RustCrate: true,
-			Options: opts("--check --all -p,--package= --manifest-path=R --message-format= -v,--verbose -q,--quiet -h,--help"), Reason: "checks formatting without writing"},
+		{ReadOnly: true, Command: "cargo", Prefix: words("fmt"), Syntax: Clap, Operands: Text, Check: passthroughOnly("--check"), RustCrate: true,
+			Options: opts("--check --all -p,--package= --manifest-path=R --message-format= -v,--verbose -q,--quiet -h,--help"), Reason: "checks formatting (with --check), or formats the project's sources (project code)"},
 		version("cargo", "--version", "prints the version"),
 		version("cargo", "-V", "prints the version"),
 		version("cargo", "version", "prints the version"),
@@ -43,6 +43,22 @@ func rust() []*Spec {
 		version("rustc", "--version", "prints the version"),
 		version("rustc", "-V", "prints the version"),
 		{ReadOnly: true, Command: "rustc", Prefix: words("-vV"), Syntax: Exact, MaxOperands: NoOperands, Reason: "prints the version"},
+	}
+}
+
+// passthroughOnly accepts the words after "--" that go to the formatter
+// (cargo fmt -- --check) only when they are the one option understood
+// there. Without --check the formatter rewrites the project's sources:
+// the project-code rules label that form.
+func passthroughOnly(option string) func(p *Parsed) *Problem {
+	return func(p *Parsed) *Problem {
+		for _, o := range p.Operands {
+			if o != option {
+				return &Problem{Unknown: true, Rule: "argument passed to the formatter: " + o,
+					Reason: "words after -- go to the formatter, which may write files; only " + option + " is understood there"}
+			}
+		}
+		return nil
 	}
 }
 
@@ -90,6 +106,18 @@ func rustProjectFiles(command string) ProjectFiles {
 // nothing of the project, but resolve its dependencies: Cargo.toml may name
 // a git dependency on any host, which they fetch (a channel out for
 // anything the model read). Confined, they do not reach the network.
+//
+// Any other word that is not one of cargo's own subcommands names an
+// extension (cargo nextest, cargo make: a cargo-NAME program) or an alias
+// from .cargo/config.toml, which can stand for any cargo command line: project
+// code too. cargo fmt rewrites the project's sources (cargo fmt --check only
+// reads them, and its spec decides). cargo's own subcommands that manage
+// packages, publish or install are not labelled: the lists decide.
 func rustProjectCode() []ProjectCodeEntry {
-	return []ProjectCodeEntry{{Command: "cargo", Subcommands: words("build b check c clippy test t run r bench doc d tree metadata")}}
+	return []ProjectCodeEntry{{Command: "cargo",
+		Managed: words("add remove new init search publish install uninstall login logout owner yank " +
+			"version help locate-project read-manifest verify-project generate-lockfile pkgid config " +
+			"clean update fetch vendor report info"),
+		Checking: map[string]string{"fmt": "--check"},
+	}}
 }

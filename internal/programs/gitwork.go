@@ -1,0 +1,25 @@
+package programs
+
+// gitProjectCode: git's everyday work inside the sandbox. Committing,
+// checking out, stashing and cherry-picking run the repository's hooks
+// (pre-commit, post-checkout, ...) and its configured filters, which the
+// project may have written: they are project code. Confined, with .git's
+// configuration and hooks read-only, they run without asking; without
+// confinement a person decides, as before. The forms that discard work or
+// rewrite what exists (stash drop and clear, commit --amend, a forced
+// checkout or switch, a reset branch) are spared the label: the lists
+// decide, and a person is asked. So are git stash list and show, which
+// only read: their specs decide.
+func gitProjectCode() []ProjectCodeEntry {
+	return []ProjectCodeEntry{{
+		Command:     "git",
+		Subcommands: words("commit checkout switch stash cherry-pick"),
+		Spared: map[string][]string{
+			"commit":      words("--amend"),
+			"checkout":    words("-f --force -B --overwrite-ignore --discard-changes"),
+			"switch":      words("-f --force -C --force-create --discard-changes"),
+			"stash":       words("drop clear list show"),
+			"cherry-pick": words("--skip"),
+		},
+	}}
+}
