@@ -382,7 +382,9 @@ func plainCommandName(s string) bool {
 // and whether the command may still be safe, and worsens floor.
 func (r *cmdClassifier) oddName(base string, floor Verdict) (string, bool, Verdict) {
 	name := normalizeCommandName(base)
-	safeOK := name == base
+	// A program whose real name has capitals (R, Rscript) may be safe
+	// when written exactly so.
+	safeOK := name == base || programs.CasedName(base)
 	switch {
 	case hasSpace(base) && isASCIIName(strings.Join(strings.Fields(base), "")):
 		// `check -- 'ls -la'`: one argument holding a whole command line.

@@ -44,6 +44,8 @@ func (r *cmdClassifier) projectFiles(name string, args []string, cwd string) Ver
 		{programs.Corepack, repotrust.CorepackTrusted},
 		{programs.Pnpm, repotrust.PnpmTrusted},
 		{programs.GoToolchain, goToolchainTrusted},
+		{programs.SwiftVersion, repotrust.SwiftVersionTrusted},
+		{programs.DotnetGlobalJSON, repotrust.DotnetGlobalJSONTrusted},
 	}
 	for _, c := range checkers {
 		if !files.Has(c.file) {

@@ -120,7 +120,7 @@ func NpmConfigOption(args []string) bool {
 				i++ // its value
 			}
 		case "--if-present", "-s", "--silent", "-q", "--quiet", "-ws", "--workspaces",
-			"--include-workspace-root", "--no-workspaces", "--ignore-scripts":
+			"--include-workspace-root", "--no-workspaces", "--ignore-scripts", "--dry-run", "--json":
 		default:
 			return true
 		}

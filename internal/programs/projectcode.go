@@ -51,7 +51,7 @@ type projectCode struct {
 // projectCodeTable is built once from the families' entries.
 var projectCodeTable = sync.OnceValue(func() map[string]projectCode {
 	m := make(map[string]projectCode)
-	for _, f := range []func() []ProjectCodeEntry{goProjectCode, rustProjectCode, nodeProjectCode, pythonProjectCode, buildProjectCode, nativeProjectCode, gitProjectCode} {
+	for _, f := range []func() []ProjectCodeEntry{goProjectCode, rustProjectCode, nodeProjectCode, pythonProjectCode, buildProjectCode, nativeProjectCode, gitProjectCode, sysinspectProjectCode} {
 		for _, e := range f() {
 			if _, dup := m[e.Command]; dup {
 				panic("programs: two project-code entries for " + e.Command)

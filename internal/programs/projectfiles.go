@@ -20,6 +20,8 @@ const (
 	Pnpm                                   // .pnpmfile.cjs and its kin, pnpm-workspace.yaml (pnpm)
 	GoToolchain                            // go.mod and go.work go and toolchain lines (every go command)
 	Shellcheckrc                           // .shellcheckrc in each script's directory and its parents, --rcfile (shellcheck)
+	SwiftVersion                           // .swift-version (swift through swiftly's proxies)
+	DotnetGlobalJSON                       // global.json (dotnet)
 )
 
 // Has reports whether s holds every file of f.
@@ -28,7 +30,7 @@ func (s ProjectFiles) Has(f ProjectFiles) bool { return s&f == f }
 // ReadsProjectFiles returns the project files that command reads when run
 // with args (the words after the command), or 0.
 func ReadsProjectFiles(command string, args []string) ProjectFiles {
-	return nodeProjectFiles(command) | rustProjectFiles(command) | pythonProjectFiles(command, args) | goProjectFiles(command, args) | systemProjectFiles(command)
+	return nodeProjectFiles(command) | rustProjectFiles(command) | pythonProjectFiles(command, args) | goProjectFiles(command, args) | systemProjectFiles(command) | probeProjectFiles(command)
 }
 
 // steeringFiles are the project files, beyond hidden ones, whose contents

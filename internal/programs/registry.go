@@ -24,6 +24,8 @@ var families = []func() []*Spec{
 	node,
 	python,
 	system,
+	probes,
+	sysinspect,
 }
 
 // registry maps a command and its prefix words to its spec. It is built on

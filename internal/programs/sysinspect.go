@@ -1,0 +1,118 @@
+package programs
+
+import "strings"
+
+// sysinspect: read-only views of the system that the system family
+// (system.go) lacks: sockets (netstat, ss), the journal and the kernel's
+// ring buffer (journalctl, dmesg), whether a process exists (kill -0),
+// terminal multiplexer sessions (tmux), the dynamic linker's cache
+// (ldconfig -p), installed RPM packages (rpm -q) and more of docker's
+// listings. Every other form of these programs changes the system, and
+// stays blocked or dangerous.
+//
+// Decisions:
+//   - ss and netstat take no operand: an ss filter may name a host, which
+//     ss looks up in DNS (a channel out for anything the model read).
+//   - journalctl and dmesg never follow (-f, -w: they would not end), and
+//     nothing that rotates, vacuums, flushes or clears is accepted.
+//     journalctl's -n and -b take their value attached, or a number in the
+//     next word, which journalctl takes only when it is one (-n
+//     --vacuum-size=1 vacuums): the spec reads them as attached, so the
+//     next word is parsed as what it is.
+//   - tmux talks to a server that runs commands: only the listing commands,
+//     on the default socket (no -L, -S or -f before them), without -F or
+//     -f, whose formats run #(commands) in the server. A listing does not
+//     start a server, so no configuration file is read.
+//   - docker talks to a daemon that is root on the machine: only its
+//     listings and version, with no global option (-H, --context, --config
+//     select another daemon or configuration); DOCKER_* assignments are
+//     dangerous (environment.go). docker compose ps and logs load the
+//     project's compose files, whose include entries may fetch from any
+//     host with .env's values interpolated: project code
+//     (sysinspectProjectCode).
+func sysinspect() []*Spec {
+	form := func(cmd, prefix, reason string, maxOperands int, o ...[]Option) *Spec {
+		return &Spec{ReadOnly: true, Command: cmd, Prefix: words(prefix), Syntax: GNU, Operands: Text, MaxOperands: maxOperands, Reason: reason, Options: join(o...)}
+	}
+	never := func(list string) []Option { return unsafe("follows forever and never ends", list) }
+	tmux := func(prefix, reason, list string) *Spec {
+		return &Spec{ReadOnly: true, Command: "tmux", Prefix: words(prefix), Syntax: POSIX, MaxOperands: NoOperands, Reason: reason,
+			Options: join(opts(list), unsafe("its format runs #(commands) in the tmux server", "-F= -f="))}
+	}
+	rpmQuery := join(
+		opts("-a,--all -i,--info -l,--list -f,--file -c,--configfiles -d,--docfiles -R,--requires --provides --conflicts --obsoletes --recommends --suggests --supplements --enhances --whatprovides --whatrequires --changelog --changes --last -s,--state --qf,--queryformat= --nosignature --nodigest --noghost --noconfig --dump --scripts --triggers,--triggerscripts --filesbypkg -g,--group --quiet -v,--verbose"),
+		unsafe("runs a program or evaluates macros that can", "--pipe= -E,--eval= -D,--define= --macros= --load= --rcfile="),
+		unsafe("reads another package database", "-r,--root= --dbpath="),
+	)
+	out := []*Spec{
+		form("netstat", "", "lists sockets, routes and interface statistics", NoOperands,
+			opts("-a,--all -t,--tcp -u,--udp -U,--udplite -S,--sctp -w,--raw -x,--unix -l,--listening -n,--numeric --numeric-hosts --numeric-ports --numeric-users -p,--program -e,--extend -o,--timers -r,--route -i,--interfaces -s,--statistics -g,--groups -M,--masquerade -v,--verbose -W,--wide -N,--symbolic -C,--cache -F,--fib -T,--notrim -Z,--context -A,--protocol= -4,--inet -6,--inet6 -h,--help -V,--version"),
+			never("-c,--continuous")),
+		form("ss", "", "lists sockets", NoOperands,
+			opts("-h,--help -V,--version -H,--no-header -O,--oneline -n,--numeric -r,--resolve -a,--all -l,--listening -o,--options -e,--extended -m,--memory -p,--processes -T,--threads -i,--info --tos --cgroup --tipcinfo -s,--summary -Z,--context -z,--contexts -b,--bpf -4,--ipv4 -6,--ipv6 -0,--packet -t,--tcp -M,--mptcp -S,--sctp -u,--udp -d,--dccp -w,--raw -x,--unix --tipc --vsock --xdp --inet-sockopt -B,--bound-inet -f,--family= -A,--query,--socket="),
+			never("-E,--events"),
+			unsafe("closes sockets", "-K,--kill"),
+			unsafe("writes a raw dump or reads a filter file that may name hosts to look up", "-D,--diag= -F,--filter="),
+			unsafe("enters another network namespace", "-N,--net=")),
+		form("journalctl", "", "prints the journal; never follows, rotates or vacuums", -1,
+			opts("--system --user -M,--machine= -m,--merge --namespace= -S,--since= -U,--until= -c,--cursor= --after-cursor= --show-cursor -b,--boot[=] -u,--unit= --user-unit= -t,--identifier= -T,--exclude-identifier= -p,--priority= --facility= -g,--grep= --case-sensitive[=] -k,--dmesg -o,--output= --output-fields= -n,--lines[=] -r,--reverse --utc -x,--catalog --no-hostname --no-full -l,--full -a,--all -q,--quiet --no-pager -N,--fields -F,--field= --list-boots --disk-usage --header --list-catalog --dump-catalog --verify --verify-key= --no-tail -h,--help --version"),
+			opts("-D,--directory=R --file=R --root=R --cursor-file=W"),
+			never("-f,--follow"),
+			unsafe("starts a pager", "-e,--pager-end"),
+			unsafe("changes the journal or its keys", "--vacuum-size= --vacuum-files= --vacuum-time= --sync --relinquish-var --smart-relinquish-var --flush --rotate --update-catalog --setup-keys --force --interval="),
+			unsafe("mounts a disk image", "--image=")),
+		form("dmesg", "", "prints the kernel's ring buffer; never clears it or changes the console", NoOperands,
+			opts("-f,--facility= -H,--human -J,--json -k,--kernel -L,--color[=] -l,--level= -P,--nopager -p,--force-prefix -r,--raw --noescape -S,--syslog -s,--buffer-size= -u,--userspace -x,--decode -d,--show-delta -e,--reltime -T,--ctime -t,--notime --time-format= --since= --until= -h,--help -V,--version"),
+			opts("-F,--file=R -K,--kmsg-file=R"),
+			never("-w,--follow -W,--follow-new"),
+			unsafe("clears the ring buffer or changes the console", "-C,--clear -c,--read-clear -D,--console-off -E,--console-on -n,--console-level=")),
+		{ReadOnly: true, Command: "kill", Prefix: words("-0"), Syntax: POSIX, Operands: Text, Check: pidsOnly,
+			Reason: "tells whether processes exist; sends no signal"},
+		tmux("ls", "lists the tmux server's sessions", ""),
+		tmux("list-sessions", "lists the tmux server's sessions", ""),
+		tmux("lsw", "lists the tmux server's windows", "-a -t="),
+		tmux("list-windows", "lists the tmux server's windows", "-a -t="),
+		tmux("lsp", "lists the tmux server's panes", "-a -s -t="),
+		tmux("list-panes", "lists the tmux server's panes", "-a -s -t="),
+		tmux("-V", "prints the version", ""),
+		{ReadOnly: true, Command: "ldconfig", Prefix: words("-p"), Syntax: GNU, MaxOperands: NoOperands, Reason: "prints the dynamic linker's cache"},
+		{ReadOnly: true, Command: "ldconfig", Prefix: words("--print-cache"), Syntax: GNU, MaxOperands: NoOperands, Reason: "prints the dynamic linker's cache"},
+		form("docker", "network ls", "lists networks", NoOperands, opts("-f,--filter= --format= --no-trunc -q,--quiet")),
+		form("docker", "network list", "lists networks", NoOperands, opts("-f,--filter= --format= --no-trunc -q,--quiet")),
+		form("docker", "image ls", "lists images", 1, opts("-a,--all --digests -f,--filter= --format= --no-trunc -q,--quiet --tree")),
+		form("docker", "image list", "lists images", 1, opts("-a,--all --digests -f,--filter= --format= --no-trunc -q,--quiet --tree")),
+		form("docker", "container ls", "lists containers", NoOperands, opts("-a,--all -f,--filter= --format= -n,--last= -l,--latest --no-trunc -q,--quiet -s,--size")),
+		form("docker", "volume ls", "lists volumes", NoOperands, opts("-f,--filter= --format= -q,--quiet")),
+		form("docker", "compose ps", "lists the project's containers (loading the compose files is project code)", -1,
+			opts("-a,--all --format= -q,--quiet --services --filter= --status= --no-trunc --orphans")),
+		form("docker", "compose logs", "prints the project's container logs; never follows (loading the compose files is project code)", -1,
+			opts("--no-color --no-log-prefix --since= --until= -n,--tail= -t,--timestamps --index="),
+			never("-f,--follow")),
+		form("docker", "compose version", "prints the version", NoOperands, opts("-f,--format= --short")),
+	}
+	for _, q := range []string{"-q", "--query", "-qa", "-qi", "-ql", "-qf", "-qc", "-qd", "-qR", "-qai", "-qal", "-qil"} {
+		out = append(out, form("rpm", q, "queries installed packages", -1, rpmQuery))
+	}
+	return out
+}
+
+// pidsOnly accepts only process IDs (a negative one names a process
+// group) as kill -0's operands.
+func pidsOnly(p *Parsed) *Problem {
+	if len(p.Operands) == 0 {
+		return &Problem{Unknown: true, Rule: "kill -0 without a process", Reason: "kill -0 needs the process IDs to check"}
+	}
+	for _, o := range p.Operands {
+		d := strings.TrimPrefix(o, "-")
+		if d == "" || strings.Trim(d, "0123456789") != "" {
+			return &Problem{Unknown: true, Rule: "kill -0 operand " + o, Reason: "only process IDs are understood after kill -0 (" + o + " is not one); a person decides"}
+		}
+	}
+	return nil
+}
+
+// sysinspectProjectCode: docker compose's listings load the project's
+// compose files (see sysinspect).
+func sysinspectProjectCode() []ProjectCodeEntry {
+	return []ProjectCodeEntry{{Command: "docker", Subcommands: []string{"compose ps", "compose logs"}}}
+}
