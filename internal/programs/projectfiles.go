@@ -10,18 +10,18 @@ type ProjectFiles uint16
 
 // The project files the engine knows how to judge.
 const (
-	Npmrc         ProjectFiles = 1 << iota // .npmrc (npm, npx, pnpm, yarn)
-	Yarnrc                                 // .yarnrc, .yarnrc.yml (yarn)
-	RustToolchain                          // rust-toolchain, rust-toolchain.toml (cargo, rustc, rustup, ...)
-	CargoConfig                            // .cargo/config.toml (cargo)
-	PipConfig                              // pip.conf, PIP_CONFIG_FILE (pip, python -m pip)
-	UvConfig                               // uv.toml, pyproject.toml [tool.uv] (uv, uvx)
-	Corepack                               // package.json packageManager and devEngines, .corepack.env (yarn, pnpm, npm through Corepack's shims)
-	Pnpm                                   // .pnpmfile.cjs and its kin, pnpm-workspace.yaml (pnpm)
-	GoToolchain                            // go.mod and go.work go and toolchain lines (every go command)
-	Shellcheckrc                           // .shellcheckrc in each script's directory and its parents, --rcfile (shellcheck)
-	SwiftVersion                           // .swift-version (swift through swiftly's proxies)
-	DotnetGlobalJSON                       // global.json (dotnet)
+	Npmrc            ProjectFiles = 1 << iota // .npmrc (npm, npx, pnpm, yarn)
+	Yarnrc                                    // .yarnrc, .yarnrc.yml (yarn)
+	RustToolchain                             // rust-toolchain, rust-toolchain.toml (cargo, rustc, rustup, ...)
+	CargoConfig                               // .cargo/config.toml (cargo)
+	PipConfig                                 // pip.conf, PIP_CONFIG_FILE (pip, python -m pip)
+	UvConfig                                  // uv.toml, pyproject.toml [tool.uv] (uv, uvx)
+	Corepack                                  // package.json packageManager and devEngines, .corepack.env (yarn, pnpm, npm through Corepack's shims)
+	Pnpm                                      // .pnpmfile.cjs and its kin, pnpm-workspace.yaml (pnpm)
+	GoToolchain                               // go.mod and go.work go and toolchain lines (every go command)
+	Shellcheckrc                              // .shellcheckrc in each script's directory and its parents, --rcfile (shellcheck)
+	SwiftVersion                              // .swift-version (swift through swiftly's proxies)
+	DotnetGlobalJSON                          // global.json (dotnet)
 )
 
 // Has reports whether s holds every file of f.
