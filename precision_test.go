@@ -1,0 +1,137 @@
+package sandboxauth
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPrecisionFamilies: the probes, system views and archive forms of
+// issue 24 run without asking in a plain sandbox, their other forms do
+// not, and the project code they are is labelled.
+func TestPrecisionFamilies(t *testing.T) {
+	sb := newSandbox(t)
+	s := NewShellAllowedCommands()
+	tests := []struct {
+		argv    []string
+		res     CommandCheckResult
+		project bool
+	}{
+		{[]string{"gh", "--version"}, safe, false},
+		{[]string{"gh", "version"}, safe, false},
+		{[]string{"gh", "pr", "list"}, dangerous, false},
+		{[]string{"R", "--version"}, safe, false},
+		{[]string{"Rscript", "--version"}, safe, false},
+		{[]string{"RSCRIPT", "--version"}, CommandCheckResultNone, false},
+		{[]string{"Rscript", "-e", "1"}, dangerous, false},
+		{[]string{"quarto", "--version"}, safe, false},
+		{[]string{"swift", "--version"}, safe, false},
+		{[]string{"dotnet", "--list-sdks"}, safe, false},
+		{[]string{"dotnet", "--info"}, safe, false},
+		{[]string{"sw_vers"}, safe, false},
+		{[]string{"rustup", "show"}, safe, false},
+		{[]string{"rustup", "--version"}, safe, false},
+		{[]string{"rustup", "update"}, dangerous, false},
+		{[]string{"netstat", "-tlnp"}, safe, false},
+		{[]string{"ss", "-tlnp"}, safe, false},
+		{[]string{"ss", "-tn", "dst", "evil.example.com"}, dangerous, false},
+		{[]string{"journalctl", "-u", "nginx", "-n", "50", "--no-pager"}, safe, false},
+		{[]string{"journalctl", "-n", "--vacuum-size=1G"}, dangerous, false},
+		{[]string{"dmesg", "-T"}, safe, false},
+		{[]string{"dmesg", "-c"}, dangerous, false},
+		{[]string{"kill", "-0", "1234"}, safe, false},
+		{[]string{"kill", "-9", "1234"}, dangerous, false},
+		{[]string{"bash", "-c", "kill -0 1234"}, safe, false},
+		{[]string{"tmux", "ls"}, safe, false},
+		{[]string{"tmux", "ls", "-F", "#(touch x)"}, dangerous, false},
+		{[]string{"tmux", "-L", "x", "ls"}, dangerous, false},
+		{[]string{"tmux", "-S", "./sock", "ls"}, dangerous, false},
+		{[]string{"bash", "-c", "TMUX_TMPDIR=. tmux ls"}, CommandCheckResultNone, false}, // an unknown variable
+		{[]string{"ldconfig", "-p"}, safe, false},
+		{[]string{"ldconfig"}, dangerous, false},
+		{[]string{"rpm", "-qa"}, safe, false},
+		{[]string{"rpm", "-q", "--pipe", "sh", "bash"}, CommandCheckResultBlocked, false},
+		{[]string{"rpm", "-i", "x.rpm"}, CommandCheckResultBlocked, false},
+		{[]string{"docker", "version"}, safe, false},
+		{[]string{"docker", "network", "ls"}, safe, false},
+		{[]string{"docker", "image", "ls"}, safe, false},
+		{[]string{"docker", "-H", "tcp://evil:2375", "ps"}, dangerous, false},
+		{[]string{"docker", "--context", "prod", "ps"}, dangerous, false},
+		{[]string{"bash", "-c", "DOCKER_HOST=tcp://evil:2375 docker ps"}, dangerous, false},
+		{[]string{"docker", "compose", "ps"}, dangerous, true},
+		{[]string{"docker", "compose", "logs", "-f"}, dangerous, false},
+		// Project code not labelled before.
+		{[]string{"cmake", "-S", ".", "-B", "build"}, dangerous, true},
+		{[]string{"cmake", "--version"}, safe, false},
+		{[]string{"gcc", "-c", "main.go"}, dangerous, true},
+		{[]string{"xcodebuild", "-scheme", "App", "build"}, dangerous, true},
+		{[]string{"sbt", "test"}, dangerous, true},
+		{[]string{"cargo", "nextest", "run"}, dangerous, true},
+		{[]string{"cargo", "make", "ci"}, dangerous, true},
+		{[]string{"cargo", "fmt"}, dangerous, true},
+		{[]string{"cargo", "fmt", "--check"}, safe, false},
+		{[]string{"cargo", "install", "x"}, dangerous, false},
+		{[]string{"cargo", "publish"}, dangerous, false},
+		{[]string{"ruff", "format", "."}, dangerous, true},
+		{[]string{"ruff", "check", "--fix", "."}, dangerous, true},
+		{[]string{"go", "fmt", "./..."}, dangerous, true},
+		{[]string{"go", "mod", "tidy"}, dangerous, true},
+		{[]string{"go", "mod", "download"}, dangerous, false},
+		{[]string{"swiftlint", "--fix"}, dangerous, true},
+		{[]string{"uv", "tree"}, dangerous, true},
+		{[]string{"npm", "pack", "--dry-run"}, dangerous, true},
+		{[]string{"git", "commit", "-m", "x"}, dangerous, true},
+		{[]string{"git", "checkout", "main"}, dangerous, true},
+		{[]string{"git", "checkout", "-b", "topic"}, dangerous, true},
+		{[]string{"git", "stash"}, dangerous, true},
+		{[]string{"git", "stash", "pop"}, dangerous, true},
+		{[]string{"git", "cherry-pick", "abc123"}, dangerous, true},
+		{[]string{"git", "commit", "--amend", "-m", "x"}, dangerous, false},
+		{[]string{"git", "stash", "drop"}, dangerous, false},
+		{[]string{"git", "checkout", "-f", "main"}, dangerous, false},
+		{[]string{"git", "-c", "core.hooksPath=/tmp", "commit", "-m", "x"}, dangerous, false},
+		{[]string{"git", "stash", "list"}, safe, false},
+	}
+	for _, tt := range tests {
+		c, err := s.Classify(CommandSite{SandboxDir: sb}, tt.argv)
+		require.NoError(t, err)
+		assert.Equal(t, tt.res, c.Result, "%q: %s", tt.argv, c.Rule)
+		assert.Equal(t, tt.project, c.ProjectCode, "%q: %s", tt.argv, c.Rule)
+	}
+}
+
+// TestProbesJudgeToolchainPins: a file in the project that chooses the
+// toolchain a probe runs makes the probe not safe: rust-toolchain for
+// rustup, .swift-version for swift, global.json for dotnet, in the working
+// directory or above it up to the sandbox.
+func TestProbesJudgeToolchainPins(t *testing.T) {
+	tests := []struct {
+		file string
+		argv []string
+	}{
+		{"rust-toolchain.toml", []string{"rustup", "show"}},
+		{"rust-toolchain", []string{"rustup", "--version"}},
+		{".swift-version", []string{"swift", "--version"}},
+		{"global.json", []string{"dotnet", "--version"}},
+		{"global.json", []string{"dotnet", "--info"}},
+		{"global.json", []string{"dotnet", "--list-sdks"}},
+	}
+	s := NewShellAllowedCommands()
+	for _, tt := range tests {
+		t.Run(tt.file+" "+tt.argv[0], func(t *testing.T) {
+			sb := newSandbox(t)
+			sub := filepath.Join(sb, "sub")
+			c, err := s.Classify(CommandSite{SandboxDir: sb, Cwd: sub}, tt.argv)
+			require.NoError(t, err)
+			require.Equal(t, safe, c.Result, "without %s: %s", tt.file, c.Rule)
+			require.NoError(t, os.WriteFile(filepath.Join(sb, tt.file), []byte(`{"sdk": {"paths": ["./sdk"]}}`+"\n"), 0o644))
+			c, err = s.Classify(CommandSite{SandboxDir: sb, Cwd: sub}, tt.argv)
+			require.NoError(t, err)
+			assert.Equal(t, dangerous, c.Result, "with %s: %s", tt.file, c.Rule)
+			assert.Contains(t, c.Reason, tt.file)
+		})
+	}
+}
