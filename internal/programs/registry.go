@@ -17,6 +17,7 @@ var families = []func() []*Spec{
 	sed,
 	awk,
 	jq,
+	yq,
 	archives,
 	git,
 	golang,
@@ -26,6 +27,8 @@ var families = []func() []*Spec{
 	system,
 	probes,
 	sysinspect,
+	streams,
+	viewers,
 }
 
 // registry maps a command and its prefix words to its spec. It is built on
