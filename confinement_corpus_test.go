@@ -8,15 +8,15 @@ import (
 )
 
 // TestProjectsCorpusConfined grades the classifier with confinement against
-// what real projects allow their agents: at least 85% of the harmless
+// what real projects allow their agents: at least 92% of the harmless
 // commands, project code included, run without asking (safe, or project
 // code alone), and at most 5% of the risky ones. The corpus's own
 // project-code marks and the classifier's label are compared and the
 // differences logged.
 func TestProjectsCorpusConfined(t *testing.T) {
 	entries := loadProjects(t)
-	require.GreaterOrEqual(t, len(entries), 250)
-	sb := newSandbox(t)
+	require.GreaterOrEqual(t, len(entries), 600)
+	sb := projectsSandbox(t)
 	s := NewShellAllowedCommands()
 	var harmless, harmlessAllowed, risky, riskyAllowed, disagree int
 	for _, e := range entries {
@@ -47,6 +47,6 @@ func TestProjectsCorpusConfined(t *testing.T) {
 	}
 	t.Logf("with confinement: harmless auto-allowed %d/%d (%.1f%%), risky %d/%d; label and corpus disagree on %d",
 		harmlessAllowed, harmless, 100*float64(harmlessAllowed)/float64(harmless), riskyAllowed, risky, disagree)
-	assert.GreaterOrEqual(t, float64(harmlessAllowed), 0.85*float64(harmless))
+	assert.GreaterOrEqual(t, float64(harmlessAllowed), 0.92*float64(harmless))
 	assert.LessOrEqual(t, float64(riskyAllowed), 0.05*float64(risky))
 }

@@ -7,7 +7,8 @@ package programs
 // configuration and hooks read-only, they run without asking; without
 // confinement a person decides, as before. The forms that discard work or
 // rewrite what exists (stash drop and clear, commit --amend, a forced
-// checkout or switch, a reset branch) are spared the label: the lists
+// checkout or switch, a reset branch, a checkout of paths spelled with --
+// or .) are spared the label: the lists
 // decide, and a person is asked. So are git stash list and show, which
 // only read: their specs decide.
 func gitProjectCode() []ProjectCodeEntry {
@@ -16,7 +17,7 @@ func gitProjectCode() []ProjectCodeEntry {
 		Subcommands: words("commit checkout switch stash cherry-pick"),
 		Spared: map[string][]string{
 			"commit":      words("--amend"),
-			"checkout":    words("-f --force -B --overwrite-ignore --discard-changes"),
+			"checkout":    words("-f --force -B --overwrite-ignore --discard-changes -- . -p --patch"),
 			"switch":      words("-f --force -C --force-create --discard-changes"),
 			"stash":       words("drop clear list show"),
 			"cherry-pick": words("--skip"),

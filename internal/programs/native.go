@@ -16,7 +16,7 @@ func nativeProjectCode() []ProjectCodeEntry {
 		{Command: "clang"}, {Command: "clang++"},
 		{Command: "xcodebuild"}, {Command: "swiftlint"}, {Command: "swiftformat"},
 		{Command: "sbt"}, {Command: "sbtn"},
-		{Command: "flutter", Subcommands: words("analyze test build run")},
+		{Command: "flutter", Subcommands: words("analyze test build run clean")},
 		{Command: "dart", Subcommands: words("analyze test run compile format fix")},
 	}
 }

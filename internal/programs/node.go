@@ -21,6 +21,10 @@ func node() []*Spec {
 	for _, c := range []string{"node", "npm", "pnpm", "yarn", "bun", "deno", "tsc"} {
 		out = append(out, version(c)...)
 	}
+	for _, check := range []string{"--check", "-c"} {
+		// node --check parses one file and runs nothing of it.
+		out = append(out, &Spec{ReadOnly: true, Command: "node", Prefix: words(check), Syntax: Exact, MaxOperands: 1, Reason: "checks a script's syntax without running it"})
+	}
 	return append(out,
 		&Spec{ReadOnly: true, Command: "npm", Prefix: words("ls"), Syntax: Exact, Operands: Text, Reason: "lists installed packages",
 			Options: join(workspaces, opts("-a,--all --depth= --json -l,--long -p,--parseable --omit= --include= --link --package-lock-only --unicode"),
@@ -75,7 +79,9 @@ func nodeProjectCode() []ProjectCodeEntry {
 		// npm pack runs the prepack and prepare scripts, --dry-run too.
 		{Command: "npm", Subcommands: words("test t tst run run-script rum urn start stop restart exec x pack")},
 		{Command: "deno", Subcommands: words("task test run bench")},
-		{Command: "npx"}, {Command: "jest"}, {Command: "vitest"}, {Command: "mocha"}, {Command: "eslint"},
+		// npx runs a program the project installed (node_modules/.bin),
+		// unless it is told to fetch one (npxFetches).
+		{Command: "npx", Fetches: npxFetches}, {Command: "jest"}, {Command: "vitest"}, {Command: "mocha"}, {Command: "eslint"},
 		{Command: "prettier"}, {Command: "tsx"}, {Command: "ts-node"},
 		// tsc follows tsconfig.json, which may name a build-info file or
 		// an output directory anywhere (written even with --noEmit when
@@ -133,5 +139,43 @@ func nodeInterpreter() *Interpreter {
 	return &Interpreter{
 		withValue: wordSet(words("-r --require --import --loader --experimental-loader --conditions -C --env-file --input-type --stack-size --max-old-space-size")),
 		inline:    wordSet(words("-e --eval -p --print")),
+		parseOnly: wordSet(words("-c --check")),
 	}
+}
+
+// npxFetches reports whether npx's args (the words after npx) name a
+// package to download and run rather than a program the project
+// installed: a versioned spec (create-next-app@latest, @scope/x@1), a
+// path, URL or git spec, --package, --yes (install without asking) or
+// --call (a shell command line). Such an invocation is not project code:
+// the lists decide, and a person is asked.
+func npxFetches(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if i+1 < len(args) {
+				return fetchedSpec(args[i+1])
+			}
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			return fetchedSpec(a)
+		}
+		key, _, _ := strings.Cut(a, "=")
+		switch key {
+		case "-y", "--yes", "-p", "--package", "-c", "--call":
+			return true
+		}
+	}
+	return false
+}
+
+// fetchedSpec reports whether an npx package spec names something to
+// download: a version (x@1, @scope/x@latest), a path or a URL.
+func fetchedSpec(spec string) bool {
+	if strings.ContainsAny(spec, "/:") && !strings.HasPrefix(spec, "@") {
+		return true
+	}
+	at := strings.LastIndexByte(spec, '@')
+	return at > 0 || strings.Count(spec, "/") > 1
 }

@@ -37,6 +37,10 @@ type ProjectCodeEntry struct {
 	// drop, git commit --amend. Given anywhere after the subcommand, the
 	// form is not labelled, and the lists decide (a person is asked).
 	Spared map[string][]string
+	// Fetches, when set, reports whether args (the words after the
+	// command) download what they run instead of running the project's
+	// (npx x@latest): such an invocation is not project code.
+	Fetches func(args []string) bool
 }
 
 // projectCode is a ProjectCodeEntry as sets; both nil: every invocation.
@@ -46,6 +50,7 @@ type projectCode struct {
 	pairs    map[string]map[string]bool
 	checking map[string]string
 	spared   map[string][]string
+	fetches  func(args []string) bool
 }
 
 // projectCodeTable is built once from the families' entries.
@@ -56,7 +61,7 @@ var projectCodeTable = sync.OnceValue(func() map[string]projectCode {
 			if _, dup := m[e.Command]; dup {
 				panic("programs: two project-code entries for " + e.Command)
 			}
-			pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared}
+			pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared, fetches: e.Fetches}
 			for _, sub := range e.Subcommands {
 				first, second, pair := strings.Cut(sub, " ")
 				if !pair {
@@ -108,7 +113,7 @@ func RunsProjectCode(command string, args []string) (what string, known bool) {
 	if len(args) > 0 {
 		first = args[0]
 	}
-	if len(args) == 1 && (first == "--version" || first == "--help") {
+	if len(args) == 1 && (first == "--version" || first == "--help") || pc.fetches != nil && pc.fetches(args) {
 		return "", true
 	}
 	switch {
@@ -173,7 +178,10 @@ func spares(w, r string) bool {
 // names a module to run (python -m).
 type Interpreter struct {
 	withValue, inline map[string]bool
-	module            string
+	// parseOnly are the options that make the interpreter only check the
+	// file's syntax (node --check): it runs nothing, and its spec decides.
+	parseOnly map[string]bool
+	module    string
 }
 
 // InterpreterOf returns the command line of the interpreter base (a name
@@ -185,8 +193,8 @@ func InterpreterOf(base string) *Interpreter {
 
 // interpreters is built once from the families' command lines.
 var interpreters = sync.OnceValue(func() map[string]*Interpreter {
-	python, node := pythonInterpreter(), nodeInterpreter()
-	return map[string]*Interpreter{"python": python, "pypy": python, "node": node, "nodejs": node}
+	python, node, php := pythonInterpreter(), nodeInterpreter(), phpInterpreter()
+	return map[string]*Interpreter{"python": python, "pypy": python, "node": node, "nodejs": node, "php": php}
 })
 
 // Run reads an interpreter's args (the words after it) and returns what
@@ -204,7 +212,7 @@ func (in *Interpreter) Run(args []string) (file string, module bool) {
 			return "", false
 		case strings.HasPrefix(a, "--"):
 			key, _, attached := strings.Cut(a, "=")
-			if in.inline[key] {
+			if in.inline[key] || in.parseOnly[key] {
 				return "", false
 			}
 			if in.withValue[key] && !attached {
@@ -214,7 +222,7 @@ func (in *Interpreter) Run(args []string) (file string, module bool) {
 			// A bundle of short options (-uB, -um, -Werror).
 			for k := 1; k < len(a); k++ {
 				opt := "-" + a[k:k+1]
-				if in.inline[opt] {
+				if in.inline[opt] || in.parseOnly[opt] {
 					return "", false
 				}
 				if opt == in.module {

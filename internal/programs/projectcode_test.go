@@ -81,7 +81,20 @@ func TestRunsProjectCode(t *testing.T) {
 		{"git stash list", "", true},
 		{"git stash clear", "", true},
 		{"git cherry-pick abc123", "git cherry-pick", true},
+		{"git checkout -- .", "", true},
+		{"git checkout .", "", true},
 		{"git status", "", true},
+		{"npx jest", "npx", true},
+		{"npx create-react-app x", "npx", true},
+		{"npx create-next-app@latest web", "", true},
+		{"npx @scope/tool@1 x", "", true},
+		{"npx @scope/tool x", "npx", true},
+		{"npx --yes esbuild a.js", "", true},
+		{"npx -p cowsay cowsay hi", "", true},
+		{"npx -c 'echo hi'", "", true},
+		{"npx github:user/repo", "", true},
+		{"alembic upgrade head", "alembic", true},
+		{"flutter clean", "flutter clean", true},
 		{"git push", "", true},
 		{"git reset --hard", "", true},
 		{"dotnet build", "dotnet build", true},
@@ -116,6 +129,11 @@ func TestInterpreterRun(t *testing.T) {
 		{"node -e 1", "", false},
 		{"node --eval=1 app.js", "", false},
 		{"node -p 1", "", false},
+		{"node --check scripts/build.js", "", false}, // parses only: its spec decides
+		{"node -c scripts/build.js", "", false},
+		{"php artisan test", "artisan", false},
+		{"php -d memory_limit=1G vendor/bin/phpunit", "vendor/bin/phpunit", false},
+		{"php -r echo(1);", "", false},
 	}
 	for _, tt := range tests {
 		w := strings.Fields(tt.line)

@@ -87,6 +87,8 @@ func pythonProjectCode() []ProjectCodeEntry {
 		{Command: "poetry", Subcommands: words("run")},
 		{Command: "pipenv", Subcommands: words("run")},
 		{Command: "pytest"}, {Command: "py.test"}, {Command: "tox"}, {Command: "nox"}, {Command: "mypy"},
+		// alembic runs the project's env.py and migration scripts.
+		{Command: "alembic"},
 		// ruff's settings (ruff.toml, .ruff.toml, pyproject.toml) may
 		// name a cache directory anywhere, where ruff writes, and extend
 		// a settings file anywhere.

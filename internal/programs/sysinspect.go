@@ -6,8 +6,8 @@ import "strings"
 // (system.go) lacks: sockets (netstat, ss), the journal and the kernel's
 // ring buffer (journalctl, dmesg), whether a process exists (kill -0),
 // terminal multiplexer sessions (tmux), the dynamic linker's cache
-// (ldconfig -p), installed RPM packages (rpm -q) and more of docker's
-// listings. Every other form of these programs changes the system, and
+// (ldconfig -p), installed packages (rpm -q, apt list) and more of
+// docker's listings. Every other form of these programs changes the system, and
 // stays blocked or dangerous.
 //
 // Decisions:
@@ -90,6 +90,9 @@ func sysinspect() []*Spec {
 			never("-f,--follow")),
 		form("docker", "compose version", "prints the version", NoOperands, opts("-f,--format= --short")),
 	}
+	// apt list reads the package lists and dpkg's status; no -o or -c,
+	// which set any configuration.
+	out = append(out, form("apt", "list", "lists packages", -1, opts("--installed --upgradable --manual-installed -a,--all-versions -v,--verbose -q,--quiet")))
 	for _, q := range []string{"-q", "--query", "-qa", "-qi", "-ql", "-qf", "-qc", "-qd", "-qR", "-qai", "-qal", "-qil"} {
 		out = append(out, form("rpm", q, "queries installed packages", -1, rpmQuery))
 	}
