@@ -5,8 +5,9 @@ import "strings"
 // pathWords calls visit for every word of args (argv[1:] of a program that
 // no spec describes) that may name a file: each operand, the value after
 // "=" in an operand or option, the text after the first letter of a short
-// option bundle (tar -T.env reads .env), and any path-looking tail of a
-// bundle (-I../include, -o/tmp/x). Without a grammar, every word that may
+// option bundle (tar -T.env reads .env), any path-looking tail of a
+// bundle (-I../include, -o/tmp/x), and the file of an @FILE argument file,
+// which compilers and the JDK's tools read as more arguments. Without a grammar, every word that may
 // be a path is one. It stops when visit returns false.
 func pathWords(style flagStyle, args []string, visit func(string) bool) {
 	endOfFlags := false
@@ -17,6 +18,9 @@ func pathWords(style flagStyle, args []string, visit func(string) bool) {
 			}
 			if j := strings.IndexByte(a, '='); j > 0 && j+1 < len(a) && !visit(a[j+1:]) {
 				return
+			}
+			if len(a) > 1 && a[0] == '@' && !endOfFlags && !visit(a[1:]) {
+				return // an argument file (gcc, clang, javac, java, jar read @FILE)
 			}
 			continue
 		}
