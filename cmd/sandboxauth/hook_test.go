@@ -299,3 +299,32 @@ func TestHookConfigThatCannotBeExaminedDenies(t *testing.T) {
 	assert.Equal(t, "deny", answerAction(t, "claude-code", r), "stdout: %s\nstderr: %s", r.stdout, r.stderr)
 	assert.Contains(t, r.stdout+r.stderr, "configuration")
 }
+
+// TestHookUsersSafeEntryIsFinal: a safe entry the user adds for a
+// project-code command (go test) decides in the hook too: Codex, which
+// cannot ask a person, lets it run, where without the entry it refuses.
+func TestHookUsersSafeEntryIsFinal(t *testing.T) {
+	payload := func(cmd string) string {
+		return `{"session_id": "019a-codex", "turn_id": "turn-1", "transcript_path": null, "cwd": "{{PROJECT}}", "hook_event_name": "PreToolUse",
+"model": "gpt-5-codex", "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "` + cmd + `"}, "tool_use_id": "call_1"}`
+	}
+	tests := []struct {
+		name, user, command, want string
+	}{
+		{"without the entry go test is refused", "", "go test ./...", "deny"},
+		{"the user's entry lets go test run", `{"commands": {"safe": {"add": [{"command": "go", "args": ["test"]}]}}}`, "go test ./...", "none"},
+		{"the entry covers nothing else", `{"commands": {"safe": {"add": [{"command": "go", "args": ["test"]}]}}}`, "go build ./...", "deny"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			project, home := hookProject(t)
+			if tt.user != "" {
+				cfgDir := filepath.Join(home, ".config", "sandboxauth")
+				require.NoError(t, os.MkdirAll(cfgDir, 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.json"), []byte(tt.user), 0o644))
+			}
+			r := runHookBin(t, project, hookEnv(home), strings.ReplaceAll(payload(tt.command), projectMark, project), "hook", "--for", "codex")
+			assert.Equal(t, tt.want, answerAction(t, "codex", r), "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+		})
+	}
+}
