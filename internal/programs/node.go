@@ -87,10 +87,12 @@ func nodeProjectCode() []ProjectCodeEntry {
 		// an output directory anywhere (written even with --noEmit when
 		// incremental) and extend a configuration anywhere.
 		{Command: "tsc"},
-		{Command: "yarn", Managed: words("add install remove upgrade upgrade-interactive up publish login logout " +
+		// dlx downloads a package and runs it: not the project's code, and
+		// the lists decide (as for npx x@latest).
+		{Command: "yarn", Managed: words("dlx add install remove upgrade upgrade-interactive up publish login logout " +
 			"config cache global init link unlink pack set plugin policies info why list outdated audit version versions " +
 			"help owner tag team import licenses generate-lock-entry autoclean check npm constraints workspaces")},
-		{Command: "pnpm", Managed: words("add install i remove rm uninstall un update up upgrade publish login logout " +
+		{Command: "pnpm", Managed: words("dlx add install i remove rm uninstall un update up upgrade publish login logout " +
 			"config c store link ln unlink init import fetch prune audit outdated list ls ll why setup env self-update " +
 			"server patch patch-commit deploy pack help root bin licenses rebuild rb install-test it")},
 		{Command: "bun", Managed: words("add a install i remove rm update upgrade publish link unlink pm init create c " +

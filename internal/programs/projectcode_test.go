@@ -37,6 +37,8 @@ func TestRunsProjectCode(t *testing.T) {
 		{"yarn --frozen-lockfile", "", true},
 		{"pnpm dev", "pnpm dev", true},
 		{"pnpm ls", "", true},
+		{"pnpm dlx create-vite x", "", true}, // fetches a package: the lists decide
+		{"yarn dlx x", "", true},
 		{"bun x", "bun x", true},
 		{"pytest -q", "pytest", true},
 		{"uv run x", "uv run", true},
