@@ -76,12 +76,16 @@ func FuzzPrecisionForms(f *testing.F) {
 				t.Fatalf("tmux ls accepted a format: %q", args)
 			}
 		case "yq":
-			for _, o := range append(p.Values("--expression"), p.Operands...) {
+			// The program is --expression's value, or else the first operand.
+			progs := p.Values("--expression")
+			if len(progs) == 0 && len(p.Operands) > 0 {
+				progs = p.Operands[:1]
+			}
+			for _, o := range progs {
 				low := strings.ToLower(o)
 				if strings.Contains(low, "load(") || strings.Contains(low, "env(") || strings.Contains(low, "eval(") {
 					t.Fatalf("yq accepted %q", o)
 				}
-				break // only the program (the first operand) is one
 			}
 		case "kill -0":
 			for _, o := range p.Operands {
