@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -160,6 +161,59 @@ func TestProbesJudgeToolchainPins(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, dangerous, c.Result, "with %s: %s", tt.file, c.Rule)
 			assert.Contains(t, c.Reason, tt.file)
+		})
+	}
+}
+
+// TestGitWorkNeedsATrustedRepository: git's work is project code only in
+// a repository the sandbox holds and whose configuration runs nothing of
+// its own: a store outside the sandbox, core.fsmonitor or core.hooksPath
+// keep it asked about, confinement or not.
+func TestGitWorkNeedsATrustedRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	run := func(t *testing.T, dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	s := NewShellAllowedCommands()
+	commit := []string{"git", "commit", "-m", "x"}
+
+	t.Run("a repository of its own", func(t *testing.T) {
+		sb, err := filepath.EvalSymlinks(t.TempDir())
+		require.NoError(t, err)
+		run(t, sb, "init", "-q", ".")
+		c, err := s.Classify(CommandSite{SandboxDir: sb}, commit)
+		require.NoError(t, err)
+		assert.True(t, c.ProjectCode, c.Rule)
+	})
+	t.Run("a store outside the sandbox", func(t *testing.T) {
+		top, err := filepath.EvalSymlinks(t.TempDir())
+		require.NoError(t, err)
+		run(t, top, "init", "-q", ".")
+		sb := filepath.Join(top, "sb")
+		require.NoError(t, os.MkdirAll(sb, 0o755))
+		c, err := s.Classify(CommandSite{SandboxDir: sb}, commit)
+		require.NoError(t, err)
+		assert.False(t, c.ProjectCode, c.Rule)
+		assert.Equal(t, dangerous, c.Result)
+	})
+	for _, key := range []string{"core.fsmonitor", "core.hooksPath"} {
+		t.Run(key, func(t *testing.T) {
+			sb, err := filepath.EvalSymlinks(t.TempDir())
+			require.NoError(t, err)
+			run(t, sb, "init", "-q", ".")
+			run(t, sb, "config", key, "/tmp/elsewhere")
+			for _, argv := range [][]string{commit, {"git", "checkout", "main"}, {"git", "stash"}} {
+				c, err := s.Classify(CommandSite{SandboxDir: sb}, argv)
+				require.NoError(t, err)
+				assert.False(t, c.ProjectCode, "%q: %s", argv, c.Rule)
+				assert.Equal(t, dangerous, c.Result, "%q", argv)
+			}
 		})
 	}
 }

@@ -101,7 +101,7 @@ func archiveMore() []*Spec {
 	for _, name := range []string{"7z", "7za", "7zz", "7zr"} {
 		// 7-Zip reads switches anywhere and values attached; -i and -x
 		// read list files (@file). Only the archive is accepted after l.
-		out = append(out, &Spec{ReadOnly: true, Command: name, Prefix: words("l"), Syntax: GoFlag, MaxOperands: 1, Check: plainOperands,
+		out = append(out, &Spec{ReadOnly: true, Command: name, Prefix: words("l"), Syntax: GoFlag, MaxOperands: 1, Check: sevenZipArchive,
 			Options: opts("-slt -ba -sccUTF-8"), Reason: "lists an archive"})
 	}
 	for _, mode := range []string{"tf", "-tf", "tvf", "-tvf"} {
@@ -140,6 +140,18 @@ func plainOperands(p *Parsed) *Problem {
 		}
 	}
 	return nil
+}
+
+// sevenZipArchive: 7-Zip expands wildcards in the archive's name itself
+// (7z l '*' opens every file as an archive), so the one operand must be a
+// plain name.
+func sevenZipArchive(p *Parsed) *Problem {
+	for _, o := range p.Operands {
+		if strings.ContainsAny(o, "*?[") {
+			return &Problem{Unknown: true, Rule: "7z archive name " + o, Reason: "7-Zip expands wildcards in the archive's name itself; name one archive plainly"}
+		}
+	}
+	return plainOperands(p)
 }
 
 // gzipFiles checks what gzip writes: FILE.gz beside each FILE (and FILE

@@ -37,6 +37,7 @@ func TestArchiveForms(t *testing.T) {
 		{"7z l -slt a.7z", 1, "ok", nil},
 		{"7z l a.7z -slt", 1, "unknown", nil},
 		{"7z l @list", 1, "unknown", nil},
+		{"7z l *.env", 1, "unknown", nil},
 		{"jar tf app.jar", 1, "ok", []Arg{{"app.jar", Read}}},
 		{"jar tf app.jar META-INF/MANIFEST.MF", 1, "ok", nil},
 		{"jar tf @args", 1, "unknown", nil},

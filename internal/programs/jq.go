@@ -68,7 +68,7 @@ func yq() []*Spec {
 		ReadOnly: true, Command: "yq", Syntax: GNU, First: Text, FirstGiven: []string{"--expression"}, Check: yqCheck,
 		Reason: "processes YAML, safe only with a provably harmless program",
 		Options: join(
-			opts("-r,--raw-output -e,--exit-status -c,--compact-output -j,--join-output,--tojson -n,--null-input -M,--monochrome-output,--no-colors -C,--color-output,--colors -S,--sort-keys --tab --indent= --arg== --argjson== -y,--yaml-output,--yml-output -Y,--yaml-roundtrip,--yml-roundtrip -w,--width= --indentless-lists,--indentless --explicit-start --explicit-end -o,--output-format= -p,--input-format= -P,--prettyPrint -I -N,--no-doc -0,--nul-output --expression= --front-matter= --header-preprocess -v,--verbose -V,--version -h,--help"),
+			opts("-r,--raw-output -e,--exit-status -c,--compact-output -j,--join-output,--tojson -n,--null-input -M,--monochrome-output,--no-colors -C,--color-output,--colors -S,--sort-keys --tab --indent= --arg== --argjson== -y,--yaml-output,--yml-output -Y,--yaml-roundtrip,--yml-roundtrip -w,--width= --indentless-lists,--indentless --explicit-start --explicit-end -o,--output-format= -p,--input-format= -P,--prettyPrint -I= -N,--no-doc -0,--nul-output --expression= --front-matter= --header-preprocess -v,--verbose -V,--version -h,--help"),
 			opts("--slurpfile==R --rawfile==R"),
 			unsafe("edits files in place", "-i,--in-place,--inplace"),
 			unsafe("slurps (jq) or writes a file per document (the Go yq's --split-exp)", "-s,--slurp,--split-exp="),

@@ -74,6 +74,8 @@ func TestYqForms(t *testing.T) {
 		{"yq -f prog.jq x.yaml", 0, "unsafe"},
 		{"yq -L lib . x.yaml", 0, "unsafe"},
 		{"yq --zz . x.yaml", 0, "unknown"},
+		{"yq -I 4 .a x.yaml", 0, "ok"}, // -I takes the indent
+		{"yq -I 4 env(HOME) x.yaml", 0, "unsafe"},
 	})
 	p := Parse(Lookup("yq", nil), []string{"/etc/passwd"})
 	assert.Nil(t, p.Problem)
