@@ -70,7 +70,26 @@ func probes() []*Spec {
 		v("docker", "--version", version, ""),
 		v("ffmpeg", "-version", version, ""),
 		v("ffprobe", "-version", version, ""),
+		{ReadOnly: true, Command: "xcodebuild", Prefix: words("-showsdks"), Syntax: Find, MaxOperands: NoOperands, Reason: "lists the installed SDKs"},
+		{ReadOnly: true, Command: "xcrun", Prefix: words("--show-sdk-path"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--sdk="), Reason: "prints the SDK's path"},
+		{ReadOnly: true, Command: "xcrun", Prefix: words("--show-sdk-version"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--sdk="), Reason: "prints the SDK's version"},
+		{ReadOnly: true, Command: "xcrun", Prefix: words("--show-sdk-platform-path"), Syntax: Exact, MaxOperands: NoOperands, Options: opts("--sdk="), Reason: "prints the SDK platform's path"},
+		{ReadOnly: true, Command: "xcrun", Prefix: words("--find"), Syntax: Exact, Operands: Text, MaxOperands: 1, Options: opts("--sdk="), Reason: "prints where a developer tool is"},
+		{ReadOnly: true, Command: "xcrun", Prefix: words("simctl list"), Syntax: Exact, Operands: Text, MaxOperands: 2, Options: opts("-j,--json -v"), Check: simctlList, Reason: "lists the simulators"},
 	}
+}
+
+// simctlList accepts what simctl list lists (devices, runtimes, ...) and
+// the word available.
+func simctlList(p *Parsed) *Problem {
+	for _, o := range p.Operands {
+		switch o {
+		case "devices", "devicetypes", "runtimes", "pairs", "available":
+		default:
+			return &Problem{Unknown: true, Rule: "simctl list " + o, Reason: "simctl list lists devices, devicetypes, runtimes or pairs"}
+		}
+	}
+	return nil
 }
 
 // casedNames are the programs whose real names have capitals. Every other

@@ -90,6 +90,20 @@ func sysinspect() []*Spec {
 			never("-f,--follow")),
 		form("docker", "compose version", "prints the version", NoOperands, opts("-f,--format= --short")),
 	}
+	// top prints once in batch mode with a count (-b -n N); otherwise it
+	// is interactive or never ends.
+	out = append(out, &Spec{ReadOnly: true, Command: "top", Syntax: GNU, MaxOperands: NoOperands, Check: topBatch, Reason: "prints the processes once",
+		Options: opts("-b,--batch-mode -n,--iterations= -c,--cmdline-toggle -d,--delay= -E,--scale-summary-mem= -e,--scale-task-mem= -H,--threads-show -i,--idle-toggle -o,--sort-override= -O,--list-fields -p,--pid= -s,--secure-mode -S,--accum-time-toggle -u,--filter-only-euser= -U,--filter-any-user= -w,--width[=] -1,--single-cpu-toggle -h,--help -V,--version")})
+	// ip's listings: the object (a, addr, address, r, route, l, link) and
+	// then nothing, or show or list and their selectors. ip reads its own
+	// options only before the object, where none is accepted (-b runs a
+	// batch file, -n enters a namespace); an abbreviated verb (ip addr a
+	// is add) is not accepted.
+	for _, object := range []string{"a", "addr", "address", "r", "route", "l", "link"} {
+		out = append(out, &Spec{ReadOnly: true, Command: "ip", Prefix: words(object), TextOnly: true, Check: ipShow, Reason: "lists network interfaces, addresses or routes"})
+	}
+	out = append(out, form("docker", "stats", "prints containers' resource use once", -1, opts("-a,--all --format= --no-trunc --no-stream")))
+	out[len(out)-1].Check = requires("--no-stream")
 	// apt list reads the package lists and dpkg's status; no -o or -c,
 	// which set any configuration.
 	out = append(out, form("apt", "list", "lists packages", -1, opts("--installed --upgradable --manual-installed -a,--all-versions -v,--verbose -q,--quiet")))
@@ -97,6 +111,38 @@ func sysinspect() []*Spec {
 		out = append(out, form("rpm", q, "queries installed packages", -1, rpmQuery))
 	}
 	return out
+}
+
+// requires makes an option mandatory: without it the form does more than
+// the spec allows (kubectl version without --client asks the cluster).
+func requires(option string) func(p *Parsed) *Problem {
+	return func(p *Parsed) *Problem {
+		if p.Has(option) {
+			return nil
+		}
+		return &Problem{Rule: p.Spec.Command + " without " + option, Reason: "only " + p.Spec.Command + " " + strings.Join(p.Spec.Prefix, " ") + " " + option + " is understood as harmless; a person decides"}
+	}
+}
+
+// topBatch: top prints and exits only in batch mode with an iteration
+// count.
+func topBatch(p *Parsed) *Problem {
+	if !p.Has("-b") || !p.Has("-n") {
+		return &Problem{Rule: "top without -b -n", Reason: "top without batch mode and an iteration count is interactive or never ends; use top -b -n 1"}
+	}
+	return nil
+}
+
+// ipShow accepts ip's listing verbs, spelled out, and their selectors.
+func ipShow(p *Parsed) *Problem {
+	if len(p.Operands) == 0 {
+		return nil
+	}
+	switch p.Operands[0] {
+	case "show", "list":
+		return nil
+	}
+	return &Problem{Unknown: true, Rule: "ip " + p.Spec.Prefix[0] + " " + p.Operands[0], Reason: "only ip's show and list verbs, spelled out, are understood (ip abbreviates add, del and flush too)"}
 }
 
 // pidsOnly accepts only process IDs (a negative one names a process
