@@ -140,9 +140,15 @@ func ipShow(p *Parsed) *Problem {
 	}
 	switch p.Operands[0] {
 	case "show", "list":
-		return nil
+	default:
+		return &Problem{Unknown: true, Rule: "ip " + p.Spec.Prefix[0] + " " + p.Operands[0], Reason: "only ip's show and list verbs, spelled out, are understood (ip abbreviates add, del and flush too)"}
 	}
-	return &Problem{Unknown: true, Rule: "ip " + p.Spec.Prefix[0] + " " + p.Operands[0], Reason: "only ip's show and list verbs, spelled out, are understood (ip abbreviates add, del and flush too)"}
+	for _, o := range p.Operands[1:] {
+		if strings.HasPrefix(o, "-") {
+			return &Problem{Unknown: true, Rule: "unknown option " + o, Reason: "ip takes its options before the object; " + o + " is not understood here"}
+		}
+	}
+	return nil
 }
 
 // pidsOnly accepts only process IDs (a negative one names a process

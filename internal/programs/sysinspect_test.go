@@ -126,6 +126,7 @@ func TestSysinspectForms(t *testing.T) {
 		{"ip addr", 1, "ok"},
 		{"ip a show dev eth0", 1, "ok"},
 		{"ip route list", 1, "ok"},
+		{"ip addr show --zz", 1, "unknown"},
 		{"ip addr add 10.0.0.1/24 dev eth0", 1, "unknown"},
 		{"ip addr a 10.0.0.1/24 dev eth0", 1, "unknown"},
 		{"ip link set eth0 down", 1, "unknown"},
