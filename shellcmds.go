@@ -190,7 +190,10 @@ func (s *ShellAllowedCommands) RemoveDangerous(m CommandMatcher) error {
 
 // AddSafe adds m to the safe list (no-op if already there). A safe matcher
 // overrules the blocked and dangerous lists for the commands it matches, so
-// guard it with ExceptFlags.
+// guard it with ExceptFlags. It is final for project code too: a command it
+// matches (go test, cargo test, pytest) is safe, not labelled ProjectCode,
+// even where a default entry matches it first; only WithProjectCode's
+// matchers label it still.
 func (s *ShellAllowedCommands) AddSafe(m CommandMatcher) {
 	s.c.Add(classify.SafeList, classify.Matcher(m))
 }
@@ -257,7 +260,8 @@ type Classification struct {
 	// the project (go test, npm run, make, ./build.sh, ...) and that this
 	// alone made it dangerous: with WithConfinement the Sandbox and
 	// Permissive policies allow it. A command that a safe matcher of the
-	// caller's own (AddSafe) matches keeps its class. See WithProjectCode.
+	// caller's own (AddSafe, the policy file's safe entries) matches is
+	// safe instead, default entries notwithstanding. See WithProjectCode.
 	ProjectCode bool
 	// WritesOutside reports that the command writes, creates or deletes a
 	// path that resolves outside the sandbox: an operand or option value
