@@ -92,9 +92,16 @@ func nodeProjectCode() []ProjectCodeEntry {
 		{Command: "yarn", Managed: words("dlx add install remove upgrade upgrade-interactive up publish login logout " +
 			"config cache global init link unlink pack set plugin policies info why list outdated audit version versions " +
 			"help owner tag team import licenses generate-lock-entry autoclean check npm constraints workspaces")},
-		{Command: "pnpm", Managed: words("dlx add install i remove rm uninstall un update up upgrade publish login logout " +
-			"config c store link ln unlink init import fetch prune audit outdated list ls ll why setup env self-update " +
-			"server patch patch-commit deploy pack help root bin licenses rebuild rb install-test it")},
+		// pnpm's workspace options come before the script's name (pnpm -r
+		// test, pnpm --filter web build); -C and --dir, which move it to
+		// another directory, are not skipped.
+		{Command: "pnpm", Globals: map[string]bool{"-r": false, "--recursive": false, "-w": false, "--workspace-root": false,
+			"--parallel": false, "--stream": false, "-s": false, "--silent": false, "--if-present": false, "--aggregate-output": false,
+			"--no-bail": false, "--sort": false, "--reverse": false, "--filter": true, "-F": true, "--filter-prod": true,
+			"--workspace-concurrency": true, "--reporter": true},
+			Managed: words("dlx add install i remove rm uninstall un update up upgrade publish login logout " +
+				"config c store link ln unlink init import fetch prune audit outdated list ls ll why setup env self-update " +
+				"server patch patch-commit deploy pack help root bin licenses rebuild rb install-test it")},
 		{Command: "bun", Managed: words("add a install i remove rm update upgrade publish link unlink pm init create c " +
 			"outdated patch patch-commit help audit info why")},
 	}

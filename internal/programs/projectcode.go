@@ -41,6 +41,11 @@ type ProjectCodeEntry struct {
 	// command) download what they run instead of running the project's
 	// (npx x@latest): such an invocation is not project code.
 	Fetches func(args []string) bool
+	// Globals are the options the program takes before its first word
+	// (pnpm -r test, pnpm --filter web build), each with whether it takes
+	// a value: they are skipped to find that word. Any other option before
+	// it leaves the invocation unlabelled.
+	Globals map[string]bool
 }
 
 // projectCode is a ProjectCodeEntry as sets; both nil: every invocation.
@@ -51,6 +56,7 @@ type projectCode struct {
 	checking map[string]string
 	spared   map[string][]string
 	fetches  func(args []string) bool
+	globals  map[string]bool
 }
 
 // projectCodeTable is built once from the families' entries.
@@ -61,7 +67,7 @@ var projectCodeTable = sync.OnceValue(func() map[string]projectCode {
 			if _, dup := m[e.Command]; dup {
 				panic("programs: two project-code entries for " + e.Command)
 			}
-			pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared, fetches: e.Fetches}
+			pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared, fetches: e.Fetches, globals: e.Globals}
 			for _, sub := range e.Subcommands {
 				first, second, pair := strings.Cut(sub, " ")
 				if !pair {
@@ -120,9 +126,13 @@ func RunsProjectCode(command string, args []string) (what string, known bool) {
 	case pc.subcommands == nil && pc.mgmt == nil:
 		return command, true
 	case pc.mgmt != nil:
+		rest := pc.skipGlobals(args)
+		if len(rest) > 0 {
+			first = rest[0]
+		}
 		// A first word that is an option or a toolchain (cargo +nightly)
 		// selects nothing of the project's.
-		if first == "" || first[0] == '-' || first[0] == '+' || pc.mgmt[first] || pc.exempt(first, args[1:]) {
+		if len(rest) == 0 || first == "" || first[0] == '-' || first[0] == '+' || pc.mgmt[first] || pc.exempt(first, rest[1:]) {
 			return "", true
 		}
 		return command + " " + first, true
@@ -138,6 +148,26 @@ func RunsProjectCode(command string, args []string) (what string, known bool) {
 		return command + " " + first + " " + args[1], true
 	}
 	return "", true
+}
+
+// skipGlobals returns args after the leading options that pc.globals
+// knows (with their values).
+func (pc *projectCode) skipGlobals(args []string) []string {
+	for len(args) > 0 && pc.globals != nil {
+		key, _, attached := strings.Cut(args[0], "=")
+		value, known := pc.globals[key]
+		if !known {
+			break
+		}
+		if value && !attached {
+			if len(args) < 2 {
+				return nil
+			}
+			args = args[1:]
+		}
+		args = args[1:]
+	}
+	return args
 }
 
 // exempt reports whether rest (the words after the subcommand sub) holds

@@ -37,6 +37,12 @@ func TestRunsProjectCode(t *testing.T) {
 		{"yarn --frozen-lockfile", "", true},
 		{"pnpm dev", "pnpm dev", true},
 		{"pnpm ls", "", true},
+		{"pnpm --filter @atlas/sim test", "pnpm test", true},
+		{"pnpm -r --parallel build", "pnpm build", true},
+		{"pnpm -F=web lint", "pnpm lint", true},
+		{"pnpm -r list", "", true},
+		{"pnpm -C /elsewhere test", "", true}, // another directory: unlabelled, asked
+		{"pnpm --filter", "", true},
 		{"pnpm dlx create-vite x", "", true}, // fetches a package: the lists decide
 		{"yarn dlx x", "", true},
 		{"bun x", "bun x", true},
