@@ -78,7 +78,8 @@ func TestPrecisionFamilies(t *testing.T) {
 		{[]string{"tar", "-czf", "x.tgz", "internal"}, safe, false},
 		{[]string{"tar", "-czf", "x.tgz", "../"}, dangerous, false},
 		{[]string{"zip", "-r", "-y", "out.zip", "internal"}, safe, false},
-		{[]string{"zip", "-r", "out.zip", "internal"}, dangerous, false},
+		{[]string{"zip", "-r", "out.zip", "internal"}, safe, false}, // no link in the tree
+		{[]string{"zip", "-r", "out.zip", "."}, dangerous, false},       // passwd-link and root-link lead out
 		{[]string{"zip", "-r", "-y", "passwd-link", "internal"}, dangerous, false}, // the archive is a link out
 		{[]string{"gzip", "-k", "a.txt"}, safe, false},
 		{[]string{"gzip", "-k", "passwd-link"}, dangerous, false},
@@ -224,4 +225,75 @@ func TestGitWorkNeedsATrustedRepository(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestZipFollowsOnlyLinksInside: zip -r without -y reads what each link
+// in its trees points at; a link that leads out of the sandbox, or to a
+// protected file, makes it ask; links inside, to directories too, do not.
+func TestZipFollowsOnlyLinksInside(t *testing.T) {
+	zipR := []string{"zip", "-r", "out.zip", "src"}
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, sb string)
+		res   CommandCheckResult
+	}{
+		{"no link", func(t *testing.T, sb string) {}, safe},
+		{"a link to a file inside", func(t *testing.T, sb string) {
+			require.NoError(t, os.Symlink("../a.txt", filepath.Join(sb, "src", "a-link")))
+		}, safe},
+		{"a link to a directory inside", func(t *testing.T, sb string) {
+			require.NoError(t, os.Symlink("../internal", filepath.Join(sb, "src", "dir-link")))
+		}, safe},
+		{"a link to a file outside", func(t *testing.T, sb string) {
+			require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(sb, "src", "out")))
+		}, dangerous},
+		{"a link to a directory outside", func(t *testing.T, sb string) {
+			require.NoError(t, os.Symlink("/etc", filepath.Join(sb, "src", "etc")))
+		}, dangerous},
+		{"a link to a directory inside that holds a link out", func(t *testing.T, sb string) {
+			require.NoError(t, os.MkdirAll(filepath.Join(sb, "other"), 0o755))
+			require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(sb, "other", "out")))
+			require.NoError(t, os.Symlink("../other", filepath.Join(sb, "src", "other")))
+		}, dangerous},
+		{"a cycle of links", func(t *testing.T, sb string) {
+			require.NoError(t, os.Symlink("..", filepath.Join(sb, "src", "up")))
+			require.NoError(t, os.Symlink("../src", filepath.Join(sb, "src", "self")))
+		}, dangerous}, // up leads to the sandbox, whose passwd-link leads out
+		{"a hidden link out", func(t *testing.T, sb string) {
+			require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(sb, "src", ".out")))
+		}, dangerous}, // zip takes dot files too
+	}
+	s := NewShellAllowedCommands()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sb := newSandbox(t)
+			require.NoError(t, os.MkdirAll(filepath.Join(sb, "src"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(sb, "src", "x.txt"), []byte("x\n"), 0o644))
+			tt.setup(t, sb)
+			c, err := s.Classify(CommandSite{SandboxDir: sb}, zipR)
+			require.NoError(t, err)
+			assert.Equal(t, tt.res, c.Result, c.Rule)
+			y, err := s.Classify(CommandSite{SandboxDir: sb}, []string{"zip", "-r", "-y", "out.zip", "src"})
+			require.NoError(t, err)
+			assert.Equal(t, safe, y.Result, "with -y links are stored as links: %s", y.Rule)
+		})
+	}
+
+	t.Run("a link to a protected file", func(t *testing.T) {
+		sb := newSandbox(t)
+		require.NoError(t, os.MkdirAll(filepath.Join(sb, "src"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(sb, ".env"), []byte("SECRET=1\n"), 0o600))
+		require.NoError(t, os.Symlink("../.env", filepath.Join(sb, "src", "settings")))
+		a, ch, err := NewSandboxAuthorizer(NewShellAllowedCommands())
+		require.NoError(t, err)
+		defer a.Close()
+		seen, err := answering(t, ch, false, func() error { return a.IsShellAuthorized(false, "", sb, sb, zipR) })
+		require.ErrorIs(t, err, ErrAuthorizationDenied)
+		require.Len(t, seen, 1, "asked about")
+		seen, err = answering(t, ch, false, func() error {
+			return a.IsShellAuthorized(false, "", sb, sb, []string{"zip", "-r", "-y", "out.zip", "src"})
+		})
+		require.NoError(t, err, "with -y the link is stored, not read")
+		require.Empty(t, seen)
+	})
 }

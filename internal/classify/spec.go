@@ -166,6 +166,9 @@ func (r *cmdClassifier) parsedVerdict(sp *programs.Spec, v Verdict, args []strin
 					pv = r.pathArg(one, cwd, false)
 				}
 			}
+			if pv.res == Safe && p.FollowsLinks {
+				pv = r.treeLinks(f.Word, cwd, p.Hidden)
+			}
 		default:
 			// A role the engine does not know: not safe.
 			pv = mkVerdict(Dangerous, "rule: value of unknown role: "+f.Word,

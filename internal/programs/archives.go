@@ -191,16 +191,19 @@ func gzipFiles(decompress bool) func(p *Parsed) *Problem {
 }
 
 // zipCheck: zip's first operand is the archive, the others the files it
-// reads. zip follows links unless -y: recursing (-r) is safe only with -y,
-// which stores links as links. zip expands wildcards in names itself, so
-// a name with one is asked about.
+// reads. zip follows links unless -y (which stores links as links): with
+// -r and without -y, every link in the trees is checked by the engine, and
+// one that leads out of the sandbox or to a protected file is asked about.
+// zip expands wildcards in names itself, so a name with one is asked
+// about.
 func zipCheck(p *Parsed) *Problem {
 	if len(p.Operands) < 2 {
 		return &Problem{Unknown: true, Rule: "zip without files", Reason: "zip needs the archive and the files to put in it (it would read names from standard input)"}
 	}
-	if p.Has("-r") && !p.Has("-y") {
-		return &Problem{Rule: "zip -r without -y", Reason: "zip -r follows symbolic links, out of the sandbox too; add -y to store links as links"}
-	}
+	// zip -r without -y follows links: the engine checks where each
+	// link in the trees leads (out of the sandbox, to a protected file).
+	p.FollowsLinks = p.Has("-r") && !p.Has("-y")
+	p.Hidden = true // zip takes dot files too
 	for _, o := range p.Operands {
 		if o == "-" || o == "-@" || strings.ContainsAny(o, "*?[") {
 			return &Problem{Unknown: true, Rule: "zip name " + o, Reason: "zip reads standard input for - and expands wildcards in names itself; name the files plainly"}

@@ -56,7 +56,7 @@ func TestArchiveForms(t *testing.T) {
 		{"zip -r -y out.zip src", 0, "ok", []Arg{{"out.zip", Write}, {"src", ReadTree}}},
 		{"zip -ry out.zip src", 0, "ok", nil},
 		{"zip out.zip a.txt b.txt", 0, "ok", []Arg{{"out.zip", Write}, {"a.txt", Read}, {"b.txt", Read}}},
-		{"zip -r out.zip src", 0, "unsafe", nil},
+		{"zip -r out.zip src", 0, "ok", nil}, // follows links: the engine checks them (FollowsLinks)
 		{"zip -r -y out.zip src -x *.git*", 0, "ok", nil},
 		{"zip out.zip *.env", 0, "unknown", nil},
 		{"zip out.zip", 0, "unknown", nil},
@@ -112,7 +112,8 @@ func archiveDir(t *testing.T) (dir, secret string) {
 }
 
 // TestZipFollowsLinksWithoutY: zip -r stores what a link points at,
-// outside the tree too, unless -y: the reason zip -r needs -y.
+// outside the tree too, unless -y: the reason the engine checks the links
+// of zip -r's trees without -y.
 func TestZipFollowsLinksWithoutY(t *testing.T) {
 	if _, err := exec.LookPath("zip"); err != nil {
 		t.Skip("zip is not installed")
@@ -145,8 +146,12 @@ func TestZipFollowsLinksWithoutY(t *testing.T) {
 	}
 	assert.Contains(t, read("follow.zip"), "SECRET-CONTENT", "zip -r follows the link out")
 	assert.NotContains(t, read("links.zip"), "SECRET-CONTENT", "zip -r -y stores the link")
-	assert.NotNil(t, Parse(Lookup("zip", nil), []string{"-r", "follow.zip", "src"}).Problem)
-	assert.Nil(t, Parse(Lookup("zip", nil), []string{"-r", "-y", "links.zip", "src"}).Problem)
+	follow := Parse(Lookup("zip", nil), []string{"-r", "follow.zip", "src"})
+	assert.Nil(t, follow.Problem)
+	assert.True(t, follow.FollowsLinks, "the engine is told to check where the links lead")
+	links := Parse(Lookup("zip", nil), []string{"-r", "-y", "links.zip", "src"})
+	assert.Nil(t, links.Problem)
+	assert.False(t, links.FollowsLinks)
 }
 
 // TestTarCreateStoresLinks: tar -c stores a link as a link (the spec

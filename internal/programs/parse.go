@@ -35,6 +35,10 @@ type Parsed struct {
 	// files for the walk, hidden and ignored ones included; "*" stands for
 	// a selection of every file.
 	Whitelist []string
+	// FollowsLinks is true when a recursive walk follows symbolic links
+	// (zip -r without -y): the engine then checks where every link in the
+	// trees leads.
+	FollowsLinks bool
 	// Problem is the first reason the command is not safe, or nil.
 	Problem *Problem
 
