@@ -78,8 +78,8 @@ func TestPrecisionFamilies(t *testing.T) {
 		{[]string{"tar", "-czf", "x.tgz", "internal"}, safe, false},
 		{[]string{"tar", "-czf", "x.tgz", "../"}, dangerous, false},
 		{[]string{"zip", "-r", "-y", "out.zip", "internal"}, safe, false},
-		{[]string{"zip", "-r", "out.zip", "internal"}, safe, false}, // no link in the tree
-		{[]string{"zip", "-r", "out.zip", "."}, dangerous, false},       // passwd-link and root-link lead out
+		{[]string{"zip", "-r", "out.zip", "internal"}, safe, false},                // no link in the tree
+		{[]string{"zip", "-r", "out.zip", "."}, dangerous, false},                  // passwd-link and root-link lead out
 		{[]string{"zip", "-r", "-y", "passwd-link", "internal"}, dangerous, false}, // the archive is a link out
 		{[]string{"gzip", "-k", "a.txt"}, safe, false},
 		{[]string{"gzip", "-k", "passwd-link"}, dangerous, false},
