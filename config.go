@@ -16,6 +16,7 @@ import (
 
 	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 	"github.com/sandboxauth/sandboxauth/internal/strictjson"
 	"github.com/sandboxauth/sandboxauth/toolpolicy"
 )
@@ -427,9 +428,14 @@ func (p *configParser) recordWidenings(c *Config, f *configFile) {
 	}
 	if f.Commands != nil {
 		if f.Commands.Safe != nil {
-			for i := range f.Commands.Safe.Add {
+			for i, m := range f.Commands.Safe.Add {
 				path := fmt.Sprintf("commands.safe.add[%d]", i)
-				add(path, "adds a safe command")
+				what := "adds a safe command"
+				if pc, _ := programs.RunsProjectCode(strings.ToLower(m.Command), m.Args); pc != "" {
+					// The entry is final for project code too (AddSafe).
+					what = "adds a safe command that runs project code (" + pc + "): it runs without a question, whether or not confinement is declared"
+				}
+				add(path, what)
 				if found := classify.Matcher(c.safe.add[i]).LetsThrough(); len(found) > 0 {
 					le := p.doc.Errorf(path, nil)
 					c.warnings = append(c.warnings, ConfigError{Line: le.Line, Column: le.Column, Path: path, Err: fmt.Errorf(

@@ -77,9 +77,13 @@ func TestUserSafeEntryIsFinalInPolicyFile(t *testing.T) {
 	c, err := ParseConfig([]byte(`{"commands": {"safe": {"add": [{"command": "go", "args": ["test"]}, {"command": "cargo", "args": ["test"]}, {"command": "pytest"}]}}}`))
 	require.NoError(t, err)
 	require.Len(t, c.Widenings(), 3)
-	for _, w := range c.Widenings() {
-		assert.Contains(t, w.Error(), "adds a safe command")
+	for i, what := range []string{"go test", "cargo test", "pytest"} {
+		assert.Contains(t, c.Widenings()[i].Error(), "adds a safe command that runs project code ("+what+")")
 	}
+	plain, err := ParseConfig([]byte(`{"commands": {"safe": {"add": [{"command": "make", "args": ["--version"]}]}}}`))
+	require.NoError(t, err)
+	require.Len(t, plain.Widenings(), 1)
+	assert.NotContains(t, plain.Widenings()[0].Error(), "project code")
 	a, ch, err := c.NewAuthorizer()
 	require.NoError(t, err)
 	defer a.Close()
