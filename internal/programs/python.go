@@ -87,8 +87,10 @@ func pythonProjectCode() []ProjectCodeEntry {
 		{Command: "poetry", Subcommands: words("run")},
 		{Command: "pipenv", Subcommands: words("run")},
 		{Command: "pytest"}, {Command: "py.test"}, {Command: "tox"}, {Command: "nox"}, {Command: "mypy"},
-		// alembic runs the project's env.py and migration scripts.
-		{Command: "alembic"},
+		// alembic runs the project's env.py and migration scripts; flake8
+		// loads the project's local plugins, pylint its plugins and its
+		// rcfile's init-hook.
+		{Command: "alembic"}, {Command: "flake8"}, {Command: "pylint"},
 		// ruff's settings (ruff.toml, .ruff.toml, pyproject.toml) may
 		// name a cache directory anywhere, where ruff writes, and extend
 		// a settings file anywhere.
