@@ -6,9 +6,10 @@ import "strings"
 // no spec describes) that may name a file: each operand, the value after
 // "=" in an operand or option, the text after the first letter of a short
 // option bundle (tar -T.env reads .env), any path-looking tail of a
-// bundle (-I../include, -o/tmp/x), and the file of an @FILE argument file,
-// which compilers and the JDK's tools read as more arguments. Without a grammar, every word that may
-// be a path is one. It stops when visit returns false.
+// bundle (-I../include, -o/tmp/x), and the file of an @FILE argument
+// file, which compilers and the JDK's tools read as more arguments.
+// Without a grammar, every word that may be a path is one. It stops when
+// visit returns false.
 func pathWords(style flagStyle, args []string, visit func(string) bool) {
 	endOfFlags := false
 	for _, a := range args {
