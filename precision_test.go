@@ -297,3 +297,24 @@ func TestZipFollowsOnlyLinksInside(t *testing.T) {
 		require.Empty(t, seen)
 	})
 }
+
+// TestArgumentFilesAreRead: gcc reads @FILE as more arguments and prints
+// what it could not use, so an argument file outside the sandbox is a read
+// outside, checked like any path: gcc @/outside/file is not project code.
+func TestArgumentFilesAreRead(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	require.NoError(t, os.WriteFile(secret, []byte("SECRET-LINE-1\n"), 0o644))
+	if _, err := exec.LookPath("gcc"); err == nil {
+		out, _ := exec.Command("gcc", "@"+secret).CombinedOutput()
+		assert.Contains(t, string(out), "SECRET-LINE-1", "gcc printed the argument file's words")
+	} else {
+		t.Log("gcc is not installed: its reading of @FILE is not shown")
+	}
+	sb := newSandbox(t)
+	c, err := NewShellAllowedCommands().Classify(CommandSite{SandboxDir: sb}, []string{"gcc", "@" + secret})
+	require.NoError(t, err)
+	assert.Equal(t, dangerous, c.Result)
+	assert.False(t, c.ProjectCode, c.Rule)
+	assert.Contains(t, c.Rule, "outside")
+}
