@@ -155,6 +155,9 @@ func (r *cmdClassifier) parsedVerdict(sp *programs.Spec, v Verdict, args []strin
 			if pv.res == Safe {
 				pv = r.walkProtected(f.Word, cwd, hidden, sp.IgnoreFiles, p.Whitelist)
 			}
+			if pv.res == Safe && p.FollowsLinks {
+				pv = r.treeLinks(f.Word, cwd, p.Hidden)
+			}
 		case programs.Read, programs.IgnoreRules:
 			pv = r.pathArg(f.Word, cwd, false)
 		case programs.ReadPaths:
@@ -165,9 +168,6 @@ func (r *cmdClassifier) parsedVerdict(sp *programs.Spec, v Verdict, args []strin
 				if one != "" {
 					pv = r.pathArg(one, cwd, false)
 				}
-			}
-			if pv.res == Safe && p.FollowsLinks {
-				pv = r.treeLinks(f.Word, cwd, p.Hidden)
 			}
 		default:
 			// A role the engine does not know: not safe.
