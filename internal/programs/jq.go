@@ -56,7 +56,9 @@ func jqProgramHarmless(prog string) bool {
 
 // yq: the YAML processor, in either of its two common forms: the jq
 // wrapper (Python, argparse: it passes what it does not know to jq) and
-// the Go program (cobra). Only options that are harmless in both are
+// the Go program (cobra). Its options are read as argparse reads them
+// (abbreviations, -o=json, no value that begins with "-"), which the Go
+// program's parser accepts too. Only options that are harmless in both are
 // accepted; -s (jq's slurp, the Go program's --split-exp, which writes a
 // file per document) and in-place editing are not. The program must be
 // harmless for jq (jqProgramHarmless) and for the Go program, whose load
@@ -65,7 +67,7 @@ func jqProgramHarmless(prog string) bool {
 // operand that names a file as that file: it is checked as a read.
 func yq() []*Spec {
 	return []*Spec{{
-		ReadOnly: true, Command: "yq", Syntax: GNU, First: Text, FirstGiven: []string{"--expression"}, Check: yqCheck,
+		ReadOnly: true, Command: "yq", Syntax: Argparse, First: Text, FirstGiven: []string{"--expression"}, Check: yqCheck,
 		Reason: "processes YAML, safe only with a provably harmless program",
 		Options: join(
 			opts("-r,--raw-output -e,--exit-status -c,--compact-output -j,--join-output,--tojson -n,--null-input -M,--monochrome-output,--no-colors -C,--color-output,--colors -S,--sort-keys --tab --indent= --arg== --argjson== -y,--yaml-output,--yml-output -Y,--yaml-roundtrip,--yml-roundtrip -w,--width= --indentless-lists,--indentless --explicit-start --explicit-end -o,--output-format= -p,--input-format= -P,--prettyPrint -I= -N,--no-doc -0,--nul-output --expression= --front-matter= --header-preprocess -v,--verbose -V,--version -h,--help"),
