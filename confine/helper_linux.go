@@ -128,11 +128,12 @@ func restrictWrites(s helperSpec) error {
 }
 
 // helperWritable is where the command may write in view v: its writable
-// places, its own /tmp, /var/tmp, /run and /dev/shm, and /dev (bubblewrap's,
-// with only the harmless devices and its own terminals) and /proc (its
-// own processes').
+// places, its own /tmp, /var/tmp, /run and /dev/shm, and /dev
+// (bubblewrap's, with only the harmless devices and its own terminals).
+// Nothing under /proc: as root, the kernel's settings there would act on
+// the whole machine.
 func helperWritable(v *view) []string {
-	out := []string{"/dev", "/proc"}
+	out := []string{"/dev"}
 	out = append(out, privateDirs[:]...)
 	for _, b := range v.writable {
 		out = append(out, b.Dst)

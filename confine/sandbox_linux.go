@@ -26,6 +26,11 @@ func bwrapArgs(v *view, network bool, filterFD int, src *sources, helper string,
 	// harmless devices and a terminal multiplexer of its own, a /proc of
 	// its process namespace, and empty /tmp, /var/tmp, /run, /dev/shm.
 	a = append(a, "--dev", "/dev", "--proc", "/proc")
+	// The kernel's settings and its magic keys stay read-only, for root
+	// too: bubblewrap covers /proc/sys only when it looks writable to the
+	// user, and root's writes there (core_pattern) would run programs on
+	// the machine.
+	a = append(a, "--ro-bind", "/proc/sys", "/proc/sys", "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger")
 	for _, d := range privateDirs {
 		if d == "/dev/shm" {
 			continue // --dev made it
