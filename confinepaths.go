@@ -4,11 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/internal/classify"
@@ -64,18 +70,24 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	c := confinePaths{sandbox: sandbox, rules: rules, policy: &p, seen: map[string]bool{}}
 	c.top()
 	c.walk()
-	before := c.seen
+	before := map[fileID]bool{}
+	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
+		if id, ok := identify(path); ok {
+			before[id] = true
+		}
+	}
 	for _, d := range sequencerState {
-		if _, err := os.Lstat(filepath.Join(sandbox, ".git", d)); err == nil {
-			before[filepath.Join(sandbox, ".git", d)] = true
+		if id, ok := identify(filepath.Join(sandbox, ".git", d)); ok {
+			before[id] = true
 		}
 	}
 	prev := p.AfterExit
+	policy := p
 	p.AfterExit = func() {
 		if prev != nil {
 			prev()
 		}
-		quarantineNew(sandbox, rules, before)
+		quarantineNew(sandbox, rules, before, &policy)
 	}
 	return p
 }
@@ -95,26 +107,132 @@ const quarantineSuffix = ".sandboxauth-quarantine"
 // directories matching a write-protected pattern below the top or by
 // wildcard, repositories below the top (whose configuration and hooks git
 // would obey, a submodule's in the parent's git status included), and
-// git's state of an operation stopped half-way. Each keeps its contents
-// under its name plus ".sandboxauth-quarantine", where nothing reads it.
-func quarantineNew(sandbox string, rules []classify.Protected, before map[string]bool) {
+// git's state of an operation stopped half-way. What was there before is
+// known by its identity (device and inode), not its name, so that a
+// concurrent run cannot pass off a new file under an old name; a
+// placeholder at one of the policy's read-only paths is left alone. Each
+// is renamed to a new name ending in ".sandboxauth-quarantine" (".N"
+// after it when taken), through descriptors opened beneath the sandbox
+// with no symbolic link on the way; what cannot be renamed is removed.
+func quarantineNew(sandbox string, rules []classify.Protected, before map[fileID]bool, p *confine.Policy) {
 	after := confinePaths{sandbox: sandbox, rules: rules, policy: &confine.Policy{Placeholders: map[string]string{}}, seen: map[string]bool{}}
 	after.walk()
 	for _, d := range sequencerState {
-		p := filepath.Join(sandbox, ".git", d)
-		if _, err := os.Lstat(p); err == nil {
-			after.seen[p] = true
+		path := filepath.Join(sandbox, ".git", d)
+		if _, err := os.Lstat(path); err == nil {
+			after.seen[path] = true
 		}
 	}
+	paths := make([]string, 0, len(after.seen))
+	for path := range after.seen {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths) // a parent before what lies below it
 	var moved []string
-	for p := range after.seen {
-		if before[p] || slices.ContainsFunc(moved, func(m string) bool { return strings.HasPrefix(p, m+"/") }) {
+	for _, path := range paths {
+		if slices.ContainsFunc(moved, func(m string) bool { return strings.HasPrefix(path, m+"/") }) {
 			continue
 		}
-		if err := os.Rename(p, p+quarantineSuffix); err == nil {
-			moved = append(moved, p)
+		if id, ok := identify(path); !ok || before[id] || isPlaceholder(path, p) {
+			continue
+		}
+		if quarantine(sandbox, path) {
+			moved = append(moved, path)
 		}
 	}
+}
+
+// fileID is a file's identity: its device and inode.
+type fileID struct{ dev, ino uint64 }
+
+// identify returns path's identity, without following a final link.
+func identify(path string) (fileID, bool) {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		return fileID{}, false
+	}
+	return fileID{uint64(st.Dev), st.Ino}, true
+}
+
+// isPlaceholder reports whether path is one of p's read-only paths
+// holding what confinement puts there while it does not exist: an empty
+// directory, or a file with the placeholder's content.
+func isPlaceholder(path string, p *confine.Policy) bool {
+	if !slices.Contains(p.ReadOnly, path) {
+		return false
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	if content, ok := p.Placeholders[path]; ok {
+		b, err := readSmallFile(path)
+		return err == nil && fi.Mode().IsRegular() && string(b) == content
+	}
+	if !fi.IsDir() {
+		return false
+	}
+	entries, err := os.ReadDir(path)
+	return err == nil && len(entries) == 0
+}
+
+// quarantine renames path, which lies beneath sandbox, to a free name
+// ending in quarantineSuffix, or removes it; it reports whether path is
+// gone.
+func quarantine(sandbox, path string) bool {
+	rel, err := filepath.Rel(sandbox, path)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	root, err := unix.Open(sandbox, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(root)
+	parent, err := unix.Openat2(root, filepath.Dir(rel), &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if err != nil {
+		return false
+	}
+	defer unix.Close(parent)
+	base := filepath.Base(rel)
+	for i := 0; i < 100; i++ {
+		to := base + quarantineSuffix
+		if i > 0 {
+			to += "." + strconv.Itoa(i)
+		}
+		err := unix.Renameat2(parent, base, parent, to, unix.RENAME_NOREPLACE)
+		if err == nil {
+			return true
+		}
+		if err != unix.EEXIST && err != unix.ENOTEMPTY {
+			break
+		}
+	}
+	// No free name: remove it, beneath the same directory.
+	return os.RemoveAll(filepath.Join(sandbox, rel)) == nil
+}
+
+// readSmallFile reads a regular file of at most 1 MiB without following a
+// final symbolic link and without blocking on a FIFO: the project's files
+// are the command's to plant (a link to /dev/zero, a pipe).
+func readSmallFile(path string) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return nil, fmt.Errorf("%s is not a small regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, 1<<20))
 }
 
 // confinePaths gathers the confinement's paths for one sandbox.
@@ -270,7 +388,7 @@ func (c *confinePaths) repository(dir string, top bool) {
 	switch {
 	case err == nil && fi.Mode().IsRegular():
 		// A worktree or a submodule's checkout: "gitdir: PATH".
-		b, err := os.ReadFile(dotgit)
+		b, err := readSmallFile(dotgit)
 		if err != nil {
 			return
 		}
@@ -295,7 +413,7 @@ func (c *confinePaths) repository(dir string, top bool) {
 		return
 	}
 	common := gitdir
-	if b, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+	if b, err := readSmallFile(filepath.Join(gitdir, "commondir")); err == nil {
 		cd := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(cd) {
 			cd = filepath.Join(gitdir, cd)
@@ -360,7 +478,7 @@ type gitConfigPaths struct {
 // [includeIf "..."] headers); the classifier judges the rest.
 func readGitConfigPaths(config string) gitConfigPaths {
 	var out gitConfigPaths
-	b, err := os.ReadFile(config)
+	b, err := readSmallFile(config)
 	if err != nil {
 		return out
 	}
