@@ -441,27 +441,28 @@ func (c *confinePaths) repository(dir string, top bool) {
 	} else {
 		add(filepath.Join(common, "config.worktree"), "", true)
 	}
+	// The hooks directory and the files the configuration includes are
+	// configuration too, read-only even before they exist: the command
+	// could otherwise make them.
 	cfg := readGitConfigPaths(filepath.Join(common, "config"))
-	if cfg.hooksPath != "" {
+	if cfg.hooksPath != "" && !strings.HasPrefix(cfg.hooksPath, "~") {
 		hp := cfg.hooksPath
 		if !filepath.IsAbs(hp) {
 			hp = filepath.Join(dir, hp)
 		}
-		if _, err := os.Lstat(hp); err == nil {
-			c.readOnly(filepath.Clean(hp))
-		}
+		c.readOnly(filepath.Clean(hp))
 	}
-	// An included file is configuration too: relative to the
-	// configuration file that names it.
 	for _, inc := range cfg.includes {
 		if strings.HasPrefix(inc, "~") {
 			continue // in the home directory, read-only already
 		}
 		if !filepath.IsAbs(inc) {
-			inc = filepath.Join(common, inc)
+			inc = filepath.Join(common, inc) // relative to the file that names it
 		}
-		if _, err := os.Lstat(inc); err == nil {
-			c.readOnly(filepath.Clean(inc))
+		inc = filepath.Clean(inc)
+		c.readOnly(inc)
+		if _, err := os.Lstat(inc); err != nil {
+			c.policy.Placeholders[inc] = "" // git reads an empty file as nothing
 		}
 	}
 }

@@ -56,7 +56,10 @@ type ProtectedPath struct {
 //     toolchain a version manager's shim runs (rust-toolchain and
 //     rust-toolchain.toml, whose path names a directory of programs;
 //     .python-version, .tool-versions, mise.toml and its variants, whose
-//     settings can run scripts). All of them match at any depth.
+//     settings can run scripts, .NET's global.json, whose sdk paths choose
+//     the SDK that runs), and the package managers' settings that name a
+//     program they load on every command (.yarnrc.yml and .yarnrc, whose
+//     yarnPath runs a file; pnpm's .pnpmfile.cjs). All of them match at any depth.
 //
 // The slice is new on each call; callers may change it and pass it to
 // WithProtectedPaths.
@@ -94,6 +97,12 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: "rust-toolchain.toml", Write: true},
 		{Pattern: ".python-version", Write: true},
 		{Pattern: ".tool-versions", Write: true},
+		{Pattern: ".yarnrc.yml", Write: true},
+		{Pattern: ".yarnrc", Write: true},
+		{Pattern: ".pnpmfile.cjs", Write: true},
+		{Pattern: ".pnpmfile.mjs", Write: true},
+		{Pattern: "global.json", Write: true},
+		{Pattern: "**/.config/mise.toml", Write: true},
 		{Pattern: "mise.toml", Write: true},
 		{Pattern: ".mise.toml", Write: true},
 		{Pattern: "mise.local.toml", Write: true},
