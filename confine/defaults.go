@@ -118,6 +118,12 @@ func CredentialPaths(home string) []string {
 		".nuget/NuGet/NuGet.Config", ".config/NuGet/NuGet.Config", ".config/hcloud", ".config/linode-cli",
 		".bluemix", ".config/ngrok", ".ngrok2", ".config/gitlab-runner", ".config/sops",
 		".config/age", ".local/share/password-store", ".env", ".config/.env",
+		".config/stripe", ".pulumi", ".sentryclirc", ".kaggle", ".wrangler", ".config/.wrangler",
+		".supabase", ".local/share/com.vercel.cli", ".config/com.vercel.cli", ".local/share/opencode",
+		".config/solana", ".android/adbkey", ".config/fish/fish_variables", ".local/share/atuin",
+		".config/op", ".config/gitlab", ".config/doppler", ".doppler", ".config/infisical",
+		".config/hashicorp", ".circleci/cli.yml", ".travis", ".config/netlify", ".railway", ".fly",
+		".config/heroku", ".heroku", ".local/share/keyrings", ".ipython/profile_default/history.sqlite",
 		// Coding agents' own credentials and sessions.
 		".claude/.credentials.json", ".claude.json", ".codex/auth.json",
 		".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".config/github-copilot",
