@@ -19,6 +19,7 @@ import (
 	"github.com/sandboxauth/sandboxauth/confine"
 	"github.com/sandboxauth/sandboxauth/internal/classify"
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
+	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 )
 
 // ProtectConfinement returns p with the protected paths ps of its sandbox
@@ -117,6 +118,9 @@ const quarantineSuffix = ".sandboxauth-quarantine"
 func quarantineNew(sandbox string, rules []classify.Protected, before map[fileID]bool, p *confine.Policy) {
 	after := confinePaths{sandbox: sandbox, rules: rules, policy: &confine.Policy{Placeholders: map[string]string{}}, seen: map[string]bool{}}
 	after.walk()
+	if after.gitWriteProtected() {
+		after.gitlinkRepositories()
+	}
 	for _, d := range sequencerState {
 		path := filepath.Join(sandbox, ".git", d)
 		if _, err := os.Lstat(path); err == nil {
@@ -273,6 +277,36 @@ func (c *confinePaths) top() {
 	}
 	if c.gitWriteProtected() {
 		c.repository(c.sandbox, true)
+		c.gitlinkRepositories()
+	}
+}
+
+// gitlinkRepositories keeps read-only the repositories of the top
+// repository's gitlinks (the submodules its git status enters), however
+// deep they lie, and counts them as seen. An index that is not understood
+// counts as none: the classifier asks about git commands then.
+func (c *confinePaths) gitlinkRepositories() {
+	gitdir := filepath.Join(c.sandbox, ".git")
+	if fi, err := os.Lstat(gitdir); err != nil || !fi.IsDir() {
+		return
+	}
+	hashLen := 20
+	if readGitConfigPaths(filepath.Join(gitdir, "config")).sha256 {
+		hashLen = 32
+	}
+	links, err := repotrust.IndexGitlinks(gitdir, hashLen)
+	if err != nil {
+		return
+	}
+	for _, l := range links {
+		dir := filepath.Join(c.sandbox, filepath.FromSlash(l))
+		if !pathres.Within(c.sandbox, dir) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			c.repository(dir, false)
+			c.seen[filepath.Join(dir, ".git")] = true
+		}
 	}
 }
 
@@ -472,6 +506,7 @@ func (c *confinePaths) repository(dir string, top bool) {
 type gitConfigPaths struct {
 	hooksPath string   // core.hooksPath
 	includes  []string // include.path and includeIf.*.path
+	sha256    bool     // extensions.objectFormat = sha256
 }
 
 // readGitConfigPaths reads them from the configuration file config, in
@@ -505,6 +540,8 @@ func readGitConfigPaths(config string) gitConfigPaths {
 			out.hooksPath = val
 		case (section == "include" || section == "includeif") && key == "path":
 			out.includes = append(out.includes, val)
+		case section == "extensions" && key == "objectformat":
+			out.sha256 = strings.EqualFold(val, "sha256")
 		}
 	}
 	return out

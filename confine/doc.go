@@ -143,10 +143,11 @@
 //
 // # Limits of the API
 //
-// After Start, cmd.Path and cmd.Args name the supervising shell and
-// bubblewrap; cmd.Process is the shell's, which exits with the command's
-// status (128+N when signal N ended it); a signal sent to it ends the
-// command. cmd.SysProcAttr may not set namespaces, credentials, a chroot,
+// After Start, cmd.Path and cmd.Args name the supervisor (this program,
+// started again) and bubblewrap's arguments; cmd.Process is the
+// supervisor's, which exits with the command's status (128+N when signal N
+// ended it) once the whole sandbox has ended; a signal sent to it is
+// passed on and ends the command. cmd.SysProcAttr may not set namespaces, credentials, a chroot,
 // a controlling terminal or a parent-death signal. A TMPDIR in the
 // command's environment that names a directory it cannot write is replaced
 // by /tmp (its own).

@@ -45,6 +45,9 @@ type helperSpec struct {
 }
 
 func init() {
+	if v, ok := os.LookupEnv(supervisorEnv); ok {
+		os.Exit(runSupervisor(v, os.Args[1:]))
+	}
 	v, ok := os.LookupEnv(helperEnv)
 	if !ok {
 		return

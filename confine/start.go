@@ -6,10 +6,13 @@ import "os/exec"
 // usual. Only the child (and what it starts) is confined; the calling
 // process keeps all its rights.
 //
-// cmd is started through bubblewrap: after Start, cmd.Path and cmd.Args
-// name bwrap and its arguments (the sandbox, in full), and cmd.Process is
-// bubblewrap's, which exits with the command's status (128+N when signal
-// N ended it). A signal sent to cmd.Process ends the command (SIGKILL).
+// cmd is started through bubblewrap, under a supervisor that is this
+// program started again (package initialization runs it): after Start,
+// cmd.Path and cmd.Args name the supervisor and bubblewrap's arguments
+// (the sandbox, in full), and cmd.Process is the supervisor's, which exits
+// with the command's status (128+N when signal N ended it) once the whole
+// sandbox has ended and Policy.AfterExit has run. A signal sent to
+// cmd.Process is passed on and ends the command.
 //
 // When the machine cannot enforce p (see Available), Start returns an
 // error wrapping ErrUnavailable and starts nothing. A policy that would

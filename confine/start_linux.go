@@ -114,8 +114,16 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 	if len(argv) == 0 {
 		argv = []string{cmd.Path}
 	}
-	cmd.Args = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, src, string(spec), argv), 3+n)
-	cmd.Path = cmd.Args[0]
+	var supEnv string
+	cmd.Args, supEnv, err = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, src, string(spec), argv), 3+n, 2+len(cmd.ExtraFiles))
+	if err != nil {
+		src.close()
+		ctl.closeOurEnds()
+		lock.release()
+		return fmt.Errorf("confine: %w", err)
+	}
+	cmd.Path = "/proc/self/exe"
+	cmd.Env = append(cmd.Env, supEnv)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
@@ -130,12 +138,12 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 
 // runFrom starts cmd from an OS thread of its own and keeps that thread
 // until the command has exited: the parent-death signal of the supervising
-// shell, and through bubblewrap's --die-with-parent the command's life, are
+// supervisor, and through bubblewrap's --die-with-parent the command's life, are
 // tied to the thread that started it, and, with scope, the thread is first
 // put in a Landlock domain that the command inherits (which no other thread
 // of the process has). The thread is then retired rather than returned to
 // the runtime. Once bubblewrap has ended, afterExit runs and the sandbox's
-// placeholders are released, and only then is the shell let go, so that cmd.Wait returns
+// placeholders are released, and only then is the supervisor let go, so that cmd.Wait returns
 // after the project is as it was.
 //
 // The main thread is the exception: the runtime never retires it, so a
@@ -182,7 +190,7 @@ func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, aft
 		afterExit()
 	}
 	lock.release()
-	ctl.closeOurEnds() // lets the shell exit
+	ctl.closeOurEnds() // lets the supervisor exit
 	if pidErr != nil {
 		return
 	}

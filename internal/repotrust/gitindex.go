@@ -4,7 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
+
+	"golang.org/x/sys/unix"
 )
 
 // IndexEntry is one path of a git index: a file staged for the next
@@ -140,4 +146,45 @@ func offsetVarint(b []byte) (v uint64, n int) {
 		}
 	}
 	return 0, 0
+}
+
+// IndexGitlinks returns the paths (slash-separated, relative to the top of
+// the work tree) of the gitlinks in the index of the git directory gitDir:
+// the submodules git status enters. hashLen is the object format's hash
+// length. A missing index holds none; one that cannot be read or is not
+// understood is an error.
+func IndexGitlinks(gitDir string, hashLen int) ([]string, error) {
+	// Not through a link, not from a pipe, not more than maxIndexSize:
+	// the index is in the command's reach.
+	fd, err := unix.Open(filepath.Join(gitDir, "index"), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), "index")
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxIndexSize {
+		return nil, errors.New("the index is not a regular file of a readable size")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxIndexSize))
+	if err != nil {
+		return nil, err
+	}
+	entries, err := parseIndex(b, hashLen)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Gitlink() {
+			out = append(out, e.Path)
+		}
+	}
+	return out, nil
 }
