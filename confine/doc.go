@@ -134,6 +134,13 @@
 //     if it lies in a place the command sees (most sockets live in /tmp
 //     and /run, which it does not see). Landlock on this kernel does not
 //     cover connecting to a socket by its path.
+//   - File metadata (mode, times, extended attributes) of the command's
+//     standard streams when they are files or terminals of the caller
+//     (chmod /proc/self/fd/0), and of files on a file system mounted on
+//     the machine after the command started: Landlock has no rights for
+//     metadata, and those lie outside the read-only view.
+//   - What the caller's host does after a killed run: Policy.AfterExit
+//     runs only when the calling process lives to see the end.
 //   - What git has recorded: a tracked .env can be read from .git/objects
 //     (git show HEAD:.env), and the command can commit files that the work
 //     tree keeps read-only onto a branch the user later checks out.
