@@ -67,7 +67,10 @@ func (c *Commands) list(l List) *matcherList {
 
 // AddDefaults adds the default matchers (DefaultMatchers) to each list.
 // The matchers are fresh, so the lists keep them without copying, and each
-// safe one is compiled with the spec it comes from.
+// safe one is compiled with the spec it comes from. To an empty safe list
+// the defaults are added as a whole that compiles a command's matchers on
+// the first lookup of its name (safeDefaults); the list behaves as if
+// they had been added one by one.
 func (c *Commands) AddDefaults() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -81,18 +84,12 @@ func (c *Commands) AddDefaults() {
 			}
 		}
 	}
-	// A safe default shares its spec's prefix and unsafe option names,
-	// which nobody changes: the lists never change a matcher's slices,
-	// and hand out copies.
-	specs := specsByPrefixLength()
-	ms := make([]Matcher, len(specs))
-	for i, sp := range specs {
-		ms[i] = Matcher{Command: sp.Command, CommandArgsPrefix: sp.Prefix, ExceptFlags: sp.UnsafeNames(), Reason: sp.Reason}
+	if len(c.safe.list) == 0 && c.safe.defaults == nil {
+		// Compiled per command name on first lookup (safeDefaults).
+		c.safe.defaults = &safeDefaults{}
+		return
 	}
-	rules := rulesOf("safe", ms)
-	for i, sp := range specs {
-		c.safe.addOwned("safe", ms[i], sp, rules[i])
-	}
+	c.safe.addSpecDefaults()
 }
 
 // DefaultMatchers returns a fresh copy of the default matchers of list l.

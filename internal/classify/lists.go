@@ -15,6 +15,11 @@ type matcherList struct {
 	// them can match given the first argument: only those whose prefix
 	// begins with it, or that have no prefix. Rebuilt with the name.
 	firsts map[string]*firstIndex
+	// defaults, when set, is the default safe list, compiled per name on
+	// first use, standing before every matcher of list (see
+	// safeDefaults). Changes other than additions compile it whole into
+	// list first (materialize).
+	defaults *safeDefaults
 }
 
 // firstIndex lists, in order, the positions in byName[name] of the
@@ -98,6 +103,9 @@ func (l *matcherList) addOwned(kind string, m Matcher, sp *programs.Spec, rule s
 			return
 		}
 	}
+	if l.defaults != nil && l.defaults.of(name).has(&m) {
+		return
+	}
 	l.list = append(l.list, m)
 	if l.byName == nil {
 		l.byName = make(map[string][]compiledMatcher)
@@ -116,6 +124,7 @@ func (l *matcherList) addOwned(kind string, m Matcher, sp *programs.Spec, rule s
 // remove removes the matcher equal to m (ignoring Reason), reporting
 // whether there was one.
 func (l *matcherList) remove(kind string, m Matcher) bool {
+	l.materialize(kind)
 	for i := range l.list {
 		if sameMatcher(&l.list[i], &m) {
 			l.list = slices.Delete(l.list, i, i+1)
@@ -146,17 +155,63 @@ func (l *matcherList) reindex(kind, name string) {
 }
 
 func (l *matcherList) copies() []Matcher {
-	out := make([]Matcher, len(l.list))
-	for i, m := range l.list {
-		out[i] = m.Clone()
+	var out []Matcher
+	if l.defaults != nil {
+		out = specMatchers() // fresh copies, in the order of the whole list
+	}
+	out = slices.Grow(out, len(l.list))
+	for _, m := range l.list {
+		out = append(out, m.Clone())
 	}
 	return out
+}
+
+// materialize compiles the default safe list whole into the list, before
+// the matchers added since, so that the list holds every matcher itself.
+// Callers hold the Commands' write lock.
+func (l *matcherList) materialize(kind string) {
+	if l.defaults == nil {
+		return
+	}
+	own := l.list
+	*l = matcherList{}
+	l.addSpecDefaults()
+	for _, m := range own {
+		l.addOwned(kind, m, nil, "")
+	}
+}
+
+// addSpecDefaults adds the default safe list to l, every matcher compiled
+// with the spec it comes from.
+func (l *matcherList) addSpecDefaults() {
+	// A safe default shares its spec's prefix and unsafe option names,
+	// which nobody changes: the lists never change a matcher's slices,
+	// and hand out copies.
+	specs := specsByPrefixLength()
+	ms := make([]Matcher, len(specs))
+	for i, sp := range specs {
+		ms[i] = Matcher{Command: sp.Command, CommandArgsPrefix: sp.Prefix, ExceptFlags: sp.UnsafeNames(), Reason: sp.Reason}
+	}
+	rules := rulesOf("safe", ms)
+	for i, sp := range specs {
+		l.addOwned("safe", ms[i], sp, rules[i])
+	}
+}
+
+// named returns the matchers of the normalised name, in list order: the
+// defaults compiled for it (when the list has lazy defaults), then the
+// list's own.
+func (l *matcherList) named(name string) (defaults, own []compiledMatcher) {
+	if l.defaults != nil {
+		defaults = l.defaults.of(name).cms
+	}
+	return defaults, l.byName[name]
 }
 
 // lookup returns the first matcher of the list that matches args (argv
 // with argv[0] already normalised to name).
 func (l *matcherList) lookup(name string, args []string) *compiledMatcher {
-	if l.byName == nil || name == "" {
+	if (l.byName == nil && l.defaults == nil) || name == "" {
 		return nil
 	}
 	if cm := l.lookupName(name, args); cm != nil {
@@ -196,8 +251,17 @@ func (l *matcherList) ownLookupName(name string, args []string) *compiledMatcher
 // lookupName returns the first of name's matchers, in list order, that
 // matches args, trying through the firstIndex only those that can.
 func (l *matcherList) lookupName(name string, args []string) *compiledMatcher {
-	cms := l.byName[name]
-	fi := l.firsts[name]
+	if l.defaults != nil {
+		if cm := l.defaults.of(name).lookup(args); cm != nil {
+			return cm
+		}
+	}
+	return lookupIn(l.byName[name], l.firsts[name], args)
+}
+
+// lookupIn returns the first of cms that matches args, trying through fi
+// (cms's firstIndex, or nil) only those that can.
+func lookupIn(cms []compiledMatcher, fi *firstIndex, args []string) *compiledMatcher {
 	if fi == nil {
 		for i := range cms {
 			if matchArgs(&cms[i].m, cms[i].style, args) {

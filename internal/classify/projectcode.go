@@ -121,9 +121,12 @@ func (r *cmdClassifier) guardedOut(name string, args []string) bool {
 		}
 	}
 	for _, n := range []string{name, versionless(name)} {
-		for i := range r.s.safe.byName[n] {
-			if p := r.s.safe.byName[n][i].m.CommandArgsPrefix; len(p) <= len(args)-1 && slices.Equal(args[1:1+len(p)], p) {
-				return true
+		defaults, own := r.s.safe.named(n)
+		for _, cms := range [2][]compiledMatcher{defaults, own} {
+			for i := range cms {
+				if p := cms[i].m.CommandArgsPrefix; len(p) <= len(args)-1 && slices.Equal(args[1:1+len(p)], p) {
+					return true
+				}
 			}
 		}
 	}

@@ -74,20 +74,23 @@ func specFor(m *Matcher) *programs.Spec {
 // of as a command on no list.
 func (l *matcherList) specOf(name string, args []string) *programs.Spec {
 	var best *programs.Spec
-	for _, cm := range l.byName[name] {
-		sp := cm.spec
-		if sp == nil || len(sp.Prefix) > len(args)-1 || (best != nil && len(best.Prefix) >= len(sp.Prefix)) {
-			continue
-		}
-		ok := true
-		for i, w := range sp.Prefix {
-			if args[1+i] != w {
-				ok = false
-				break
+	defaults, own := l.named(name)
+	for _, cms := range [2][]compiledMatcher{defaults, own} {
+		for i := range cms {
+			sp := cms[i].spec
+			if sp == nil || len(sp.Prefix) > len(args)-1 || (best != nil && len(best.Prefix) >= len(sp.Prefix)) {
+				continue
 			}
-		}
-		if ok {
-			best = sp
+			ok := true
+			for j, w := range sp.Prefix {
+				if args[1+j] != w {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				best = sp
+			}
 		}
 	}
 	return best

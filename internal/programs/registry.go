@@ -31,18 +31,35 @@ var families = []func() []*Spec{
 	viewers,
 }
 
-// registry maps a command and its prefix words to its spec. It is built on
-// first use (a process that decides no shell command never pays for it),
-// and never changed.
+// familySpecs returns, per family (in the order of families), a function
+// that builds that family's specs on first use, ready for the parser. A
+// process that looks up a few commands builds only their families
+// (commandFamilies says which); the specs are never changed once built.
+var familySpecs = func() []func() []*Spec {
+	out := make([]func() []*Spec, len(families))
+	for i, f := range families {
+		out[i] = sync.OnceValue(func() []*Spec {
+			specs := f()
+			for _, s := range specs {
+				s.unsafeNames = s.unsafeSpellings()
+				s.shorts = s.shortIndex()
+				if s.MaxOperands == 0 {
+					s.MaxOperands = -1
+				}
+			}
+			return specs
+		})
+	}
+	return out
+}()
+
+// registry maps a command and its prefix words to its spec, over every
+// family. It is built on first use by what needs every spec (All), and
+// never changed.
 var registry = sync.OnceValue(func() map[string]*Spec {
 	m := make(map[string]*Spec)
-	for _, f := range families {
-		for _, s := range f() {
-			s.unsafeNames = s.unsafeSpellings()
-			s.shorts = s.shortIndex()
-			if s.MaxOperands == 0 {
-				s.MaxOperands = -1
-			}
+	for _, built := range familySpecs {
+		for _, s := range built() {
 			k := key(s.Command, s.Prefix)
 			if _, dup := m[k]; dup {
 				panic("programs: two specs for " + s.Command + " " + strings.Join(s.Prefix, " "))
@@ -61,31 +78,74 @@ func key(command string, prefix []string) string {
 }
 
 // Lookup returns the spec of command with exactly the given prefix words,
-// or nil. The spec is shared: callers must not change it.
+// or nil. The spec is shared: callers must not change it. Only the
+// families that define command are built.
 func Lookup(command string, prefix []string) *Spec {
-	return registry()[key(command, prefix)]
+	set, _ := familiesOf(command)
+	for i := range familySpecs {
+		if set&(1<<i) == 0 {
+			continue
+		}
+		for _, s := range familySpecs[i]() {
+			if s.Command == command && slices.Equal(s.Prefix, prefix) {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// Named returns a fresh slice of the specs of command, ordered by prefix
+// (as All orders them). Only the families that define command are built.
+func Named(command string) []*Spec {
+	set, _ := familiesOf(command)
+	var out []*Spec
+	for i := range familySpecs {
+		if set&(1<<i) == 0 {
+			continue
+		}
+		for _, s := range familySpecs[i]() {
+			if s.Command == command {
+				out = append(out, s)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *Spec) int { return slices.Compare(a.Prefix, b.Prefix) })
+	return out
 }
 
 // Form returns the spec of command's most specific form that args (the
 // words after the command) begin with, or nil.
 func Form(command string, args []string) *Spec {
-	reg := registry()
-	for n := min(len(args), maxPrefix()); n >= 0; n-- {
-		if s := reg[key(command, args[:n])]; s != nil {
+	_, longest := familiesOf(command)
+	for n := min(len(args), longest); n >= 0; n-- {
+		if s := Lookup(command, args[:n]); s != nil {
 			return s
 		}
 	}
 	return nil
 }
 
-// maxPrefix is the longest Prefix of any spec.
-var maxPrefix = sync.OnceValue(func() int {
-	n := 0
-	for _, s := range registry() {
-		n = max(n, len(s.Prefix))
+// familiesOf returns the set of families (bit i for families[i]) that
+// define a spec of command, and the longest Prefix among those specs, from
+// the table commandFamilies (generated from the families, and checked
+// against them by the tests).
+func familiesOf(command string) (set uint32, longest int) {
+	i, ok := slices.BinarySearchFunc(commandFamilies[:], command, func(e commandFamily, c string) int {
+		return strings.Compare(e.command, c)
+	})
+	if !ok {
+		return 0, 0
 	}
-	return n
-})
+	return commandFamilies[i].families, int(commandFamilies[i].longest)
+}
+
+// commandFamily is one entry of commandFamilies.
+type commandFamily struct {
+	command  string
+	families uint32 // bit i: families[i] defines a spec of command
+	longest  uint8  // the longest Prefix of command's specs
+}
 
 // ReadOnlyArgv reports whether args (the words after command) select a
 // ReadOnly form that reads them without a problem, names only files it
