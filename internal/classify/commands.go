@@ -67,29 +67,21 @@ func (c *Commands) list(l List) *matcherList {
 
 // AddDefaults adds the default matchers (DefaultMatchers) to each list.
 // The matchers are fresh, so the lists keep them without copying, and each
-// safe one is compiled with the spec it comes from. To an empty safe list
-// the defaults are added as a whole that compiles a command's matchers on
-// the first lookup of its name (safeDefaults); the list behaves as if
-// they had been added one by one.
+// safe one is compiled with the spec it comes from. To an empty list the
+// defaults are added as a whole that compiles a command's matchers on the
+// first lookup of its name (lazyDefaults); the list behaves as if they
+// had been added one by one.
 func (c *Commands) AddDefaults() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, l := range []List{BlockedList, DangerousList} {
-		ml, kind := c.list(l), l.String()
-		ms := DefaultMatchers(l)
-		rules := rulesOf(kind, ms)
-		for i, m := range ms {
-			if m.Command != "" {
-				ml.addOwned(kind, m, nil, rules[i])
-			}
+	for _, l := range []List{BlockedList, DangerousList, SafeList} {
+		ml := c.list(l)
+		if len(ml.list) == 0 && ml.defaults == nil {
+			ml.defaults = &lazyDefaults{kind: l}
+			continue
 		}
+		ml.addDefaults(l)
 	}
-	if len(c.safe.list) == 0 && c.safe.defaults == nil {
-		// Compiled per command name on first lookup (safeDefaults).
-		c.safe.defaults = &safeDefaults{}
-		return
-	}
-	c.safe.addSpecDefaults()
 }
 
 // DefaultMatchers returns a fresh copy of the default matchers of list l.
@@ -143,9 +135,10 @@ func (c *Commands) BlockedNames() []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	var out []string
-	for i := range c.blocked.list {
-		if c.blocked.list[i].bare() {
-			out = append(out, normalizeCommandName(c.blocked.list[i].Command))
+	all := c.blocked.all()
+	for i := range all {
+		if all[i].bare() {
+			out = append(out, normalizeCommandName(all[i].Command))
 		}
 	}
 	sort.Strings(out)

@@ -15,11 +15,11 @@ type matcherList struct {
 	// them can match given the first argument: only those whose prefix
 	// begins with it, or that have no prefix. Rebuilt with the name.
 	firsts map[string]*firstIndex
-	// defaults, when set, is the default safe list, compiled per name on
-	// first use, standing before every matcher of list (see
-	// safeDefaults). Changes other than additions compile it whole into
-	// list first (materialize).
-	defaults *safeDefaults
+	// defaults, when set, is the list's default matchers, compiled per
+	// name on first use, standing before every matcher of list (see
+	// lazyDefaults). A removal compiles them whole into list first
+	// (materialize).
+	defaults *lazyDefaults
 }
 
 // firstIndex lists, in order, the positions in byName[name] of the
@@ -155,35 +155,56 @@ func (l *matcherList) reindex(kind, name string) {
 }
 
 func (l *matcherList) copies() []Matcher {
-	var out []Matcher
-	if l.defaults != nil {
-		out = specMatchers() // fresh copies, in the order of the whole list
-	}
-	out = slices.Grow(out, len(l.list))
-	for _, m := range l.list {
-		out = append(out, m.Clone())
+	all := l.all()
+	out := make([]Matcher, len(all))
+	for i, m := range all {
+		out[i] = m.Clone()
 	}
 	return out
 }
 
-// materialize compiles the default safe list whole into the list, before
-// the matchers added since, so that the list holds every matcher itself.
+// all returns every matcher of the list, in order: the lazy defaults
+// (compiled apart, without changing the list) and the list's own. The
+// slice and the matchers' slices are shared: callers must not change
+// them.
+func (l *matcherList) all() []Matcher {
+	if l.defaults == nil {
+		return l.list
+	}
+	var whole matcherList
+	whole.addDefaults(l.defaults.kind)
+	return append(whole.list, l.list...)
+}
+
+// materialize compiles the lazy defaults whole into the list, before the
+// matchers added since, so that the list holds every matcher itself.
 // Callers hold the Commands' write lock.
 func (l *matcherList) materialize(kind string) {
 	if l.defaults == nil {
 		return
 	}
-	own := l.list
+	own, lk := l.list, l.defaults.kind
 	*l = matcherList{}
-	l.addSpecDefaults()
+	l.addDefaults(lk)
 	for _, m := range own {
 		l.addOwned(kind, m, nil, "")
 	}
 }
 
-// addSpecDefaults adds the default safe list to l, every matcher compiled
-// with the spec it comes from.
-func (l *matcherList) addSpecDefaults() {
+// addDefaults adds the default matchers of list lk (DefaultMatchers) to l,
+// one by one, every safe one compiled with the spec it comes from.
+func (l *matcherList) addDefaults(lk List) {
+	kind := lk.String()
+	if lk != SafeList {
+		ms := DefaultMatchers(lk)
+		rules := rulesOf(kind, ms)
+		for i, m := range ms {
+			if m.Command != "" {
+				l.addOwned(kind, m, nil, rules[i])
+			}
+		}
+		return
+	}
 	// A safe default shares its spec's prefix and unsafe option names,
 	// which nobody changes: the lists never change a matcher's slices,
 	// and hand out copies.
@@ -192,9 +213,9 @@ func (l *matcherList) addSpecDefaults() {
 	for i, sp := range specs {
 		ms[i] = Matcher{Command: sp.Command, CommandArgsPrefix: sp.Prefix, ExceptFlags: sp.UnsafeNames(), Reason: sp.Reason}
 	}
-	rules := rulesOf("safe", ms)
+	rules := rulesOf(kind, ms)
 	for i, sp := range specs {
-		l.addOwned("safe", ms[i], sp, rules[i])
+		l.addOwned(kind, ms[i], sp, rules[i])
 	}
 }
 

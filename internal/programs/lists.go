@@ -83,6 +83,16 @@ func Blocked() []ListEntry {
 	)
 }
 
+// BlockedTable returns the default blocked list, the entries of Blocked in
+// order, as it is compiled into the program (listtables.go): nothing is
+// built. The entries are shared: callers must not change them.
+func BlockedTable() []ListEntry { return blockedTable[:] }
+
+// DangerousTable returns the default dangerous list, the entries of
+// Dangerous in order, as it is compiled into the program. The entries are
+// shared: callers must not change them.
+func DangerousTable() []ListEntry { return dangerousTable[:] }
+
 // Dangerous returns a fresh copy of the default dangerous list: git
 // operations that change history or talk to remotes (git.go), go commands
 // that download, install or run tools (golang.go), forced or recursive
