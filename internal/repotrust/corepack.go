@@ -3,14 +3,18 @@ package repotrust
 import (
 	"encoding/json"
 	"regexp"
+	"sync"
 )
 
 // releasedManager matches a packageManager value that names a released
 // version of a package manager, with an optional integrity hash:
 // "pnpm@9.1.0", "yarn@4.2.2+sha512.1f2e...". Corepack fetches such a
 // version from the npm registry. A URL, a tag or a range is not one: a
-// URL makes Corepack download and run whatever it serves.
-var releasedManager = regexp.MustCompile(`^(npm|pnpm|yarn)@[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+sha(1|224|256|512)\.[0-9a-fA-F]+)?$`)
+// URL makes Corepack download and run whatever it serves. It is compiled
+// on first use: most processes never read a packageManager field.
+var releasedManager = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(npm|pnpm|yarn)@[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+sha(1|224|256|512)\.[0-9a-fA-F]+)?$`)
+})
 
 // CorepackTrusted reports whether the files Corepack reads in dir and its
 // parents up to sandbox let it run only a released package manager.
@@ -32,7 +36,7 @@ func CorepackTrusted(dir, sandbox string) (ok bool, reason string) {
 		}
 		if raw, found := top["packageManager"]; found {
 			var v string
-			if json.Unmarshal(raw, &v) != nil || !releasedManager.MatchString(v) {
+			if json.Unmarshal(raw, &v) != nil || !releasedManager().MatchString(v) {
 				return false, name + ": packageManager " + string(raw) + " is not a released version, and Corepack would download and run what it names"
 			}
 		}
