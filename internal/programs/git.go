@@ -40,10 +40,11 @@ func git() []*Spec {
 		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Numeric: true, Operands: Text, RevPaths: true,
 			Options: hist, Check: gitFormatCheck, Reason: reason, Contents: contents}
 	}
+	// diffOpts is shared by the diff forms, as hist is.
+	diffOpts := join(diffSafe, diffUnsafe, opts("--cached --staged --merge-base -0 -1 -2 -3 --base --ours --theirs -r -m -c --cc --root --no-commit-id --stdin --always --pretty[=] --format= -v"))
 	diff := func(sub, reason string) *Spec {
 		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Operands: Text, RevPaths: true, NoIndexPair: sub == "diff",
-			Options: join(diffSafe, diffUnsafe, opts("--cached --staged --merge-base -0 -1 -2 -3 --base --ours --theirs -r -m -c --cc --root --no-commit-id --stdin --always --pretty[=] --format= -v")), Reason: reason,
-			Contents: gitDiffContents}
+			Options: diffOpts, Reason: reason, Contents: gitDiffContents}
 	}
 	g := func(sub, reason, list string, more ...[]Option) *Spec {
 		prefix := strings.Fields(sub)

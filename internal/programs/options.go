@@ -142,8 +142,26 @@ func hidden(list string) []Option {
 }
 
 // join concatenates option lists.
+//
+// Specs never change their options, so a join of one non-empty list is
+// that list, capped so that an append to it copies; otherwise the lists
+// are copied into one allocation of the exact size (the git family joins
+// hundreds of options per form, built at a process's first decision).
 func join(lists ...[]Option) []Option {
-	var out []Option
+	n, only := 0, -1
+	for i, l := range lists {
+		if len(l) > 0 {
+			n += len(l)
+			only = i
+		}
+	}
+	switch {
+	case n == 0:
+		return nil
+	case n == len(lists[only]):
+		return lists[only][:n:n]
+	}
+	out := make([]Option, 0, n)
 	for _, l := range lists {
 		out = append(out, l...)
 	}
