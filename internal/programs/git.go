@@ -13,71 +13,118 @@ import "strings"
 // an unsafe option is that option. Revisions and pathspecs are Text: git
 // refuses paths outside its work tree, and a REV:PATH operand is checked by
 // the engine against the protected paths (RevPaths).
-func git() []*Spec {
-	const (
-		runsPrograms = "makes git run a program named by configuration (external diff, textconv, pager)"
-		runsGPG      = "makes git run gpg to verify signatures, which may reach a key server"
-		noIndex      = "compares files outside the repository"
-		writesFile   = "writes the output to a file"
-	)
-	diffSafe := opts("-p -u --patch -s --no-patch -U,--unified= --output-indicator-new= --output-indicator-old= --output-indicator-context= --raw --patch-with-raw --patch-with-stat -t --indent-heuristic --no-indent-heuristic --minimal --patience --histogram --anchored= --diff-algorithm= --stat[=] --stat-width= --stat-name-width= --stat-graph-width= --stat-count= --compact-summary --numstat --shortstat -X,--dirstat[=] --cumulative --dirstat-by-file[=] --summary -z --name-only --name-status --submodule[=] --color[=] --no-color --color-moved[=] --no-color-moved --color-moved-ws= --no-color-moved-ws --word-diff[=] --word-diff-regex= --color-words[=] --no-renames --renames --rename-empty --no-rename-empty --check --ws-error-highlight= --full-index --binary --abbrev[=] --no-abbrev -B,--break-rewrites[=] -M,--find-renames[=] -C,--find-copies[=] --find-copies-harder -D,--irreversible-delete -l= --diff-filter= -S= -G= --find-object= --pickaxe-all --pickaxe-regex --skip-to= --rotate-to= -R --relative[=] --no-relative -a,--text --ignore-cr-at-eol --ignore-space-at-eol -b,--ignore-space-change -w,--ignore-all-space --ignore-blank-lines -I,--ignore-matching-lines= --inter-hunk-context= -W,--function-context --exit-code --quiet --ignore-submodules[=] --src-prefix= --dst-prefix= --no-prefix --default-prefix --line-prefix= --ita-invisible-in-index --ita-visible-in-index --no-ext-diff --no-textconv")
-	diffUnsafe := join(
+// The git forms are three families, so that a lookup builds only the one
+// its subcommand needs: gitHistory (the forms that read history, sharing
+// its hundreds of options), gitDiff (the forms that compare trees) and
+// git (the others).
+
+const (
+	runsPrograms = "makes git run a program named by configuration (external diff, textconv, pager)"
+	runsGPG      = "makes git run gpg to verify signatures, which may reach a key server"
+	noIndex      = "compares files outside the repository"
+	writesFile   = "writes the output to a file"
+)
+
+// gitDiffOptions returns the options of git's diff machinery: the safe
+// ones and the unsafe ones.
+func gitDiffOptions() (safe, unsafeOpts []Option) {
+	safe = opts("-p -u --patch -s --no-patch -U,--unified= --output-indicator-new= --output-indicator-old= --output-indicator-context= --raw --patch-with-raw --patch-with-stat -t --indent-heuristic --no-indent-heuristic --minimal --patience --histogram --anchored= --diff-algorithm= --stat[=] --stat-width= --stat-name-width= --stat-graph-width= --stat-count= --compact-summary --numstat --shortstat -X,--dirstat[=] --cumulative --dirstat-by-file[=] --summary -z --name-only --name-status --submodule[=] --color[=] --no-color --color-moved[=] --no-color-moved --color-moved-ws= --no-color-moved-ws --word-diff[=] --word-diff-regex= --color-words[=] --no-renames --renames --rename-empty --no-rename-empty --check --ws-error-highlight= --full-index --binary --abbrev[=] --no-abbrev -B,--break-rewrites[=] -M,--find-renames[=] -C,--find-copies[=] --find-copies-harder -D,--irreversible-delete -l= --diff-filter= -S= -G= --find-object= --pickaxe-all --pickaxe-regex --skip-to= --rotate-to= -R --relative[=] --no-relative -a,--text --ignore-cr-at-eol --ignore-space-at-eol -b,--ignore-space-change -w,--ignore-all-space --ignore-blank-lines -I,--ignore-matching-lines= --inter-hunk-context= -W,--function-context --exit-code --quiet --ignore-submodules[=] --src-prefix= --dst-prefix= --no-prefix --default-prefix --line-prefix= --ita-invisible-in-index --ita-visible-in-index --no-ext-diff --no-textconv")
+	unsafeOpts = join(
 		opts("-O=R"),
 		unsafe(runsPrograms, "--ext-diff --textconv --open-files-in-pager[=]"),
 		unsafe(writesFile, "--output="),
 		unsafe(noIndex, "--no-index"),
 	)
-	logSafe := opts("-n,--max-count= --skip= --since= --after= --until= --before= --since-as-filter= --author= --committer= --grep-reflog= --grep= --all-match --invert-grep -i,--regexp-ignore-case --basic-regexp -E,--extended-regexp -F,--fixed-strings -P,--perl-regexp --remove-empty --merges --no-merges --min-parents= --max-parents= --no-min-parents --no-max-parents --first-parent --exclude-first-parent-only --not --all --branches[=] --tags[=] --remotes[=] --glob= --exclude= --exclude-hidden= --reflog --alternate-refs --single-worktree --ignore-missing --bisect --cherry-mark --cherry-pick --left-only --right-only --cherry -g,--walk-reflogs --merge --boundary --simplify-by-decoration --show-pulls --full-history --dense --sparse --simplify-merges --ancestry-path[=] --date-order --author-date-order --topo-order --reverse --no-walk[=] --do-walk --pretty[=] --format= --abbrev-commit --no-abbrev-commit --oneline --encoding= --expand-tabs[=] --no-expand-tabs --notes[=] --no-notes --show-notes[=] --standard-notes --no-standard-notes --relative-date --date= --parents --children --left-right --graph --show-linear-break[=] -c --cc --dd -m --diff-merges= --no-diff-merges --combined-all-paths --follow --decorate[=] --no-decorate --decorate-refs= --decorate-refs-exclude= --clear-decorations --source --mailmap --no-mailmap --use-mailmap --no-use-mailmap --full-diff --log-size -L= --count --no-show-signature")
+	return safe, unsafeOpts
+}
+
+// gitLogOptions returns the safe options of git's revision walk.
+func gitLogOptions() []Option {
+	return opts("-n,--max-count= --skip= --since= --after= --until= --before= --since-as-filter= --author= --committer= --grep-reflog= --grep= --all-match --invert-grep -i,--regexp-ignore-case --basic-regexp -E,--extended-regexp -F,--fixed-strings -P,--perl-regexp --remove-empty --merges --no-merges --min-parents= --max-parents= --no-min-parents --no-max-parents --first-parent --exclude-first-parent-only --not --all --branches[=] --tags[=] --remotes[=] --glob= --exclude= --exclude-hidden= --reflog --alternate-refs --single-worktree --ignore-missing --bisect --cherry-mark --cherry-pick --left-only --right-only --cherry -g,--walk-reflogs --merge --boundary --simplify-by-decoration --show-pulls --full-history --dense --sparse --simplify-merges --ancestry-path[=] --date-order --author-date-order --topo-order --reverse --no-walk[=] --do-walk --pretty[=] --format= --abbrev-commit --no-abbrev-commit --oneline --encoding= --expand-tabs[=] --no-expand-tabs --notes[=] --no-notes --show-notes[=] --standard-notes --no-standard-notes --relative-date --date= --parents --children --left-right --graph --show-linear-break[=] -c --cc --dd -m --diff-merges= --no-diff-merges --combined-all-paths --follow --decorate[=] --no-decorate --decorate-refs= --decorate-refs-exclude= --clear-decorations --source --mailmap --no-mailmap --use-mailmap --no-use-mailmap --full-diff --log-size -L= --count --no-show-signature")
+}
+
+// gitHistory: the forms that show history.
+func gitHistory() []*Spec {
+	diffSafe, diffUnsafe := gitDiffOptions()
+	logSafe := gitLogOptions()
 	logUnsafe := unsafe(runsGPG, "--show-signature")
 	// hist is shared by the forms that show history (specs are never
 	// changed, so one slice serves them all).
 	hist := join(logSafe, diffSafe, diffUnsafe, logUnsafe)
-	history := func(sub, reason string) *Spec {
-		contents := gitHistoryContents
-		if sub == "show" {
-			contents = gitShowContents
-		}
-		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Numeric: true, Operands: Text, RevPaths: true,
-			Options: hist, Check: gitFormatCheck, Reason: reason, Contents: contents}
+	return []*Spec{
+		gitHistoryForm(hist, "log", "shows history; no external diff, textconv or output file"),
+		gitHistoryForm(hist, "show", "shows objects; no external diff, textconv or output file"),
+		gitHistoryForm(hist, "whatchanged", "shows history"),
+		withContents(gitForm("range-diff", "compares commit ranges", "--creation-factor= --no-dual-color --remerge-diff", hist), gitAlwaysContents),
+		gitForm("rev-list", "lists commits", "--timestamp --objects --objects-edge --objects-edge-aggressive --unpacked --object-names --no-object-names --filter= --no-filter --filter-print-omitted --missing= --exclude-promisor-objects --disk-usage[=] --header --bisect-vars --bisect-all --quiet", logSafe),
+		withContents(gitForm("reflog show", "shows the reflog", "", hist), gitHistoryContents),
+		{ReadOnly: true, Command: "git", Prefix: words("reflog"), Syntax: GNU, Numeric: true, Operands: Text, Check: gitReflogCheck, RevPaths: true,
+			Options: hist, Reason: "shows the reflog", Contents: gitHistoryContents},
+		withContents(gitForm("stash list", "lists stashes", "", hist), gitHistoryContents),
+		withContents(gitForm("stash show", "shows a stash", "--include-untracked --only-untracked", hist), gitHistoryContents),
 	}
+}
+
+// gitDiff: the forms that compare trees, the index and the working tree.
+func gitDiff() []*Spec {
+	diffSafe, diffUnsafe := gitDiffOptions()
 	// diffOpts is shared by the diff forms, as hist is.
 	diffOpts := join(diffSafe, diffUnsafe, opts("--cached --staged --merge-base -0 -1 -2 -3 --base --ours --theirs -r -m -c --cc --root --no-commit-id --stdin --always --pretty[=] --format= -v"))
-	diff := func(sub, reason string) *Spec {
-		return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Operands: Text, RevPaths: true, NoIndexPair: sub == "diff",
-			Options: diffOpts, Reason: reason, Contents: gitDiffContents}
+	return []*Spec{
+		gitDiffForm(diffOpts, "diff", "shows changes; no external diff, textconv or output file"),
+		gitDiffForm(diffOpts, "diff-tree", "compares trees"),
+		gitDiffForm(diffOpts, "diff-index", "compares the index"),
+		gitDiffForm(diffOpts, "diff-files", "compares the working tree"),
 	}
-	g := func(sub, reason, list string, more ...[]Option) *Spec {
-		prefix := strings.Fields(sub)
-		return &Spec{ReadOnly: true, Command: "git", Prefix: prefix, Syntax: GNU, Operands: Text, RevPaths: true,
-			Options: join(append([][]Option{opts(list + " -h")}, more...)...), Check: gitFormatCheck, Reason: reason}
+}
+
+// gitHistoryForm is a form that shows history with the options hist.
+func gitHistoryForm(hist []Option, sub, reason string) *Spec {
+	contents := gitHistoryContents
+	if sub == "show" {
+		contents = gitShowContents
 	}
-	configRead := func(sub []string, reason string) *Spec {
-		return &Spec{ReadOnly: true, Command: "git", Prefix: sub, Syntax: GNU, Operands: Text, Reason: reason, Check: gitConfigCheck,
-			Options: join(
-				opts("--get --get-all --get-regexp -l,--list --local --worktree -t,--type= --bool --int --bool-or-int --path --expiry-date --no-type -z,--null --name-only --show-names --default= --fixed-value --all --regexp --value= --url="),
-				unsafe("reads configuration beyond the repository (the user's or system's files, or any file)", "--global --system -f,--file= --blob= --show-origin --show-scope --includes"),
-				unsafe("changes configuration that later git commands execute", "--add --unset --unset-all --replace-all --rename-section --remove-section -e,--edit --comment="),
-			)}
-	}
+	return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Numeric: true, Operands: Text, RevPaths: true,
+		Options: hist, Check: gitFormatCheck, Reason: reason, Contents: contents}
+}
+
+// gitDiffForm is a diff form with the options diffOpts.
+func gitDiffForm(diffOpts []Option, sub, reason string) *Spec {
+	return &Spec{ReadOnly: true, Command: "git", Prefix: []string{sub}, Syntax: GNU, Operands: Text, RevPaths: true, NoIndexPair: sub == "diff",
+		Options: diffOpts, Reason: reason, Contents: gitDiffContents}
+}
+
+// gitForm is a read-only form selected by the words sub, with the options
+// list (and -h) and more.
+func gitForm(sub, reason, list string, more ...[]Option) *Spec {
+	prefix := strings.Fields(sub)
+	return &Spec{ReadOnly: true, Command: "git", Prefix: prefix, Syntax: GNU, Operands: Text, RevPaths: true,
+		Options: join(append([][]Option{opts(list + " -h")}, more...)...), Check: gitFormatCheck, Reason: reason}
+}
+
+// gitConfigForm is a form of git config that reads.
+func gitConfigForm(sub []string, reason string) *Spec {
+	return &Spec{ReadOnly: true, Command: "git", Prefix: sub, Syntax: GNU, Operands: Text, Reason: reason, Check: gitConfigCheck,
+		Options: join(
+			opts("--get --get-all --get-regexp -l,--list --local --worktree -t,--type= --bool --int --bool-or-int --path --expiry-date --no-type -z,--null --name-only --show-names --default= --fixed-value --all --regexp --value= --url="),
+			unsafe("reads configuration beyond the repository (the user's or system's files, or any file)", "--global --system -f,--file= --blob= --show-origin --show-scope --includes"),
+			unsafe("changes configuration that later git commands execute", "--add --unset --unset-all --replace-all --rename-section --remove-section -e,--edit --comment="),
+		)}
+}
+
+// git: the other forms.
+func git() []*Spec {
 	return []*Spec{
 		{
 			ReadOnly: true, Command: "git", Prefix: words("status"), Syntax: GNU, Operands: Text,
 			Reason:  "shows the working tree status",
 			Options: opts("-s,--short -b,--branch --show-stash --porcelain[=] --long -v,--verbose -u,--untracked-files[=] --ignore-submodules[=] --ignored[=] -z --column[=] --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames[=] --no-optional-locks"),
 		},
-		history("log", "shows history; no external diff, textconv or output file"),
-		history("show", "shows objects; no external diff, textconv or output file"),
-		history("whatchanged", "shows history"),
-		g("shortlog", "summarises history", "-n,--numbered -s,--summary -e,--email -c,--committer --format= --group= -w[=] --date= --since= --after= --until= --before= --all --branches[=] --tags[=] --remotes[=] --no-merges --merges --author= --grep= -i,--regexp-ignore-case --first-parent --max-count= --skip= --reverse --mailmap --no-mailmap"),
-		diff("diff", "shows changes; no external diff, textconv or output file"),
-		diff("diff-tree", "compares trees"),
-		diff("diff-index", "compares the index"),
-		diff("diff-files", "compares the working tree"),
-		withContents(g("range-diff", "compares commit ranges", "--creation-factor= --no-dual-color --remerge-diff", hist), gitAlwaysContents),
-		g("blame", "annotates lines", "-b --root --show-stats --score-debug -f,--show-name -n,--show-number -p,--porcelain --line-porcelain --incremental -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --progress --no-progress --reverse= --first-parent --encoding= --since= --ignore-rev= -c --color-lines --color-by-age",
+		gitForm("shortlog", "summarises history", "-n,--numbered -s,--summary -e,--email -c,--committer --format= --group= -w[=] --date= --since= --after= --until= --before= --all --branches[=] --tags[=] --remotes[=] --no-merges --merges --author= --grep= -i,--regexp-ignore-case --first-parent --max-count= --skip= --reverse --mailmap --no-mailmap"),
+		gitForm("blame", "annotates lines", "-b --root --show-stats --score-debug -f,--show-name -n,--show-number -p,--porcelain --line-porcelain --incremental -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --progress --no-progress --reverse= --first-parent --encoding= --since= --ignore-rev= -c --color-lines --color-by-age",
 			unsafe(runsPrograms, "--textconv"),
 			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
-		g("annotate", "annotates lines", "-b --root --show-stats -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --encoding= -c",
+		gitForm("annotate", "annotates lines", "-b --root --show-stats -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --encoding= -c",
 			unsafe(runsPrograms, "--textconv"),
 			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
 		{
@@ -90,20 +137,19 @@ func git() []*Spec {
 				unsafe(noIndex, "--no-index"),
 			),
 		},
-		g("rev-parse", "resolves revisions", "--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --revs-only --no-revs --flags --no-flags --default= --prefix= --verify -q,--quiet --sq --short[=] --not --abbrev-ref[=] --symbolic --symbolic-full-name --output-object-format= --all --branches[=] --tags[=] --remotes[=] --glob= --exclude= --exclude-hidden= --disambiguate= --local-env-vars --path-format= --git-dir --git-common-dir --resolve-git-dir= --git-path= --show-toplevel --show-superproject-working-tree --shared-index-path --absolute-git-dir --is-inside-git-dir --is-inside-work-tree --is-bare-repository --is-shallow-repository --show-cdup --show-prefix --show-object-format[=] --show-ref-format --since= --after= --until= --before="),
-		g("rev-list", "lists commits", "--timestamp --objects --objects-edge --objects-edge-aggressive --unpacked --object-names --no-object-names --filter= --no-filter --filter-print-omitted --missing= --exclude-promisor-objects --disk-usage[=] --header --bisect-vars --bisect-all --quiet", logSafe),
-		g("ls-files", "lists tracked files", "-c,--cached -d,--deleted -m,--modified -o,--others -i,--ignored -s,--stage --directory --no-empty-directory -u,--unmerged -k,--killed --resolve-undo -z --deduplicate -x,--exclude= --exclude-standard --error-unmatch --with-tree= -t -v -f --full-name --recurse-submodules --abbrev[=] --debug --eol --sparse --format=", opts("-X,--exclude-from=R --exclude-per-directory=")),
-		g("ls-tree", "lists a tree", "-d -r -t -l,--long -z --name-only,--name-status --object-only --full-name --full-tree --abbrev[=] --format="),
-		withContents(g("cat-file", "prints objects; no textconv or filters", "-t -s -e -p --allow-unknown-type --batch[=] --batch-check[=] --batch-command[=] --batch-all-objects --buffer --unordered --follow-symlinks -Z -z --use-mailmap --no-use-mailmap --mailmap --no-mailmap",
+		gitForm("rev-parse", "resolves revisions", "--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --revs-only --no-revs --flags --no-flags --default= --prefix= --verify -q,--quiet --sq --short[=] --not --abbrev-ref[=] --symbolic --symbolic-full-name --output-object-format= --all --branches[=] --tags[=] --remotes[=] --glob= --exclude= --exclude-hidden= --disambiguate= --local-env-vars --path-format= --git-dir --git-common-dir --resolve-git-dir= --git-path= --show-toplevel --show-superproject-working-tree --shared-index-path --absolute-git-dir --is-inside-git-dir --is-inside-work-tree --is-bare-repository --is-shallow-repository --show-cdup --show-prefix --show-object-format[=] --show-ref-format --since= --after= --until= --before="),
+		gitForm("ls-files", "lists tracked files", "-c,--cached -d,--deleted -m,--modified -o,--others -i,--ignored -s,--stage --directory --no-empty-directory -u,--unmerged -k,--killed --resolve-undo -z --deduplicate -x,--exclude= --exclude-standard --error-unmatch --with-tree= -t -v -f --full-name --recurse-submodules --abbrev[=] --debug --eol --sparse --format=", opts("-X,--exclude-from=R --exclude-per-directory=")),
+		gitForm("ls-tree", "lists a tree", "-d -r -t -l,--long -z --name-only,--name-status --object-only --full-name --full-tree --abbrev[=] --format="),
+		withContents(gitForm("cat-file", "prints objects; no textconv or filters", "-t -s -e -p --allow-unknown-type --batch[=] --batch-check[=] --batch-command[=] --batch-all-objects --buffer --unordered --follow-symlinks -Z -z --use-mailmap --no-use-mailmap --mailmap --no-mailmap",
 			unsafe(runsPrograms, "--textconv --filters --path=")), gitCatFileContents),
-		g("describe", "describes a commit", "--dirty[=] --broken[=] --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent"),
-		g("name-rev", "names a revision", "--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always"),
-		g("merge-base", "finds a common ancestor", "-a,--all --octopus --independent --is-ancestor --fork-point"),
-		g("show-ref", "lists refs", "--head --branches --tags --heads -d,--dereference -s,--hash[=] --verify --abbrev[=] -q,--quiet --exclude-existing[=] --exists"),
-		withContents(g("for-each-ref", "lists refs", "--count= --sort= --format= --color[=] --shell -p,--perl --python --tcl --points-at= --merged[=] --no-merged[=] --contains[=] --no-contains[=] --ignore-case --omit-empty --exclude= --include-root-refs"), gitRefFormatContents),
-		g("count-objects", "counts objects", "-v,--verbose -H,--human-readable"),
-		g("check-ignore", "checks ignore rules", "-q,--quiet -v,--verbose --stdin -z -n,--non-matching --no-index"),
-		g("check-attr", "checks attributes", "-a,--all --cached --stdin -z --source="),
+		gitForm("describe", "describes a commit", "--dirty[=] --broken[=] --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent"),
+		gitForm("name-rev", "names a revision", "--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always"),
+		gitForm("merge-base", "finds a common ancestor", "-a,--all --octopus --independent --is-ancestor --fork-point"),
+		gitForm("show-ref", "lists refs", "--head --branches --tags --heads -d,--dereference -s,--hash[=] --verify --abbrev[=] -q,--quiet --exclude-existing[=] --exists"),
+		withContents(gitForm("for-each-ref", "lists refs", "--count= --sort= --format= --color[=] --shell -p,--perl --python --tcl --points-at= --merged[=] --no-merged[=] --contains[=] --no-contains[=] --ignore-case --omit-empty --exclude= --include-root-refs"), gitRefFormatContents),
+		gitForm("count-objects", "counts objects", "-v,--verbose -H,--human-readable"),
+		gitForm("check-ignore", "checks ignore rules", "-q,--quiet -v,--verbose --stdin -z -n,--non-matching --no-index"),
+		gitForm("check-attr", "checks attributes", "-a,--all --cached --stdin -z --source="),
 		{
 			// The pathspecs name what git copies into the index and the
 			// object store, where git diff --cached and git log -p print it
@@ -130,20 +176,15 @@ func git() []*Spec {
 			Options: join(opts("-l,--list -n[=] --sort= --contains[=] --no-contains[=] --merged[=] --no-merged[=] --points-at= --format= --color[=] --column[=] --no-column -i,--ignore-case --omit-empty"),
 				unsafe(runsGPG, "-v,--verify"),
 				unsafe("creates, signs or deletes tags", "-d,--delete -a,--annotate -s,--sign -u,--local-user= -f,--force -m,--message= -F,--file= -e,--edit --create-reflog --cleanup= --trailer="))},
-		withContents(g("reflog show", "shows the reflog", "", hist), gitHistoryContents),
-		{ReadOnly: true, Command: "git", Prefix: words("reflog"), Syntax: GNU, Numeric: true, Operands: Text, Check: gitReflogCheck, RevPaths: true,
-			Options: hist, Reason: "shows the reflog", Contents: gitHistoryContents},
-		withContents(g("stash list", "lists stashes", "", hist), gitHistoryContents),
-		withContents(g("stash show", "shows a stash", "--include-untracked --only-untracked", hist), gitHistoryContents),
 		{ReadOnly: true, Command: "git", Prefix: words("remote"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
 		{ReadOnly: true, Command: "git", Prefix: words("remote -v"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
 		{ReadOnly: true, Command: "git", Prefix: words("remote get-url"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: opts("--push --all"), Reason: "prints a remote's URL"},
-		g("worktree list", "lists worktrees", "--porcelain -v,--verbose --expire= -z"),
-		g("submodule status", "shows submodule status", "--cached --recursive -q,--quiet"),
-		configRead(words("config"), "reads the repository's configuration"),
-		configRead(words("config get"), "reads one configuration value"),
-		configRead(words("config list"), "lists the repository's configuration"),
-		g("fsck", "checks the object database", "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --progress --no-progress --name-objects --no-name-objects --references --no-references",
+		gitForm("worktree list", "lists worktrees", "--porcelain -v,--verbose --expire= -z"),
+		gitForm("submodule status", "shows submodule status", "--cached --recursive -q,--quiet"),
+		gitConfigForm(words("config"), "reads the repository's configuration"),
+		gitConfigForm(words("config get"), "reads one configuration value"),
+		gitConfigForm(words("config list"), "lists the repository's configuration"),
+		gitForm("fsck", "checks the object database", "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --progress --no-progress --name-objects --no-name-objects --references --no-references",
 			unsafe("writes dangling objects into the repository", "--lost-found")),
 		{ReadOnly: true, Command: "git", Prefix: words("var"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: unsafe("lists the whole configuration", "-l"), Reason: "prints a git variable"},
 	}

@@ -20,6 +20,8 @@ var families = []func() []*Spec{
 	yq,
 	archives,
 	git,
+	gitHistory,
+	gitDiff,
 	golang,
 	rust,
 	node,
@@ -79,9 +81,14 @@ func key(command string, prefix []string) string {
 
 // Lookup returns the spec of command with exactly the given prefix words,
 // or nil. The spec is shared: callers must not change it. Only the
-// families that define command are built.
+// families that define a form of command beginning with the prefix's first
+// word are built.
 func Lookup(command string, prefix []string) *Spec {
-	set, _ := familiesOf(command)
+	first := ""
+	if len(prefix) > 0 {
+		first = prefix[0]
+	}
+	set, _ := familiesOf(command, first)
 	for i := range familySpecs {
 		if set&(1<<i) == 0 {
 			continue
@@ -98,14 +105,43 @@ func Lookup(command string, prefix []string) *Spec {
 // Named returns a fresh slice of the specs of command, ordered by prefix
 // (as All orders them). Only the families that define command are built.
 func Named(command string) []*Spec {
-	set, _ := familiesOf(command)
+	var set uint32
+	for _, e := range commandEntries(command) {
+		set |= e.families
+	}
+	return collect(set, command, func(*Spec) bool { return true })
+}
+
+// NamedFirst returns a fresh slice of the specs of command whose prefix is
+// empty or begins with first, ordered by prefix: the forms that an argv
+// whose first argument is first can select. Only the families that define
+// those forms are built.
+func NamedFirst(command, first string) []*Spec {
+	set, _ := familiesOf(command, "")
+	if first != "" {
+		more, _ := familiesOf(command, first)
+		set |= more
+	}
+	return collect(set, command, func(s *Spec) bool { return len(s.Prefix) == 0 || s.Prefix[0] == first })
+}
+
+// HasFirst reports whether a form of command has a prefix that begins
+// with first (git log: git and log), without building any spec.
+func HasFirst(command, first string) bool {
+	set, _ := familiesOf(command, first)
+	return first != "" && set != 0
+}
+
+// collect returns the specs of command in the families of set that keep
+// accepts, ordered by prefix.
+func collect(set uint32, command string, keep func(*Spec) bool) []*Spec {
 	var out []*Spec
 	for i := range familySpecs {
 		if set&(1<<i) == 0 {
 			continue
 		}
 		for _, s := range familySpecs[i]() {
-			if s.Command == command {
+			if s.Command == command && keep(s) {
 				out = append(out, s)
 			}
 		}
@@ -117,7 +153,10 @@ func Named(command string) []*Spec {
 // Form returns the spec of command's most specific form that args (the
 // words after the command) begin with, or nil.
 func Form(command string, args []string) *Spec {
-	_, longest := familiesOf(command)
+	longest := 0
+	for _, e := range commandEntries(command) {
+		longest = max(longest, int(e.longest))
+	}
 	for n := min(len(args), longest); n >= 0; n-- {
 		if s := Lookup(command, args[:n]); s != nil {
 			return s
@@ -127,24 +166,42 @@ func Form(command string, args []string) *Spec {
 }
 
 // familiesOf returns the set of families (bit i for families[i]) that
-// define a spec of command, and the longest Prefix among those specs, from
-// the table commandFamilies (generated from the families, and checked
-// against them by the tests).
-func familiesOf(command string) (set uint32, longest int) {
-	i, ok := slices.BinarySearchFunc(commandFamilies[:], command, func(e commandFamily, c string) int {
-		return strings.Compare(e.command, c)
-	})
+// define a spec of command whose prefix begins with first ("": a spec
+// without a prefix), and the longest such prefix, from the table
+// commandFamilies (generated from the families, and checked against them
+// by the tests).
+func familiesOf(command, first string) (set uint32, longest int) {
+	i, ok := slices.BinarySearchFunc(commandFamilies[:], commandFamily{command: command, first: first}, compareEntries)
 	if !ok {
 		return 0, 0
 	}
 	return commandFamilies[i].families, int(commandFamilies[i].longest)
 }
 
+// commandEntries returns the entries of commandFamilies for command.
+func commandEntries(command string) []commandFamily {
+	i, _ := slices.BinarySearchFunc(commandFamilies[:], commandFamily{command: command}, compareEntries)
+	j := i
+	for j < len(commandFamilies) && commandFamilies[j].command == command {
+		j++
+	}
+	return commandFamilies[i:j]
+}
+
+// compareEntries orders commandFamilies by command, then first word.
+func compareEntries(a, b commandFamily) int {
+	if c := strings.Compare(a.command, b.command); c != 0 {
+		return c
+	}
+	return strings.Compare(a.first, b.first)
+}
+
 // commandFamily is one entry of commandFamilies.
 type commandFamily struct {
 	command  string
-	families uint32 // bit i: families[i] defines a spec of command
-	longest  uint8  // the longest Prefix of command's specs
+	first    string // the first word of the prefixes ("": no prefix)
+	families uint32 // bit i: families[i] defines such a spec
+	longest  uint8  // the longest of their prefixes
 }
 
 // ReadOnlyArgv reports whether args (the words after command) select a
