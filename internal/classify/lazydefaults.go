@@ -8,62 +8,77 @@ import (
 )
 
 // lazyDefaults is the default matchers of one list of one Commands,
-// compiled per command name on the first lookup of that name: a process
-// that decides one command (a hook) compiles the matchers of the programs
-// it names, not the whole list. The safe defaults come from the program
-// specs (built per family, on first use), the blocked and dangerous ones
-// from the tables compiled into the program (programs.BlockedTable). They
-// stand, in list order, before every matcher the list holds itself
+// compiled on first use for the command name a lookup asks about (and,
+// for the safe list, the first argument: git status compiles the forms of
+// git that begin with status, and those without a prefix): a process that
+// decides one command (a hook) compiles the matchers of the programs it
+// names, not the whole list. The safe defaults come from the program
+// specs (their families built on first use), the blocked and dangerous
+// ones from the tables compiled into the program (programs.BlockedTable).
+// They stand, in list order, before every matcher the list holds itself
 // (AddDefaults uses them only on an empty list), so a lookup tries them
 // first, exactly as if they had been added first.
 //
-// Its own lock guards the names compiled so far, so that lookups made under
-// the Commands' read lock may compile a name. Each name's entry never
-// changes once made.
+// Its own lock guards what was compiled so far, so that lookups made under
+// the Commands' read lock may compile more. An entry never changes once
+// made, and there is at most one per name and first word of a default's
+// prefix, however many commands are looked up.
 type lazyDefaults struct {
 	kind   List
 	mu     sync.RWMutex
-	byName map[string]*defaultsOf
+	byName map[defaultsKey]*defaultsOf
 }
 
-// defaultsOf is the compiled default matchers of one command name, in list
-// order, and their firstIndex when there are enough of them.
+// defaultsKey names the defaults compiled for one lookup: the command
+// name and, for the safe list, the first word of the forms (those whose
+// prefix begins with it, and those without a prefix), "" for the forms
+// without a prefix only.
+type defaultsKey struct{ name, first string }
+
+// defaultsOf is the compiled default matchers of one defaultsKey, in list
+// order, and their firstIndex when there are enough of them. A lookup of
+// argv (name first ...) finds among them every default that can match.
 type defaultsOf struct {
 	cms   []compiledMatcher
 	first *firstIndex
 }
 
-// of returns the default matchers of the normalised command name,
-// compiling them on first use.
-func (d *lazyDefaults) of(name string) *defaultsOf {
+// of returns the default matchers that can match an argv of the normalised
+// command name whose first argument is first ("" for none), compiling them
+// on first use.
+func (d *lazyDefaults) of(name, first string) *defaultsOf {
+	k := defaultsKey{name: name}
+	if d.kind == SafeList && programs.HasFirst(name, first) {
+		k.first = first
+	}
 	d.mu.RLock()
-	e, ok := d.byName[name]
+	e, ok := d.byName[k]
 	d.mu.RUnlock()
 	if ok {
 		return e
 	}
-	e = compileDefaults(d.kind, name)
+	e = compileDefaults(d.kind, k)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if prev, ok := d.byName[name]; ok {
+	if prev, ok := d.byName[k]; ok {
 		return prev // compiled meanwhile by another lookup
 	}
 	if d.byName == nil {
-		d.byName = make(map[string]*defaultsOf)
+		d.byName = make(map[defaultsKey]*defaultsOf)
 	}
-	d.byName[name] = e
+	d.byName[k] = e
 	return e
 }
 
-// compileDefaults compiles the default matchers of list l for name, in
-// the order of the whole list, skipping duplicates as adding them one by
-// one would.
-func compileDefaults(l List, name string) *defaultsOf {
-	kind := l.String()
+// compileDefaults compiles the default matchers of list l for k, in the
+// order of the whole list, skipping duplicates as adding them one by one
+// would.
+func compileDefaults(l List, k defaultsKey) *defaultsOf {
+	kind, name := l.String(), k.name
 	var ms []Matcher
 	var specs []*programs.Spec
 	if l == SafeList {
-		specs = programs.Named(name)
+		specs = programs.NamedFirst(name, k.first)
 		// The longer prefixes first, as the whole list (specMatchers)
 		// orders them.
 		slices.SortStableFunc(specs, func(a, b *programs.Spec) int { return len(b.Prefix) - len(a.Prefix) })

@@ -103,7 +103,7 @@ func (l *matcherList) addOwned(kind string, m Matcher, sp *programs.Spec, rule s
 			return
 		}
 	}
-	if l.defaults != nil && l.defaults.of(name).has(&m) {
+	if l.defaults != nil && l.defaults.of(name, firstWord(m.CommandArgsPrefix)).has(&m) {
 		return
 	}
 	l.list = append(l.list, m)
@@ -219,14 +219,23 @@ func (l *matcherList) addDefaults(lk List) {
 	}
 }
 
-// named returns the matchers of the normalised name, in list order: the
-// defaults compiled for it (when the list has lazy defaults), then the
-// list's own.
-func (l *matcherList) named(name string) (defaults, own []compiledMatcher) {
+// named returns the matchers of the normalised name that can match an argv
+// whose first argument is first ("" for none), in list order: the defaults
+// compiled for it (when the list has lazy defaults), then the list's own
+// (all of them).
+func (l *matcherList) named(name, first string) (defaults, own []compiledMatcher) {
 	if l.defaults != nil {
-		defaults = l.defaults.of(name).cms
+		defaults = l.defaults.of(name, first).cms
 	}
 	return defaults, l.byName[name]
+}
+
+// firstWord returns words[0], or "" when there is none.
+func firstWord(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	return words[0]
 }
 
 // lookup returns the first matcher of the list that matches args (argv
@@ -273,7 +282,7 @@ func (l *matcherList) ownLookupName(name string, args []string) *compiledMatcher
 // matches args, trying through the firstIndex only those that can.
 func (l *matcherList) lookupName(name string, args []string) *compiledMatcher {
 	if l.defaults != nil {
-		if cm := l.defaults.of(name).lookup(args); cm != nil {
+		if cm := l.defaults.of(name, firstWord(args)).lookup(args); cm != nil {
 			return cm
 		}
 	}

@@ -121,7 +121,7 @@ func (r *cmdClassifier) guardedOut(name string, args []string) bool {
 		}
 	}
 	for _, n := range []string{name, versionless(name)} {
-		defaults, own := r.s.safe.named(n)
+		defaults, own := r.s.safe.named(n, firstWord(args[1:]))
 		for _, cms := range [2][]compiledMatcher{defaults, own} {
 			for i := range cms {
 				if p := cms[i].m.CommandArgsPrefix; len(p) <= len(args)-1 && slices.Equal(args[1:1+len(p)], p) {

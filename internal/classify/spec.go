@@ -74,7 +74,7 @@ func specFor(m *Matcher) *programs.Spec {
 // of as a command on no list.
 func (l *matcherList) specOf(name string, args []string) *programs.Spec {
 	var best *programs.Spec
-	defaults, own := l.named(name)
+	defaults, own := l.named(name, firstWord(args[1:]))
 	for _, cms := range [2][]compiledMatcher{defaults, own} {
 		for i := range cms {
 			sp := cms[i].spec
