@@ -13,10 +13,11 @@ import "strings"
 // an unsafe option is that option. Revisions and pathspecs are Text: git
 // refuses paths outside its work tree, and a REV:PATH operand is checked by
 // the engine against the protected paths (RevPaths).
-// The git forms are three families, so that a lookup builds only the one
-// its subcommand needs: gitHistory (the forms that read history, sharing
-// its hundreds of options), gitDiff (the forms that compare trees) and
-// git (the others).
+// The git forms are several families, so that a lookup builds only the
+// one its subcommand needs: gitHistory (the forms that read history,
+// sharing its hundreds of options), gitDiff (the forms that compare
+// trees), gitSearch, gitRefs, gitConfig and git (the working tree and
+// small queries).
 
 const (
 	runsPrograms = "makes git run a program named by configuration (external diff, textconv, pager)"
@@ -112,7 +113,7 @@ func gitConfigForm(sub []string, reason string) *Spec {
 		)}
 }
 
-// git: the other forms.
+// git: the forms that read the working tree and small queries.
 func git() []*Spec {
 	return []*Spec{
 		{
@@ -120,33 +121,6 @@ func git() []*Spec {
 			Reason:  "shows the working tree status",
 			Options: opts("-s,--short -b,--branch --show-stash --porcelain[=] --long -v,--verbose -u,--untracked-files[=] --ignore-submodules[=] --ignored[=] -z --column[=] --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames[=] --no-optional-locks"),
 		},
-		gitForm("shortlog", "summarises history", "-n,--numbered -s,--summary -e,--email -c,--committer --format= --group= -w[=] --date= --since= --after= --until= --before= --all --branches[=] --tags[=] --remotes[=] --no-merges --merges --author= --grep= -i,--regexp-ignore-case --first-parent --max-count= --skip= --reverse --mailmap --no-mailmap"),
-		gitForm("blame", "annotates lines", "-b --root --show-stats --score-debug -f,--show-name -n,--show-number -p,--porcelain --line-porcelain --incremental -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --progress --no-progress --reverse= --first-parent --encoding= --since= --ignore-rev= -c --color-lines --color-by-age",
-			unsafe(runsPrograms, "--textconv"),
-			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
-		gitForm("annotate", "annotates lines", "-b --root --show-stats -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --encoding= -c",
-			unsafe(runsPrograms, "--textconv"),
-			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
-		{
-			ReadOnly: true, Command: "git", Prefix: words("grep"), Syntax: GNU, Numeric: true, First: Text, FirstGiven: []string{"-e", "-f"},
-			Recursive: true, Hidden: true, DefaultTree: ".", Pathspecs: true, Reason: "searches tracked files; no pager program", Contents: gitGrepContents,
-			Options: join(
-				opts("--cached --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a,--text --no-textconv -i,--ignore-case -I --max-depth= -r,--recursive --no-recursive -w,--word-regexp -v,--invert-match -h -H --full-name -E,--extended-regexp -G,--basic-regexp -P,--perl-regexp -F,--fixed-strings -n,--line-number --column -l,--files-with-matches,--name-only -L,--files-without-match -z,--null -o,--only-matching -c,--count --color[=] --no-color --break --heading -p,--show-function -C,--context= -A,--after-context= -B,--before-context= -W,--function-context -m,--max-count= --threads= -e= --and --or --not --all-match -q,--quiet"),
-				opts("-f=R"),
-				unsafe(runsPrograms, "-O,--open-files-in-pager[=] --textconv --ext-grep"),
-				unsafe(noIndex, "--no-index"),
-			),
-		},
-		gitForm("rev-parse", "resolves revisions", "--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --revs-only --no-revs --flags --no-flags --default= --prefix= --verify -q,--quiet --sq --short[=] --not --abbrev-ref[=] --symbolic --symbolic-full-name --output-object-format= --all --branches[=] --tags[=] --remotes[=] --glob= --exclude= --exclude-hidden= --disambiguate= --local-env-vars --path-format= --git-dir --git-common-dir --resolve-git-dir= --git-path= --show-toplevel --show-superproject-working-tree --shared-index-path --absolute-git-dir --is-inside-git-dir --is-inside-work-tree --is-bare-repository --is-shallow-repository --show-cdup --show-prefix --show-object-format[=] --show-ref-format --since= --after= --until= --before="),
-		gitForm("ls-files", "lists tracked files", "-c,--cached -d,--deleted -m,--modified -o,--others -i,--ignored -s,--stage --directory --no-empty-directory -u,--unmerged -k,--killed --resolve-undo -z --deduplicate -x,--exclude= --exclude-standard --error-unmatch --with-tree= -t -v -f --full-name --recurse-submodules --abbrev[=] --debug --eol --sparse --format=", opts("-X,--exclude-from=R --exclude-per-directory=")),
-		gitForm("ls-tree", "lists a tree", "-d -r -t -l,--long -z --name-only,--name-status --object-only --full-name --full-tree --abbrev[=] --format="),
-		withContents(gitForm("cat-file", "prints objects; no textconv or filters", "-t -s -e -p --allow-unknown-type --batch[=] --batch-check[=] --batch-command[=] --batch-all-objects --buffer --unordered --follow-symlinks -Z -z --use-mailmap --no-use-mailmap --mailmap --no-mailmap",
-			unsafe(runsPrograms, "--textconv --filters --path=")), gitCatFileContents),
-		gitForm("describe", "describes a commit", "--dirty[=] --broken[=] --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent"),
-		gitForm("name-rev", "names a revision", "--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always"),
-		gitForm("merge-base", "finds a common ancestor", "-a,--all --octopus --independent --is-ancestor --fork-point"),
-		gitForm("show-ref", "lists refs", "--head --branches --tags --heads -d,--dereference -s,--hash[=] --verify --abbrev[=] -q,--quiet --exclude-existing[=] --exists"),
-		withContents(gitForm("for-each-ref", "lists refs", "--count= --sort= --format= --color[=] --shell -p,--perl --python --tcl --points-at= --merged[=] --no-merged[=] --contains[=] --no-contains[=] --ignore-case --omit-empty --exclude= --include-root-refs"), gitRefFormatContents),
 		gitForm("count-objects", "counts objects", "-v,--verbose -H,--human-readable"),
 		gitForm("check-ignore", "checks ignore rules", "-q,--quiet -v,--verbose --stdin -z -n,--non-matching --no-index"),
 		gitForm("check-attr", "checks attributes", "-a,--all --cached --stdin -z --source="),
@@ -167,6 +141,51 @@ func git() []*Spec {
 		{ReadOnly: true, Command: "git", Prefix: words("help"), Syntax: GNU, Operands: Text, Reason: "prints help text",
 			Options: join(opts("-a,--all -g,--guides -c,--config --user-interfaces --developer-interfaces --no-external-commands --no-aliases --verbose"),
 				unsafe("opens a web browser, man or info program named by configuration", "-w,--web -i,--info -m,--man"))},
+		{ReadOnly: true, Command: "git", Prefix: words("remote"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
+		{ReadOnly: true, Command: "git", Prefix: words("remote -v"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
+		{ReadOnly: true, Command: "git", Prefix: words("remote get-url"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: opts("--push --all"), Reason: "prints a remote's URL"},
+		gitForm("worktree list", "lists worktrees", "--porcelain -v,--verbose --expire= -z"),
+		gitForm("submodule status", "shows submodule status", "--cached --recursive -q,--quiet"),
+		{ReadOnly: true, Command: "git", Prefix: words("var"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: unsafe("lists the whole configuration", "-l"), Reason: "prints a git variable"},
+	}
+}
+
+// gitSearch: the forms that search or annotate files.
+func gitSearch() []*Spec {
+	return []*Spec{
+		gitForm("blame", "annotates lines", "-b --root --show-stats --score-debug -f,--show-name -n,--show-number -p,--porcelain --line-porcelain --incremental -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --progress --no-progress --reverse= --first-parent --encoding= --since= --ignore-rev= -c --color-lines --color-by-age",
+			unsafe(runsPrograms, "--textconv"),
+			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
+		gitForm("annotate", "annotates lines", "-b --root --show-stats -L= -l -t -s -e,--show-email -w --abbrev= -M[=] -C[=] --date= --encoding= -c",
+			unsafe(runsPrograms, "--textconv"),
+			unsafe("reads revisions or contents from any file", "-S= --contents= --ignore-revs-file=")),
+		{
+			ReadOnly: true, Command: "git", Prefix: words("grep"), Syntax: GNU, Numeric: true, First: Text, FirstGiven: []string{"-e", "-f"},
+			Recursive: true, Hidden: true, DefaultTree: ".", Pathspecs: true, Reason: "searches tracked files; no pager program", Contents: gitGrepContents,
+			Options: join(
+				opts("--cached --untracked --no-exclude-standard --exclude-standard --recurse-submodules -a,--text --no-textconv -i,--ignore-case -I --max-depth= -r,--recursive --no-recursive -w,--word-regexp -v,--invert-match -h -H --full-name -E,--extended-regexp -G,--basic-regexp -P,--perl-regexp -F,--fixed-strings -n,--line-number --column -l,--files-with-matches,--name-only -L,--files-without-match -z,--null -o,--only-matching -c,--count --color[=] --no-color --break --heading -p,--show-function -C,--context= -A,--after-context= -B,--before-context= -W,--function-context -m,--max-count= --threads= -e= --and --or --not --all-match -q,--quiet"),
+				opts("-f=R"),
+				unsafe(runsPrograms, "-O,--open-files-in-pager[=] --textconv --ext-grep"),
+				unsafe(noIndex, "--no-index"),
+			),
+		},
+	}
+}
+
+// gitRefs: the forms that read refs, objects and the index.
+func gitRefs() []*Spec {
+	return []*Spec{
+		gitForm("shortlog", "summarises history", "-n,--numbered -s,--summary -e,--email -c,--committer --format= --group= -w[=] --date= --since= --after= --until= --before= --all --branches[=] --tags[=] --remotes[=] --no-merges --merges --author= --grep= -i,--regexp-ignore-case --first-parent --max-count= --skip= --reverse --mailmap --no-mailmap"),
+		gitForm("rev-parse", "resolves revisions", "--parseopt --sq-quote --keep-dashdash --stop-at-non-option --stuck-long --revs-only --no-revs --flags --no-flags --default= --prefix= --verify -q,--quiet --sq --short[=] --not --abbrev-ref[=] --symbolic --symbolic-full-name --output-object-format= --all --branches[=] --tags[=] --remotes[=] --glob= --exclude= --exclude-hidden= --disambiguate= --local-env-vars --path-format= --git-dir --git-common-dir --resolve-git-dir= --git-path= --show-toplevel --show-superproject-working-tree --shared-index-path --absolute-git-dir --is-inside-git-dir --is-inside-work-tree --is-bare-repository --is-shallow-repository --show-cdup --show-prefix --show-object-format[=] --show-ref-format --since= --after= --until= --before="),
+		gitForm("ls-files", "lists tracked files", "-c,--cached -d,--deleted -m,--modified -o,--others -i,--ignored -s,--stage --directory --no-empty-directory -u,--unmerged -k,--killed --resolve-undo -z --deduplicate -x,--exclude= --exclude-standard --error-unmatch --with-tree= -t -v -f --full-name --recurse-submodules --abbrev[=] --debug --eol --sparse --format=", opts("-X,--exclude-from=R --exclude-per-directory=")),
+		gitForm("ls-tree", "lists a tree", "-d -r -t -l,--long -z --name-only,--name-status --object-only --full-name --full-tree --abbrev[=] --format="),
+		withContents(gitForm("cat-file", "prints objects; no textconv or filters", "-t -s -e -p --allow-unknown-type --batch[=] --batch-check[=] --batch-command[=] --batch-all-objects --buffer --unordered --follow-symlinks -Z -z --use-mailmap --no-use-mailmap --mailmap --no-mailmap",
+			unsafe(runsPrograms, "--textconv --filters --path=")), gitCatFileContents),
+		gitForm("describe", "describes a commit", "--dirty[=] --broken[=] --all --tags --contains --abbrev= --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent"),
+		gitForm("name-rev", "names a revision", "--tags --refs= --exclude= --all --annotate-stdin --name-only --no-undefined --always"),
+		gitForm("merge-base", "finds a common ancestor", "-a,--all --octopus --independent --is-ancestor --fork-point"),
+		gitForm("show-ref", "lists refs", "--head --branches --tags --heads -d,--dereference -s,--hash[=] --verify --abbrev[=] -q,--quiet --exclude-existing[=] --exists"),
+		withContents(gitForm("for-each-ref", "lists refs", "--count= --sort= --format= --color[=] --shell -p,--perl --python --tcl --points-at= --merged[=] --no-merged[=] --contains[=] --no-contains[=] --ignore-case --omit-empty --exclude= --include-root-refs"), gitRefFormatContents),
 		{ReadOnly: true, Command: "git", Prefix: words("branch"), Syntax: GNU, Operands: Text, Check: gitListCheck, Contents: gitRefFormatContents,
 			Reason: "lists branches; no creation, deletion, rename, copy or upstream change",
 			Options: join(opts("-a,--all -r,--remotes -l,--list -v,-vv,--verbose -q,--quiet --color[=] --no-color --column[=] --no-column --sort= --merged[=] --no-merged[=] --contains[=] --no-contains[=] --points-at= --format= --show-current -i,--ignore-case --abbrev[=] --no-abbrev --omit-empty"),
@@ -176,17 +195,17 @@ func git() []*Spec {
 			Options: join(opts("-l,--list -n[=] --sort= --contains[=] --no-contains[=] --merged[=] --no-merged[=] --points-at= --format= --color[=] --column[=] --no-column -i,--ignore-case --omit-empty"),
 				unsafe(runsGPG, "-v,--verify"),
 				unsafe("creates, signs or deletes tags", "-d,--delete -a,--annotate -s,--sign -u,--local-user= -f,--force -m,--message= -F,--file= -e,--edit --create-reflog --cleanup= --trailer="))},
-		{ReadOnly: true, Command: "git", Prefix: words("remote"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
-		{ReadOnly: true, Command: "git", Prefix: words("remote -v"), Syntax: GNU, MaxOperands: NoOperands, Options: opts("-v,--verbose"), Reason: "lists remotes"},
-		{ReadOnly: true, Command: "git", Prefix: words("remote get-url"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: opts("--push --all"), Reason: "prints a remote's URL"},
-		gitForm("worktree list", "lists worktrees", "--porcelain -v,--verbose --expire= -z"),
-		gitForm("submodule status", "shows submodule status", "--cached --recursive -q,--quiet"),
+		gitForm("fsck", "checks the object database", "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --progress --no-progress --name-objects --no-name-objects --references --no-references",
+			unsafe("writes dangling objects into the repository", "--lost-found")),
+	}
+}
+
+// gitConfig: the forms of git config that read.
+func gitConfig() []*Spec {
+	return []*Spec{
 		gitConfigForm(words("config"), "reads the repository's configuration"),
 		gitConfigForm(words("config get"), "reads one configuration value"),
 		gitConfigForm(words("config list"), "lists the repository's configuration"),
-		gitForm("fsck", "checks the object database", "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --progress --no-progress --name-objects --no-name-objects --references --no-references",
-			unsafe("writes dangling objects into the repository", "--lost-found")),
-		{ReadOnly: true, Command: "git", Prefix: words("var"), Syntax: GNU, Operands: Text, MaxOperands: 1, Options: unsafe("lists the whole configuration", "-l"), Reason: "prints a git variable"},
 	}
 }
 
