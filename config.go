@@ -183,10 +183,14 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, fromStrict(err)
 	}
 	var f configFile
-	dec := json.NewDecoder(bytes.NewReader(doc.Data()))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil { // the shape is checked: this cannot fail
-		return nil, &ConfigError{Line: 1, Column: 1, Err: err}
+	// An empty object (no file: the defaults) sets no field; decoding it
+	// would still cost a hook the reflection over configFile.
+	if !bytes.Equal(bytes.TrimSpace(doc.Data()), []byte("{}")) {
+		dec := json.NewDecoder(bytes.NewReader(doc.Data()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil { // the shape is checked: this cannot fail
+			return nil, &ConfigError{Line: 1, Column: 1, Err: err}
+		}
 	}
 	p := configParser{doc: doc, data: data}
 	return p.build(&f)

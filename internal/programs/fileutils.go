@@ -8,19 +8,7 @@ import "strings"
 // checked as a write (inside the sandbox, not protected, not in .git, not
 // on PATH).
 func fileutils() []*Spec {
-	const (
-		followsLinks = "follows symbolic links while walking a tree, which may lead out of the sandbox"
-		recursive    = "works on whole trees, which a person should see first"
-	)
 	return []*Spec{
-		{ReadOnly: true, Command: "ls", Syntax: GNU, Reason: "lists files; links are not followed",
-			Options: join(opts("-a,--all -A,--almost-all --author -b,--escape --block-size= -B,--ignore-backups -c -C --color[=] -d,--directory -D,--dired -f -F,--classify[=] --file-type --format= --full-time -g --group-directories-first -G,--no-group -h,--human-readable --si -H,--dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink[=] --indicator-style= -i,--inode -I,--ignore= -k,--kibibytes -l -m -n,--numeric-uid-gid -N,--literal -o -p -q,--hide-control-chars --show-control-chars -Q,--quote-name --quoting-style= -r,--reverse -R,--recursive -s,--size -S --sort= --time= --time-style= -t -T,--tabsize= -u -U -v -w,--width= -x -X -Z,--context --zero -1 --help --version"),
-				unsafe(followsLinks, "-L,--dereference"))},
-		{ReadOnly: true, Command: "tree", Syntax: Bundled, Reason: "lists a directory tree; links are not followed",
-			Options: join(opts("-a -d -f -x -L= -P= -I= --gitignore --gitfile=R --ignore-case --matchdirs --metafirst --prune --info --infofile=R --noreport --charset= --filelimit= --dirsfirst --filesfirst -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --sort= -i -A -S -n -C -X -J -H= -T= --nolinks --hintro=R --houtro=R --help --version"),
-				unsafe(followsLinks, "-l -R"),
-				unsafe("writes the listing to a file", "-o=W"),
-				unsafe("reads a list of file names from a file, which are never checked", "--fromfile"))},
 		{Command: "touch", Syntax: GNU, Operands: Write, Reason: "creates files or updates their times",
 			Options: join(opts("-a -c,--no-create -d,--date= -f -h,--no-dereference -m -t= --time= --help --version"), opts("-r,--reference=R"))},
 		{Command: "mkdir", Syntax: GNU, Operands: Write, Reason: "creates directories",
@@ -29,7 +17,7 @@ func fileutils() []*Spec {
 			Options: opts("-a,--append -i,--ignore-interrupts -p --output-error[=] --help --version")},
 		{Command: "rm", Syntax: GNU, Operands: Write, Reason: "removes single files inside the sandbox",
 			Options: join(opts("-v,--verbose --help --version"),
-				unsafe(recursive, "-r,-R,--recursive -d,--dir"),
+				unsafe(wholeTrees, "-r,-R,--recursive -d,--dir"),
 				unsafe("removes without asking, whatever the file's permissions", "-f,--force"),
 				unsafe("asks on the terminal", "-i -I --interactive[=]"),
 				unsafe("changes how the root directory is treated", "--no-preserve-root --preserve-root[=] --one-file-system"))},
@@ -39,7 +27,7 @@ func fileutils() []*Spec {
 		{Command: "cp", Syntax: GNU, Operands: Write, Copies: true, Reason: "copies files inside the sandbox; no links followed or made",
 			Options: join(opts("-n,--no-clobber -p --preserve[=] --no-preserve= -P,--no-dereference --parents -t,--target-directory=W -T,--no-target-directory -u --update[=] -v,--verbose -f,--force --attributes-only --sparse= --strip-trailing-slashes --reflink[=] -x,--one-file-system -Z --context[=] --debug --keep-directory-symlink --help --version"),
 				unsafe(followsLinks, "-L,--dereference -H --copy-contents"),
-				unsafe(recursive, "-r,-R,--recursive -a,--archive"),
+				unsafe(wholeTrees, "-r,-R,--recursive -a,--archive"),
 				unsafe("makes links instead of copies, which may point out of the sandbox", "-s,--symbolic-link -l,--link"),
 				unsafe("asks on the terminal", "-i,--interactive"),
 				unsafe("writes backup files beside the targets", "-b --backup[=] -S,--suffix="))},
@@ -92,4 +80,26 @@ func RsyncRemoteOperand(a string) bool {
 	}
 	i := strings.IndexByte(a, ':')
 	return i > 0 && !strings.Contains(a[:i], "/")
+}
+
+// followsLinks and wholeTrees are the unsafe options of the file programs
+// that walk trees.
+const (
+	followsLinks = "follows symbolic links while walking a tree, which may lead out of the sandbox"
+	wholeTrees   = "works on whole trees, which a person should see first"
+)
+
+// listings: ls and tree, a family of their own (the commonest command
+// builds only them).
+func listings() []*Spec {
+	return []*Spec{
+		{ReadOnly: true, Command: "ls", Syntax: GNU, Reason: "lists files; links are not followed",
+			Options: join(opts("-a,--all -A,--almost-all --author -b,--escape --block-size= -B,--ignore-backups -c -C --color[=] -d,--directory -D,--dired -f -F,--classify[=] --file-type --format= --full-time -g --group-directories-first -G,--no-group -h,--human-readable --si -H,--dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink[=] --indicator-style= -i,--inode -I,--ignore= -k,--kibibytes -l -m -n,--numeric-uid-gid -N,--literal -o -p -q,--hide-control-chars --show-control-chars -Q,--quote-name --quoting-style= -r,--reverse -R,--recursive -s,--size -S --sort= --time= --time-style= -t -T,--tabsize= -u -U -v -w,--width= -x -X -Z,--context --zero -1 --help --version"),
+				unsafe(followsLinks, "-L,--dereference"))},
+		{ReadOnly: true, Command: "tree", Syntax: Bundled, Reason: "lists a directory tree; links are not followed",
+			Options: join(opts("-a -d -f -x -L= -P= -I= --gitignore --gitfile=R --ignore-case --matchdirs --metafirst --prune --info --infofile=R --noreport --charset= --filelimit= --dirsfirst --filesfirst -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --sort= -i -A -S -n -C -X -J -H= -T= --nolinks --hintro=R --houtro=R --help --version"),
+				unsafe(followsLinks, "-l -R"),
+				unsafe("writes the listing to a file", "-o=W"),
+				unsafe("reads a list of file names from a file, which are never checked", "--fromfile"))},
+	}
 }

@@ -12,6 +12,7 @@ var families = []func() []*Spec{
 	builtins,
 	coreutils,
 	fileutils,
+	listings,
 	search,
 	finders,
 	sed,
