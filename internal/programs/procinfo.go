@@ -3,6 +3,7 @@ package programs
 import (
 	"net"
 	"strings"
+	"sync"
 )
 
 // procinfo: the grammars of ps and lsof, which fit no getopt-like syntax.
@@ -47,7 +48,9 @@ var psLong = map[string]bool{
 // psFormatKeywords are the output columns ps prints that hold no secret
 // (the list ps L prints; environ, which it does not list, prints
 // environments).
-var psFormatKeywords = setOf("%cpu %mem ag_id ag_nice args atime blocked bsdstart bsdtime c caught cgname cgroup cgroupns class cls cmd comm command context cp cpuid cputime cputimes cuc cuu drs dsiz egid egroup eip esp etime etimes euid euser exe f fgid fgroup flag flags fname fsgid fsgroup fsuid fsuser fuid fuser gid group ignored intpri ipcns label lastcpu lim longtname lsession lstart luid lwp lxc m_drs m_size m_trs machine maj_flt majflt min_flt minflt mntns netns ni nice nlwp numa oom oomadj opri ouid pagein pcpu pending pgid pgrp pid pidns pmem policy ppid pri pri_api pri_bar pri_baz pri_foo priority psr pss rbytes rchars rgid rgroup rops rss rssize rsz rtprio ruid ruser s sched seat sess session sgi_p sgi_rss sgid sgroup sid sig sig_block sig_catch sig_ignore sig_pend sigcatch sigignore sigmask size slice spid stackp start start_stack start_time stat state stime suid supgid supgrp suser svgid svgroup svuid svuser sz tgid thcount tid time timens times tname tpgid trs trss tsig tsiz tt tty tty4 tty8 ucmd ucomm uid uname unit user userns uss util utsns uunit vsize vsz wbytes wcbytes wchan wchars wname wops zone")
+var psFormatKeywords = sync.OnceValue(func() map[string]bool {
+	return setOf("%cpu %mem ag_id ag_nice args atime blocked bsdstart bsdtime c caught cgname cgroup cgroupns class cls cmd comm command context cp cpuid cputime cputimes cuc cuu drs dsiz egid egroup eip esp etime etimes euid euser exe f fgid fgroup flag flags fname fsgid fsgroup fsuid fsuser fuid fuser gid group ignored intpri ipcns label lastcpu lim longtname lsession lstart luid lwp lxc m_drs m_size m_trs machine maj_flt majflt min_flt minflt mntns netns ni nice nlwp numa oom oomadj opri ouid pagein pcpu pending pgid pgrp pid pidns pmem policy ppid pri pri_api pri_bar pri_baz pri_foo priority psr pss rbytes rchars rgid rgroup rops rss rssize rsz rtprio ruid ruser s sched seat sess session sgi_p sgi_rss sgid sgroup sid sig sig_block sig_catch sig_ignore sig_pend sigcatch sigignore sigmask size slice spid stackp start start_stack start_time stat state stime suid supgid supgrp suser svgid svgroup svuid svuser sz tgid thcount tid time timens times tname tpgid trs trss tsig tsiz tt tty tty4 tty8 ucmd ucomm uid uname unit user userns uss util utsns uunit vsize vsz wbytes wcbytes wchan wchars wname wops zone")
+})
 
 func setOf(list string) map[string]bool {
 	m := map[string]bool{}
@@ -153,7 +156,7 @@ func psFormat(f string) *Problem {
 			var item string
 			item, w, _ = strings.Cut(w, ",")
 			key, _, header := strings.Cut(item, "=")
-			if key != "" && !psFormatKeywords[strings.ToLower(key)] {
+			if key != "" && !psFormatKeywords()[strings.ToLower(key)] {
 				return &Problem{Rule: "ps format keyword " + key,
 					Reason: "ps's output column " + key + " is not known to hold no secret (environ prints environments); use the usual columns (pid, args, %cpu, ...)"}
 			}
