@@ -20,13 +20,22 @@ import (
 // first, exactly as if they had been added first.
 //
 // Its own lock guards what was compiled so far, so that lookups made under
-// the Commands' read lock may compile more. An entry never changes once
-// made, and there is at most one per name and first word of a default's
-// prefix, however many commands are looked up.
+// the Commands' read lock may compile more. A compiled entry never changes,
+// and there is at most one per name and first word of a spec's prefix,
+// however many commands are looked up.
 type lazyDefaults struct {
 	kind   List
 	mu     sync.RWMutex
-	byName map[defaultsKey]*defaultsOf
+	byName map[string]*nameDefaults
+}
+
+// nameDefaults is what was compiled of one command name's defaults: those
+// for argvs whose first argument begins no default's prefix (bare), and,
+// for the safe list, those for each first word of a spec's prefix
+// (byFirst, holding every such word from the start, nil until compiled).
+type nameDefaults struct {
+	bare    *defaultsOf
+	byFirst map[string]*defaultsOf
 }
 
 // defaultsKey names the defaults compiled for one lookup: the command
@@ -47,26 +56,45 @@ type defaultsOf struct {
 // command name whose first argument is first ("" for none), compiling them
 // on first use.
 func (d *lazyDefaults) of(name, first string) *defaultsOf {
-	k := defaultsKey{name: name}
-	if d.kind == SafeList && programs.HasFirst(name, first) {
-		k.first = first
-	}
 	d.mu.RLock()
-	e, ok := d.byName[k]
-	d.mu.RUnlock()
-	if ok {
-		return e
+	nd := d.byName[name]
+	if nd != nil {
+		e, known := nd.byFirst[first]
+		if !known {
+			e = nd.bare
+		}
+		if e != nil {
+			d.mu.RUnlock()
+			return e
+		}
 	}
-	e = compileDefaults(d.kind, k)
+	d.mu.RUnlock()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if prev, ok := d.byName[k]; ok {
-		return prev // compiled meanwhile by another lookup
+	nd = d.byName[name]
+	if nd == nil {
+		nd = &nameDefaults{bare: compileDefaults(d.kind, defaultsKey{name: name})}
+		if d.kind == SafeList {
+			for _, w := range programs.FirstWords(name) {
+				if nd.byFirst == nil {
+					nd.byFirst = make(map[string]*defaultsOf)
+				}
+				nd.byFirst[w] = nil
+			}
+		}
+		if d.byName == nil {
+			d.byName = make(map[string]*nameDefaults)
+		}
+		d.byName[name] = nd
 	}
-	if d.byName == nil {
-		d.byName = make(map[defaultsKey]*defaultsOf)
+	e, known := nd.byFirst[first]
+	if !known {
+		return nd.bare
 	}
-	d.byName[k] = e
+	if e == nil {
+		e = compileDefaults(d.kind, defaultsKey{name: name, first: first})
+		nd.byFirst[first] = e
+	}
 	return e
 }
 

@@ -79,12 +79,17 @@ func TestLookupThroughFamilyTable(t *testing.T) {
 	for c, specs := range byCommand {
 		assert.Equal(t, specs, Named(c), c)
 		firsts := map[string]bool{"": true, "--zz-unknown": true}
+		var words []string
 		for _, s := range specs {
 			if len(s.Prefix) > 0 {
 				firsts[s.Prefix[0]] = true
-				assert.True(t, HasFirst(c, s.Prefix[0]), "%s %v", c, s.Prefix)
+				if !slices.Contains(words, s.Prefix[0]) {
+					words = append(words, s.Prefix[0])
+				}
 			}
 		}
+		slices.Sort(words)
+		assert.Equal(t, words, FirstWords(c), c)
 		for first := range firsts {
 			var want []*Spec
 			for _, s := range specs {
@@ -94,8 +99,6 @@ func TestLookupThroughFamilyTable(t *testing.T) {
 			}
 			assert.Equal(t, want, NamedFirst(c, first), "%s %q", c, first)
 		}
-		assert.False(t, HasFirst(c, ""))
-		assert.False(t, HasFirst(c, "--zz-unknown"))
 	}
 	assert.Nil(t, Lookup("no-such-program", nil))
 	assert.Empty(t, Named("no-such-program"))

@@ -129,11 +129,16 @@ func NamedFirst(command, first string) []*Spec {
 	return collect(set, command, func(s *Spec) bool { return len(s.Prefix) == 0 || s.Prefix[0] == first })
 }
 
-// HasFirst reports whether a form of command has a prefix that begins
-// with first (git log: git and log), without building any spec.
-func HasFirst(command, first string) bool {
-	set, _ := familiesOf(command, first)
-	return first != "" && set != 0
+// FirstWords returns the first words of the prefixes of command's forms
+// (git: status, log, ...), sorted, without building any spec.
+func FirstWords(command string) []string {
+	var out []string
+	for _, e := range commandEntries(command) {
+		if e.first != "" {
+			out = append(out, e.first)
+		}
+	}
+	return out
 }
 
 // collect returns the specs of command in the families of set that keep
