@@ -12,6 +12,10 @@
 // safe list is derived from the program specs; a safe match is then read
 // again with its spec's grammar, the only reader of the argv, and every
 // word that names a file is judged with the role the program gives it.
+// The default matchers are compiled on first use, per command name (and
+// the first argument, for the safe list), as if added one by one before
+// every other matcher (lazydefaults.go): a hook deciding one command does
+// not build the lists whole.
 // For one command the lists decide with the precedence safe > blocked >
 // dangerous; everything else the engine sees can only make the answer
 // worse, in the order safe < none < dangerous < inscrutable < blocked:

@@ -49,6 +49,16 @@
 // holds the types, parse.go the parser, options.go the compact notation the
 // family files use, registry.go the table of all specs.
 //
+// A process builds only the families it needs: registry.go finds, in a
+// table generated from the families (familytable.go), which families
+// define the forms of a command that begin with a word, and builds each
+// family on its first lookup; a large program's forms are split into
+// families (git.go) so that one lookup builds few of them. The default
+// blocked and dangerous lists are compiled into the program as data
+// (listtables.go, generated from lists.go). The tests regenerate both
+// tables and fail when they are stale (go test -run 'TestFamilyTable|TestListTables' -update
+// rewrites them).
+//
 // Besides the specs, each family file holds the rest of what is known
 // about its programs, for the engine (internal/classify) to consult without
 // naming any program itself: how the engine dispatches a name (KindOf:
