@@ -22,12 +22,21 @@ import (
 // Its own lock guards what was compiled so far, so that lookups made under
 // the Commands' read lock may compile more. A compiled entry never changes,
 // and there is at most one per name and first word of a spec's prefix,
-// however many commands are looked up.
+// and a bounded number for names on no list, however many commands are
+// looked up.
 type lazyDefaults struct {
 	kind   List
 	mu     sync.RWMutex
 	byName map[string]*nameDefaults
+	// unknown counts the names in byName that have no default: they are
+	// kept only up to maxUnknownNames, so that a long-lived Commands asked
+	// about ever new names does not grow without bound.
+	unknown int
 }
+
+// maxUnknownNames bounds the names without defaults that a lazyDefaults
+// remembers (see lazyDefaults.unknown).
+const maxUnknownNames = 1024
 
 // nameDefaults is what was compiled of one command name's defaults: those
 // for argvs whose first argument begins no default's prefix (bare), and,
@@ -81,6 +90,12 @@ func (d *lazyDefaults) of(name, first string) *defaultsOf {
 				}
 				nd.byFirst[w] = nil
 			}
+		}
+		if len(nd.bare.cms) == 0 && nd.byFirst == nil && d.unknown >= maxUnknownNames {
+			return nd.bare // a name on no list, past the bound: compiled again next time
+		}
+		if len(nd.bare.cms) == 0 && nd.byFirst == nil {
+			d.unknown++
 		}
 		if d.byName == nil {
 			d.byName = make(map[string]*nameDefaults)

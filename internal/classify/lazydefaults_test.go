@@ -175,3 +175,23 @@ func TestLazyDefaultsConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLazyDefaultsBounded: a Commands asked about ever new command names
+// remembers at most maxUnknownNames of those on no list, and still
+// answers them (and the names with defaults) as the lists built whole do.
+func TestLazyDefaultsBounded(t *testing.T) {
+	lazy, eager := &Commands{}, eagerCommands()
+	lazy.AddDefaults()
+	for i := range 3 * maxUnknownNames {
+		name := fmt.Sprintf("tool%d", i)
+		for _, l := range []List{BlockedList, DangerousList, SafeList} {
+			require.Nil(t, lazy.list(l).lookup(name, []string{"x"}), "%s %s", l, name)
+		}
+	}
+	for _, l := range []List{BlockedList, DangerousList, SafeList} {
+		d := lazy.list(l).defaults
+		assert.LessOrEqual(t, len(d.byName), maxUnknownNames, "%s", l)
+		assert.Equal(t, maxUnknownNames, d.unknown, "%s", l)
+	}
+	sameLookups(t, lazy, eager, lazyProbes(), "after many unknown names")
+}
