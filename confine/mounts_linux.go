@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
@@ -260,7 +262,11 @@ func (v *view) visible(p string) bool {
 // that the command cannot rename it away and put another in its place; a
 // missing one gets a placeholder (for r itself, a file holding content
 // when isFile). A symbolic link on the way is refused: the command could
-// replace the link itself.
+// replace the link itself. The way is walked with descriptors, each
+// opened beneath the previous with no symbolic link allowed, so that a
+// concurrent command cannot turn a checked directory into a link and
+// have a placeholder made elsewhere. A path in a Private place is left
+// alone: the command sees a copy there, not the path.
 func (v *view) addReadOnly(r, content string, isFile bool) error {
 	root := v.writableRoot(r)
 	if root == "" {
@@ -273,45 +279,76 @@ func (v *view) addReadOnly(r, content string, isFile bool) error {
 		}
 		r, root = real, v.writableRoot(real)
 	}
+	if v.private(root) {
+		return nil
+	}
 	if r == root {
 		return fmt.Errorf("confine: Policy.ReadOnly %q is a whole writable place: %w", r, ErrUnsafePolicy)
 	}
+	cur, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("confine: opening %s: %w", root, err)
+	}
+	defer func() { unix.Close(cur) }()
 	rel := strings.Split(strings.TrimPrefix(r, root+"/"), "/")
-	cur := root
+	curPath := root
 	for i, elem := range rel {
-		cur = filepath.Join(cur, elem)
+		path := filepath.Join(curPath, elem)
 		last := i == len(rel)-1
-		fi, err := os.Lstat(cur)
+		var st unix.Stat_t
+		err := unix.Fstatat(cur, elem, &st, unix.AT_SYMLINK_NOFOLLOW)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			ph := placeholder{path: cur, isFile: last && isFile, content: content}
-			if err := ph.make(); err != nil {
-				return fmt.Errorf("confine: making a placeholder for the read-only path %s: %w", cur, err)
+		case errors.Is(err, unix.ENOENT):
+			ph := placeholder{root: root, rel: strings.Join(rel[:i+1], "/"), isFile: last && isFile, content: content}
+			if err := ph.makeAt(cur, elem); err != nil {
+				return fmt.Errorf("confine: making a placeholder for the read-only path %s: %w", path, err)
 			}
+			if err := unix.Fstatat(cur, elem, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				return fmt.Errorf("confine: the placeholder %s: %w", path, err)
+			}
+			ph.dev, ph.ino = uint64(st.Dev), st.Ino
 			v.created = append(v.created, ph)
-			if fi, err = os.Lstat(cur); err != nil {
-				return fmt.Errorf("confine: the placeholder %s: %w", cur, err)
-			}
 		case err != nil:
-			return fmt.Errorf("confine: the read-only path %s: %w", cur, err)
+			return fmt.Errorf("confine: the read-only path %s: %w", path, err)
 		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("confine: %s is a symbolic link inside the writable place %s, which the command could replace to get past the read-only path %s; make it a real directory or file, or drop the path from the protected ones: %w", cur, root, r, ErrUnsafePolicy)
+		mode := st.Mode & unix.S_IFMT
+		if mode == unix.S_IFLNK {
+			return fmt.Errorf("confine: %s is a symbolic link inside the writable place %s, which the command could replace to get past the read-only path %s; make it a real directory or file, or drop the path from the protected ones: %w", path, root, r, ErrUnsafePolicy)
 		}
 		if last {
-			if !slices.Contains(v.readOnly, cur) {
-				v.readOnly = append(v.readOnly, cur)
+			if !slices.Contains(v.readOnly, path) {
+				v.readOnly = append(v.readOnly, path)
 			}
 			return nil
 		}
-		if !fi.IsDir() {
+		if mode != unix.S_IFDIR {
 			return nil // a file where a directory is expected: nothing can be created below it
 		}
-		if !slices.Contains(v.pins, cur) {
-			v.pins = append(v.pins, cur)
+		next, err := unix.Openat2(cur, elem, &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+		if err != nil {
+			return fmt.Errorf("confine: %s changed while the command was being started: %v: %w", path, err, ErrUnsafePolicy)
+		}
+		unix.Close(cur)
+		cur, curPath = next, path
+		if !slices.Contains(v.pins, path) {
+			v.pins = append(v.pins, path)
 		}
 	}
 	return nil
+}
+
+// private reports whether the writable place root is a Private one (its
+// source is a private copy).
+func (v *view) private(root string) bool {
+	for _, b := range v.writable {
+		if b.Dst == root {
+			return b.Src != b.Dst
+		}
+	}
+	return false
 }
 
 // digest is a short, stable name for a path.

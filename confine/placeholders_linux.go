@@ -3,12 +3,11 @@ package confine
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -50,28 +49,37 @@ func lockPlaceholders(root, sandbox string) (*placeholderLock, error) {
 }
 
 // placeholder is one path made to stand for a missing ReadOnly path: an
-// empty directory, or a file with the given content.
+// empty directory, or a file with the given content. It is named by the
+// writable place it lies in (root) and its path there (rel), and known by
+// its identity, so that it is removed only if it is still the one made,
+// reached with no symbolic link on the way.
 type placeholder struct {
-	path    string
-	isFile  bool
-	content string
+	root, rel string
+	isFile    bool
+	content   string
+	dev, ino  uint64
 }
 
-// make creates the placeholder; one already there (another run's) is fine.
-func (ph placeholder) make() error {
+// path is the placeholder's path.
+func (ph placeholder) path() string { return filepath.Join(ph.root, filepath.FromSlash(ph.rel)) }
+
+// makeAt creates the placeholder as name in the directory dir (a
+// descriptor); one already there (another run's) is fine.
+func (ph placeholder) makeAt(dir int, name string) error {
 	if !ph.isFile {
-		if err := os.Mkdir(ph.path, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := unix.Mkdirat(dir, name, 0o755); err != nil && err != unix.EEXIST {
 			return err
 		}
 		return nil
 	}
-	f, err := os.OpenFile(ph.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
-	if errors.Is(err, fs.ErrExist) {
+	fd, err := unix.Openat(dir, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o444)
+	if err == unix.EEXIST {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
+	f := os.NewFile(uintptr(fd), name)
 	_, werr := f.WriteString(ph.content)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
@@ -79,24 +87,50 @@ func (ph placeholder) make() error {
 	return werr
 }
 
-// remove removes the placeholder if it is still what was made: an empty
-// directory, or a regular file with the same content.
+// remove removes the placeholder if it is still the one made (same
+// identity; for a directory, empty; for a file, the same content),
+// through a descriptor of its directory opened beneath its writable place
+// with no symbolic link on the way.
 func (ph placeholder) remove() {
-	fi, err := os.Lstat(ph.path)
+	root, err := unix.Open(ph.root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return
 	}
+	defer unix.Close(root)
+	dir, name := root, ph.rel
+	if i := strings.LastIndexByte(ph.rel, '/'); i >= 0 {
+		dir, err = unix.Openat2(root, ph.rel[:i], &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+		if err != nil {
+			return
+		}
+		defer unix.Close(dir)
+		name = ph.rel[i+1:]
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || uint64(st.Dev) != ph.dev || st.Ino != ph.ino {
+		return
+	}
 	if !ph.isFile {
-		if fi.IsDir() {
-			_ = unix.Rmdir(ph.path) // fails unless empty
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			_ = unix.Unlinkat(dir, name, unix.AT_REMOVEDIR) // fails unless empty
 		}
 		return
 	}
-	if !fi.Mode().IsRegular() || fi.Size() != int64(len(ph.content)) {
+	if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size != int64(len(ph.content)) {
 		return
 	}
-	if b, err := os.ReadFile(ph.path); err == nil && string(b) == ph.content {
-		_ = os.Remove(ph.path)
+	fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	b := make([]byte, len(ph.content)+1)
+	n, _ := unix.Read(fd, b)
+	unix.Close(fd)
+	if string(b[:max(n, 0)]) == ph.content {
+		_ = unix.Unlinkat(dir, name, 0)
 	}
 }
 
@@ -107,15 +141,14 @@ func (l *placeholderLock) record(phs []placeholder) error {
 	}
 	var b bytes.Buffer
 	for _, ph := range phs {
+		kind := "d"
 		if ph.isFile {
-			b.WriteByte('f')
-		} else {
-			b.WriteByte('d')
+			kind = "f"
 		}
-		b.WriteString(ph.path)
-		b.WriteByte(0)
-		b.WriteString(ph.content)
-		b.WriteByte(0)
+		for _, field := range []string{kind, ph.root, ph.rel, ph.content, strconv.FormatUint(ph.dev, 10), strconv.FormatUint(ph.ino, 10)} {
+			b.WriteString(field)
+			b.WriteByte(0)
+		}
 	}
 	_, err := l.f.Write(b.Bytes())
 	return err
@@ -136,19 +169,21 @@ func (l *placeholderLock) release() {
 	var phs []placeholder
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Split(splitNUL)
+	var fields []string
 	for sc.Scan() {
-		head := sc.Text()
-		if !sc.Scan() {
-			break
-		}
-		if len(head) < 2 || !filepath.IsAbs(head[1:]) {
+		if fields = append(fields, sc.Text()); len(fields) < 6 {
 			continue
 		}
-		phs = append(phs, placeholder{path: head[1:], isFile: head[0] == 'f', content: sc.Text()})
+		dev, derr := strconv.ParseUint(fields[4], 10, 64)
+		ino, ierr := strconv.ParseUint(fields[5], 10, 64)
+		if derr == nil && ierr == nil && filepath.IsAbs(fields[1]) && fields[2] != "" {
+			phs = append(phs, placeholder{root: fields[1], rel: fields[2], isFile: fields[0] == "f", content: fields[3], dev: dev, ino: ino})
+		}
+		fields = fields[:0]
 	}
 	// Deepest first, so that a placeholder's placeholder parent is empty
 	// when its turn comes.
-	slices.SortStableFunc(phs, func(a, b placeholder) int { return strings.Count(b.path, "/") - strings.Count(a.path, "/") })
+	slices.SortStableFunc(phs, func(a, b placeholder) int { return strings.Count(b.rel, "/") - strings.Count(a.rel, "/") })
 	for _, ph := range phs {
 		ph.remove()
 	}
