@@ -3,6 +3,8 @@ package sandboxauth
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -181,8 +183,11 @@ func isPlaceholder(path string, p *confine.Policy) bool {
 }
 
 // quarantine renames path, which lies beneath sandbox, to a free name
-// ending in quarantineSuffix, or removes it; it reports whether path is
-// gone.
+// ending in quarantineSuffix (".N" after it when taken, a random one
+// after that), through a descriptor of its directory opened beneath the
+// sandbox with no symbolic link on the way; a directory the command made
+// read-only is made writable for its owner first. It reports whether
+// path is gone. Nothing is ever removed: a name is all it takes.
 func quarantine(sandbox, path string) bool {
 	rel, err := filepath.Rel(sandbox, path)
 	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
@@ -193,30 +198,88 @@ func quarantine(sandbox, path string) bool {
 		return false
 	}
 	defer unix.Close(root)
-	parent, err := unix.Openat2(root, filepath.Dir(rel), &unix.OpenHow{
-		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	})
-	if err != nil {
+	parent, ok := openBeneath(root, filepath.Dir(rel))
+	if !ok {
 		return false
 	}
 	defer unix.Close(parent)
 	base := filepath.Base(rel)
-	for i := 0; i < 100; i++ {
-		to := base + quarantineSuffix
+	names := make([]string, 0, 12)
+	for i := 0; i < 10; i++ {
+		n := base + quarantineSuffix
 		if i > 0 {
-			to += "." + strconv.Itoa(i)
+			n += "." + strconv.Itoa(i)
 		}
+		names = append(names, n)
+	}
+	var r [8]byte
+	if _, err := rand.Read(r[:]); err == nil {
+		names = append(names, base+quarantineSuffix+"."+hex.EncodeToString(r[:]))
+	}
+	for _, to := range names {
 		err := unix.Renameat2(parent, base, parent, to, unix.RENAME_NOREPLACE)
+		if err == unix.EACCES || err == unix.EPERM {
+			// The command took the write permission away: give it back
+			// to the owner and try again.
+			ownerAll(parent)
+			if fd, err := unix.Openat2(parent, base, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW}); err == nil {
+				// Renaming a directory rewrites its "..": it must be
+				// writable too.
+				var ts unix.Stat_t
+				if unix.Fstat(fd, &ts) == nil && ts.Mode&unix.S_IFMT == unix.S_IFDIR {
+					ownerAll(fd)
+				}
+				unix.Close(fd)
+			}
+			err = unix.Renameat2(parent, base, parent, to, unix.RENAME_NOREPLACE)
+		}
 		if err == nil {
 			return true
 		}
 		if err != unix.EEXIST && err != unix.ENOTEMPTY {
-			break
+			return false
 		}
 	}
-	// No free name: remove it, beneath the same directory.
-	return os.RemoveAll(filepath.Join(sandbox, rel)) == nil
+	return false
+}
+
+// openBeneath opens rel (a directory) beneath root with O_PATH, one
+// element at a time with no symbolic link allowed, giving back to the
+// owner the search permission a directory on the way was made to lack.
+func openBeneath(root int, rel string) (int, bool) {
+	cur, err := unix.Dup(root)
+	if err != nil {
+		return -1, false
+	}
+	if rel == "." {
+		return cur, true
+	}
+	for _, elem := range strings.Split(rel, "/") {
+		how := &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		}
+		next, err := unix.Openat2(cur, elem, how)
+		if err == unix.EACCES {
+			ownerAll(cur)
+			next, err = unix.Openat2(cur, elem, how)
+		}
+		unix.Close(cur)
+		if err != nil {
+			return -1, false
+		}
+		cur = next
+	}
+	return cur, true
+}
+
+// ownerAll gives the owner read, write and search permission on the
+// directory fd (an O_PATH descriptor).
+func ownerAll(fd int) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) == nil {
+		_ = unix.Fchmodat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), st.Mode&0o7777|0o700, 0)
+	}
 }
 
 // readSmallFile reads a regular file of at most 1 MiB without following a
@@ -479,24 +542,41 @@ func (c *confinePaths) repository(dir string, top bool) {
 	// configuration too, read-only even before they exist: the command
 	// could otherwise make them.
 	cfg := readGitConfigPaths(filepath.Join(common, "config"))
-	if cfg.hooksPath != "" && !strings.HasPrefix(cfg.hooksPath, "~") {
+	// Only inside the sandbox (outside, all is read-only already), and
+	// with placeholders only for the top repository's own configuration:
+	// a repository below the top may be the command's, naming what it
+	// likes.
+	named := func(p string) (string, bool) {
+		if strings.HasPrefix(p, "~") {
+			return "", false
+		}
+		p = filepath.Clean(p)
+		if !pathres.Within(c.sandbox, p) || p == c.sandbox {
+			return "", false
+		}
+		if _, err := os.Lstat(p); err != nil && !top {
+			return "", false
+		}
+		return p, true
+	}
+	if cfg.hooksPath != "" {
 		hp := cfg.hooksPath
 		if !filepath.IsAbs(hp) {
 			hp = filepath.Join(dir, hp)
 		}
-		c.readOnly(filepath.Clean(hp))
+		if hp, ok := named(hp); ok {
+			c.readOnly(hp)
+		}
 	}
 	for _, inc := range cfg.includes {
-		if strings.HasPrefix(inc, "~") {
-			continue // in the home directory, read-only already
-		}
 		if !filepath.IsAbs(inc) {
 			inc = filepath.Join(common, inc) // relative to the file that names it
 		}
-		inc = filepath.Clean(inc)
-		c.readOnly(inc)
-		if _, err := os.Lstat(inc); err != nil {
-			c.policy.Placeholders[inc] = "" // git reads an empty file as nothing
+		if inc, ok := named(inc); ok {
+			c.readOnly(inc)
+			if _, err := os.Lstat(inc); err != nil {
+				c.policy.Placeholders[inc] = "" // git reads an empty file as nothing
+			}
 		}
 	}
 }
