@@ -41,9 +41,12 @@ type ProtectedPath struct {
 //     permissions without asking anybody again: editor and IDE settings
 //     (.vscode/, .idea/, .zed/, *.code-workspace: tasks run on opening,
 //     executable paths, an
-//     assistant's auto-approval), coding-agent settings (.claude/, .cursor/,
-//     .gemini/, .codex/, .github/hooks/, .mcp.json: hooks, MCP servers,
-//     permission lists) and sandboxauth's own project policy
+//     assistant's auto-approval; .helix/ language servers), coding-agent
+//     settings (.claude/, .cursor/, .gemini/, .codex/, .github/hooks/,
+//     .mcp.json, and those of opencode, aider, Qwen Code, Kiro, Amazon Q,
+//     Roo, Continue and Crush: hooks, MCP servers, permission lists, lint
+//     commands), other version control systems' settings (.hg/hgrc,
+//     .jj/repo/config.toml: hooks, pagers) and sandboxauth's own project policy
 //     (.sandboxauth.json), so that an agent cannot switch its guard off,
 //     git hook directories and the hook managers' settings (.husky/,
 //     .githooks/, .pre-commit-config.yaml, lefthook's settings in any of
@@ -97,6 +100,19 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: "rust-toolchain.toml", Write: true},
 		{Pattern: ".python-version", Write: true},
 		{Pattern: ".tool-versions", Write: true},
+		{Pattern: ".hg/hgrc", Write: true},
+		{Pattern: ".jj/repo/config.toml", Write: true},
+		{Pattern: ".helix/", Write: true},
+		{Pattern: "opencode.json", Write: true},
+		{Pattern: ".opencode/", Write: true},
+		{Pattern: ".aider.conf.yml", Write: true},
+		{Pattern: ".qwen/", Write: true},
+		{Pattern: ".kiro/", Write: true},
+		{Pattern: ".amazonq/", Write: true},
+		{Pattern: ".roo/", Write: true},
+		{Pattern: ".continue/", Write: true},
+		{Pattern: "crush.json", Write: true},
+		{Pattern: ".crush.json", Write: true},
 		{Pattern: ".yarnrc.yml", Write: true},
 		{Pattern: ".yarnrc", Write: true},
 		{Pattern: ".pnpmfile.cjs", Write: true},
