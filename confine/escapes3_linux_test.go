@@ -47,7 +47,6 @@ func init() {
 	}
 }
 
-
 // TestEscapeMoreCredentialEnv: CredentialEnv's patterns (*_TOKEN,
 // *_API_KEY, *_PASSWORD, DATABASE_URL, ...) miss common secrets, which
 // the confined command reads from its environment. Verified with the CLI
