@@ -132,8 +132,10 @@
 //   - A socket of an outside program bound after the command started, or
 //     by a relative name, or renamed after it was bound, is not masked,
 //     if it lies in a place the command sees (most sockets live in /tmp
-//     and /run, which it does not see). Landlock on this kernel does not
-//     cover connecting to a socket by its path.
+//     and /run, which it does not see); nor is a socket bound by a
+//     process in another network or mount namespace (a container's), whose
+//     paths /proc/net/unix does not show as the command sees them. Landlock
+//     on this kernel does not cover connecting to a socket by its path.
 //   - File metadata (mode, times, extended attributes) of the command's
 //     standard streams when they are files or terminals of the caller
 //     (chmod /proc/self/fd/0), and of files on a file system mounted on
