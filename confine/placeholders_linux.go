@@ -60,9 +60,6 @@ type placeholder struct {
 	dev, ino  uint64
 }
 
-// path is the placeholder's path.
-func (ph placeholder) path() string { return filepath.Join(ph.root, filepath.FromSlash(ph.rel)) }
-
 // makeAt creates the placeholder as name in the directory dir (a
 // descriptor); one already there (another run's) is fine.
 func (ph placeholder) makeAt(dir int, name string) error {
