@@ -186,6 +186,12 @@ func linkBelowTop(p string) string {
 // existing resolves p and stats the result; ok is false when p does not
 // exist (or cannot be resolved).
 func existing(p string) (real string, fi fs.FileInfo, ok bool) {
+	// Most paths asked about do not exist (a list of places credentials
+	// may be): one lstat, which follows the links before the last
+	// element, says so before the full resolution.
+	if _, err := os.Lstat(p); err != nil {
+		return "", nil, false
+	}
 	real, err := pathres.Resolve(filepath.Clean(p))
 	if err != nil {
 		return "", nil, false
