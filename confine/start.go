@@ -12,7 +12,9 @@ import "os/exec"
 // (the sandbox, in full), and cmd.Process is the supervisor's, which exits
 // with the command's status (128+N when signal N ended it) once the whole
 // sandbox has ended and Policy.AfterExit has run. A signal sent to
-// cmd.Process is passed on and ends the command.
+// cmd.Process is passed on and ends the command; SIGKILL, which cannot be
+// passed on, ends the sandbox too, but cmd.Wait may then return a moment
+// before its last process is gone, and AfterExit does not run.
 //
 // When the machine cannot enforce p (see Available), Start returns an
 // error wrapping ErrUnavailable and starts nothing. A policy that would
