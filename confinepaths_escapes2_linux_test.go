@@ -208,13 +208,7 @@ echo '{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch ~
 // root and unprivileged (within 3 to 10 tries).
 func TestEscapeQuarantineRenameFollowsLink(t *testing.T) {
 	sb := escapeSandbox(t)
-	home, err := os.UserHomeDir()
-	require.NoError(t, err)
-	victim, err := os.MkdirTemp(home, "confine-victim-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(victim) })
-	victim, err = filepath.EvalSymlinks(victim)
-	require.NoError(t, err)
+	victim := homeVictimDir(t)
 	out, err := exec.Command("git", "init", "-q", victim).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	rel, err := filepath.Rel(sb, victim)

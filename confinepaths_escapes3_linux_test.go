@@ -40,13 +40,7 @@ import (
 //	sandboxauth run -- ./b.sh & sandboxauth run -- ./a.sh
 func TestEscapeQuarantineRemoveAllFollowsLink(t *testing.T) {
 	sb := escapeSandbox(t)
-	home, err := os.UserHomeDir()
-	require.NoError(t, err)
-	victim, err := os.MkdirTemp(home, "confine-victim-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(victim) })
-	victim, err = filepath.EvalSymlinks(victim)
-	require.NoError(t, err)
+	victim := homeVictimDir(t)
 	out, err := exec.Command("git", "init", "-q", victim).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	precious := filepath.Join(victim, ".git", "precious")
@@ -222,13 +216,7 @@ func TestEscapeNestedIncludePinsRealGoCache(t *testing.T) {
 // x/sN followed the link: a directory made outside the sandbox, verified).
 func TestEscapePlaceholderReleaseFollowsLink(t *testing.T) {
 	sb := escapeSandbox(t)
-	home, err := os.UserHomeDir()
-	require.NoError(t, err)
-	victim, err := os.MkdirTemp(home, "confine-victim-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(victim) })
-	victim, err = filepath.EvalSymlinks(victim)
-	require.NoError(t, err)
+	victim := homeVictimDir(t)
 	userFile := filepath.Join(victim, "__init__.py")
 	require.NoError(t, os.WriteFile(userFile, nil, 0o644))
 	rel, err := filepath.Rel(sb, victim)

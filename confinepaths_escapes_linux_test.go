@@ -138,16 +138,26 @@ func TestEscapeDotEnvHardLink(t *testing.T) {
 	assert.NotContains(t, out, "sk_live_123", "the confined command read the hidden .env.local through a hard link it made earlier")
 }
 
-// homeMarker is a path under the home directory, outside every sandbox,
-// that a payload tries to create.
-func homeMarker(t *testing.T) string {
+// homeVictimDir makes a directory under the home directory (a real path),
+// outside every sandbox and never under a temporary directory a sandbox
+// might share, removed at the end.
+func homeVictimDir(t *testing.T) string {
 	t.Helper()
 	home, err := os.UserHomeDir()
 	require.NoError(t, err)
 	d, err := os.MkdirTemp(home, "confine-victim-")
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = os.RemoveAll(d) })
-	return filepath.Join(d, "pwned")
+	d, err = filepath.EvalSymlinks(d)
+	require.NoError(t, err)
+	return d
+}
+
+// homeMarker is a path under the home directory, outside every sandbox,
+// that a payload tries to create.
+func homeMarker(t *testing.T) string {
+	t.Helper()
+	return filepath.Join(homeVictimDir(t), "pwned")
 }
 
 // gitEnv is git's environment for commits in these tests.
