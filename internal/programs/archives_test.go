@@ -15,12 +15,7 @@ import (
 // TestArchiveForms: listing, and creating archives with every output a
 // checked write and every input a checked read.
 func TestArchiveForms(t *testing.T) {
-	tests := []struct {
-		line    string
-		prefix  int
-		verdict string
-		files   []Arg // checked when not nil
-	}{
+	tests := []formCase{
 		{"tar -czf out.tgz src", 0, "ok", []Arg{{"out.tgz", Write}, {"src", ReadTree}}},
 		{"tar czf out.tgz src README.md", 0, "ok", []Arg{{"out.tgz", Write}, {"src", ReadTree}, {"README.md", ReadTree}}},
 		{"tar -cf - src", 0, "ok", nil},
@@ -67,27 +62,7 @@ func TestArchiveForms(t *testing.T) {
 		{"zip -y- out.zip a.txt", 0, "unknown", nil},
 		{"zip -b /tmp out.zip a.txt", 0, "unknown", nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.line, func(t *testing.T) {
-			w := strings.Fields(tt.line)
-			sp := Lookup(w[0], w[1:1+tt.prefix])
-			require.NotNil(t, sp, "no spec for %v", w[:1+tt.prefix])
-			p := Parse(sp, w[1+tt.prefix:])
-			switch tt.verdict {
-			case "ok":
-				require.Nil(t, p.Problem, "%+v", p.Problem)
-				if tt.files != nil {
-					assert.Equal(t, tt.files, p.Files)
-				}
-			case "unknown":
-				require.NotNil(t, p.Problem)
-				assert.True(t, p.Problem.Unknown, "%+v", p.Problem)
-			case "unsafe":
-				require.NotNil(t, p.Problem)
-				assert.False(t, p.Problem.Unknown, "%+v", p.Problem)
-			}
-		})
-	}
+	checkForms(t, tests)
 	assert.False(t, ReadOnlyArgv("tar", strings.Fields("-czf out.tgz src")))
 	assert.True(t, ReadOnlyArgv("tar", strings.Fields("-tzf out.tgz")))
 	assert.False(t, ReadOnlyArgv("gzip", strings.Fields("-k a.txt")))

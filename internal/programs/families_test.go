@@ -5,19 +5,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestFamilies reads real command lines with each family's specs. Verdicts:
 // "ok" (understood and harmless), "unknown" (a word the spec does not know:
 // asked about) and "unsafe" (understood, and it does something unsafe).
 func TestFamilies(t *testing.T) {
-	tests := []struct {
-		line    string // command, then the prefix and arguments
-		prefix  int    // how many words after the command select the form
-		verdict string
-		files   []Arg // checked when not nil
-	}{
+	tests := []formCase{
 		// builtins and coreutils
 		{"printf %s x", 0, "ok", nil},
 		{"printf -v PATH %s /tmp", 0, "unsafe", nil},
@@ -166,32 +160,7 @@ func TestFamilies(t *testing.T) {
 		{"pgrep -fl node", 0, "ok", nil},
 		{"brew list --versions", 1, "ok", nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.line, func(t *testing.T) {
-			w := strings.Fields(tt.line)
-			sp := Lookup(w[0], w[1:1+tt.prefix])
-			require.NotNil(t, sp, "no spec for %v", w[:1+tt.prefix])
-			p := Parse(sp, w[1+tt.prefix:])
-			switch tt.verdict {
-			case "ok":
-				require.Nil(t, p.Problem, "%+v", p.Problem)
-				if tt.files != nil {
-					if len(tt.files) == 0 {
-						assert.Empty(t, p.Files)
-					} else {
-						assert.Equal(t, tt.files, p.Files)
-					}
-				}
-			case "unknown":
-				require.NotNil(t, p.Problem)
-				assert.True(t, p.Problem.Unknown, "%+v", p.Problem)
-			case "unsafe":
-				require.NotNil(t, p.Problem)
-				assert.False(t, p.Problem.Unknown, "%+v", p.Problem)
-				assert.NotEmpty(t, p.Problem.Reason)
-			}
-		})
-	}
+	checkForms(t, tests)
 }
 
 // TestReadOnlyArgv: a form is read-only only when its spec says so, it
