@@ -68,15 +68,5 @@ func TestEscapeMoreCredentialsNotHidden(t *testing.T) {
 		".config/fish/fish_variables":           "SETUVAR --export GITHUB_TOKEN:FISHSECRET",
 		".local/share/atuin/history.db":         "ATUINSECRET export AWS_SECRET_ACCESS_KEY=...",
 	}
-	for rel, body := range secrets {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o700))
-		require.NoError(t, os.WriteFile(filepath.Join(home, rel), []byte(body), 0o600))
-	}
-	sb, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	p := DefaultPolicy(sb)
-	for rel, body := range secrets {
-		out, _ := sh(t, p, sb, "cat "+filepath.Join(home, rel))
-		assert.NotContains(t, out, body, "%s was readable", rel)
-	}
+	assertSecretsHidden(t, home, secrets)
 }

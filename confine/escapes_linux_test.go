@@ -132,17 +132,7 @@ func TestEscapeCredentialsNotHidden(t *testing.T) {
 		".yarnrc.yml":                  "npmAuthToken: YARNSECRET",
 		".config/composer/auth.json":   `{"github-oauth":{"github.com":"COMPOSERSECRET"}}`,
 	}
-	for rel, body := range secrets {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o700))
-		require.NoError(t, os.WriteFile(filepath.Join(home, rel), []byte(body), 0o600))
-	}
-	sb, err := filepath.EvalSymlinks(t.TempDir())
-	require.NoError(t, err)
-	p := DefaultPolicy(sb)
-	for rel, body := range secrets {
-		out, _ := sh(t, p, sb, "cat "+filepath.Join(home, rel))
-		assert.NotContains(t, out, body, "%s was readable", rel)
-	}
+	assertSecretsHidden(t, home, secrets)
 }
 
 // TestEscapeOutsideFIFO: a read-only mount stops writes to regular files,

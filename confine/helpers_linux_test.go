@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -352,4 +353,21 @@ func newTrue(dir string) *exec.Cmd {
 	cmd := exec.Command("/bin/true")
 	cmd.Dir = dir
 	return cmd
+}
+
+// assertSecretsHidden writes each secret (path relative to home: content)
+// and checks that a command confined by DefaultPolicy cannot read it.
+func assertSecretsHidden(t *testing.T, home string, secrets map[string]string) {
+	t.Helper()
+	for rel, body := range secrets {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o700))
+		require.NoError(t, os.WriteFile(filepath.Join(home, rel), []byte(body), 0o600))
+	}
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	p := DefaultPolicy(sb)
+	for rel, body := range secrets {
+		out, _ := sh(t, p, sb, "cat "+filepath.Join(home, rel))
+		assert.NotContains(t, out, body, "%s was readable", rel)
+	}
 }
