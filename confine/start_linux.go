@@ -86,14 +86,14 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 		return err
 	}
 
-	cmd.Env = commandEnv(cmd.Environ(), v, p.Network, p.HiddenEnv)
-	closeOnExec()
 	ctl, err := newControl(encodeFilter(filter))
 	if err != nil {
 		lock.release()
 		return err
 	}
 	defer ctl.closeChildEnds()
+	// Everything the child needs is made before cmd is changed, so that a
+	// failure leaves the caller's cmd as it was.
 	n := len(cmd.ExtraFiles)
 	src, err := openSources(v, 3+n+len(ctl.childFiles()))
 	if err != nil {
@@ -102,28 +102,28 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 		return err
 	}
 	defer src.close()
-	cmd.ExtraFiles = append(append(cmd.ExtraFiles, ctl.childFiles()...), src.files...)
-	spec, err := json.Marshal(helperSpec{Path: cmd.Path, Writable: helperWritable(v), ABI: abi})
-	if err != nil {
-		src.close()
-		ctl.closeOurEnds()
-		lock.release()
-		return fmt.Errorf("confine: %w", err)
-	}
 	argv := slices.Clone(cmd.Args)
 	if len(argv) == 0 {
 		argv = []string{cmd.Path}
 	}
+	spec, err := json.Marshal(helperSpec{Path: cmd.Path, Writable: helperWritable(v), ABI: abi})
+	var args []string
 	var supEnv string
-	cmd.Args, supEnv, err = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, src, string(spec), argv), 3+n, 2+len(cmd.ExtraFiles))
+	if err == nil {
+		extra := len(ctl.childFiles()) + len(src.files)
+		args, supEnv, err = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, src, string(spec), argv), 3+n, 2+n+extra)
+	}
 	if err != nil {
-		src.close()
 		ctl.closeOurEnds()
 		lock.release()
 		return fmt.Errorf("confine: %w", err)
 	}
+
+	closeOnExec()
+	cmd.Env = append(commandEnv(cmd.Environ(), v, p.Network, p.HiddenEnv), supEnv)
+	cmd.ExtraFiles = append(append(cmd.ExtraFiles, ctl.childFiles()...), src.files...)
+	cmd.Args = args
 	cmd.Path = "/proc/self/exe"
-	cmd.Env = append(cmd.Env, supEnv)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
