@@ -6,8 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -282,24 +280,10 @@ func ownerAll(fd int) {
 	}
 }
 
-// readSmallFile reads a regular file of at most 1 MiB without following a
-// final symbolic link and without blocking on a FIFO: the project's files
-// are the command's to plant (a link to /dev/zero, a pipe).
+// readSmallFile reads a project file of at most 1 MiB as an untrusted
+// one: the command could have planted a link to /dev/zero or a pipe.
 func readSmallFile(path string) ([]byte, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
-		return nil, fmt.Errorf("%s is not a small regular file", path)
-	}
-	return io.ReadAll(io.LimitReader(f, 1<<20))
+	return repotrust.ReadUntrusted(path, 1<<20)
 }
 
 // confinePaths gathers the confinement's paths for one sandbox.

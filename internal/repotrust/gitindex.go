@@ -4,13 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
-
-	"golang.org/x/sys/unix"
 )
 
 // IndexEntry is one path of a git index: a file staged for the next
@@ -154,25 +150,10 @@ func offsetVarint(b []byte) (v uint64, n int) {
 // length. A missing index holds none; one that cannot be read or is not
 // understood is an error.
 func IndexGitlinks(gitDir string, hashLen int) ([]string, error) {
-	// Not through a link, not from a pipe, not more than maxIndexSize:
-	// the index is in the command's reach.
-	fd, err := unix.Open(filepath.Join(gitDir, "index"), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	b, err := ReadUntrusted(filepath.Join(gitDir, "index"), maxIndexSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	f := os.NewFile(uintptr(fd), "index")
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxIndexSize {
-		return nil, errors.New("the index is not a regular file of a readable size")
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxIndexSize))
 	if err != nil {
 		return nil, err
 	}
