@@ -146,16 +146,28 @@ func quarantineNew(sandbox string, rules []classify.Protected, before map[fileID
 	}
 }
 
-// fileID is a file's identity: its device and inode.
-type fileID struct{ dev, ino uint64 }
+// fileID is a file's identity: its device, inode and, where the file
+// system records it, its birth time. The birth time tells a new file from
+// an old one whose inode number it reuses (ext4 hands a freed inode out
+// again at once): without it, a command could remove a file that was
+// there before (one of another run's placeholders, say) and make a
+// repository that the quarantine would take for that file.
+type fileID struct {
+	dev, ino uint64
+	birth    unix.StatxTimestamp
+}
 
 // identify returns path's identity, without following a final link.
 func identify(path string) (fileID, bool) {
-	var st unix.Stat_t
-	if err := unix.Lstat(path, &st); err != nil {
+	var st unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_INO|unix.STATX_BTIME, &st); err != nil {
 		return fileID{}, false
 	}
-	return fileID{uint64(st.Dev), st.Ino}, true
+	id := fileID{dev: unix.Mkdev(st.Dev_major, st.Dev_minor), ino: st.Ino}
+	if st.Mask&unix.STATX_BTIME != 0 {
+		id.birth = st.Btime
+	}
+	return id, true
 }
 
 // isPlaceholder reports whether path is one of p's read-only paths

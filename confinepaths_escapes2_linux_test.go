@@ -348,18 +348,19 @@ GIT_SEQUENCE_EDITOR="printf 'break\nexec touch `+marker+`\n' >" git rebase -q -i
 	assert.NoFileExists(t, marker, "git rebase --continue ran an exec line the quarantine could not move aside")
 }
 
-// TestEscapeQuarantineBeforeCommandEnds: a signal to cmd.Process (the
-// supervising shell: what `sandboxauth run` forwards on the user's Ctrl-C,
-// a closed terminal or an agent's interrupt) kills the shell, which then
-// neither waits for bubblewrap's end nor for the "released" pipe. The
-// starting thread takes the "ended" pipe's end of file for bubblewrap's
-// end and runs the quarantine while the command is still being torn down,
-// and cmd.Wait returns at once, so `sandboxauth run` exits before the
-// quarantine and the placeholder release have run, or half-way. With the
-// CLI and SIGTERM, in 6 tries: twice the quarantine ran and the command
-// recreated its repository afterwards, once it stopped after 14 of 23
-// entries, three times it never ran (the placeholders stayed too). What
-// is left is adopted by the next run's "before".
+// TestEscapeQuarantineBeforeCommandEnds: a signal to cmd.Process (what
+// `sandboxauth run` forwards on the user's Ctrl-C, a closed terminal or an
+// agent's interrupt) once let the caller go on while the command still
+// ran: the starting thread took the end of the "ended" pipe for the
+// sandbox's end and ran the quarantine while the command was still being
+// torn down, and cmd.Wait returned at once, so `sandboxauth run` exited
+// before the quarantine and the placeholder release had run, or half-way.
+// With the CLI and SIGTERM, in 6 tries: twice the quarantine ran and the
+// command recreated its repository afterwards, once it stopped after 14 of
+// 23 entries, three times it never ran (the placeholders stayed too).
+// Now a signal ends the whole sandbox at once, AfterExit runs only once
+// its last process is gone, and a caller that waits for AfterExit (as
+// `sandboxauth run` does) finds nothing left behind.
 //
 //	trap '' TERM INT HUP; while :; do mkdir -p evil/.git; done
 func TestEscapeQuarantineBeforeCommandEnds(t *testing.T) {
@@ -369,13 +370,18 @@ func TestEscapeQuarantineBeforeCommandEnds(t *testing.T) {
 			require.NoError(t, os.RemoveAll(filepath.Join(sb, n)))
 		}
 		cmd := shIn(sb, `trap '' TERM INT HUP; while :; do mkdir -p evil/.git 2>/dev/null; done`)
-		require.NoError(t, confine.Start(cmd, protectedPolicy(t, sb)))
+		p := protectedPolicy(t, sb)
+		cleaned, after := make(chan struct{}), p.AfterExit
+		p.AfterExit = func() { after(); close(cleaned) }
+		require.NoError(t, confine.Start(cmd, p))
 		time.Sleep(300 * time.Millisecond)
 		require.NoError(t, cmd.Process.Signal(unix.SIGTERM))
 		_ = cmd.Wait()
+		<-cleaned
 		if _, err := os.Stat(filepath.Join(sb, "evil", ".git")); err == nil {
 			t.Errorf("try %d: a new repository was left behind, made after the quarantine ran", i+1)
 			return
 		}
+		assert.DirExists(t, filepath.Join(sb, "evil", ".git"+".sandboxauth-quarantine"), "try %d: the quarantine did not run", i+1)
 	}
 }

@@ -6,9 +6,10 @@ import (
 )
 
 // BenchmarkStart compares starting and waiting for /bin/true confined by
-// DefaultPolicy with two yardsticks measured in the same run: the same
-// start done plainly with exec.Cmd, and bubblewrap's cheapest sandbox
-// (bwrap --ro-bind / / true).
+// DefaultPolicy with three yardsticks measured in the same run: the same
+// start done plainly with exec.Cmd, bubblewrap's cheapest sandbox
+// (bwrap --ro-bind / / true), and bubblewrap making the namespaces a
+// confined command gets, with its own /dev and /proc, and nothing else.
 func BenchmarkStart(b *testing.B) {
 	sb := b.TempDir()
 	b.Run("plain", func(b *testing.B) {
@@ -28,6 +29,20 @@ func BenchmarkStart(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			if err := exec.Command(bwrap, "--ro-bind", "/", "/", "/bin/true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("bwrap-namespaces", func(b *testing.B) {
+		requireConfinement(b)
+		bwrap, err := findBwrap()
+		if err != nil {
+			b.Fatal(err)
+		}
+		args := append(namespaceArgs(false), "--as-pid-1", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "/bin/true")
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := exec.Command(bwrap, args...).Run(); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -27,11 +27,12 @@
 // and probes them, mounts_linux.go resolves the view, sources_linux.go
 // opens what is mounted, sockets_linux.go finds the sockets to mask,
 // seccomp_linux.go builds the system-call filter, landlock_linux.go the
-// Landlock scope, helper_linux.go the step inside the view that adds
-// Landlock's write rules, placeholders_linux.go keeps missing read-only
-// paths from being created, environment_linux.go adjusts the command's
-// environment, and supervisor_linux.go lets cmd.Wait return only once the
-// sandbox is gone.
+// Landlock rulesets, helper_linux.go the sandbox's first process (which
+// adds Landlock's write rules, starts the command and waits for the whole
+// sandbox), control_linux.go the pipes between it and the starting thread
+// that let cmd.Wait return only once the sandbox is gone,
+// placeholders_linux.go keeps missing read-only paths from being created,
+// and environment_linux.go adjusts the command's environment.
 //
 //   - A user namespace in which the command has no capabilities, not even
 //     as root, and cannot make another.
@@ -61,11 +62,17 @@
 //     the mounts bubblewrap makes, so it comes after them): it covers what
 //     a read-only mount does not, a FIFO of an outside program and a file
 //     system mounted on the machine after the command started. The helper
-//     is the calling program itself, re-executed by bubblewrap: package
+//     is the calling program itself, re-executed by bubblewrap as the
+//     sandbox's first process (PID 1 of its namespace): package
 //     initialization of every program that imports confine runs it when
 //     the variable SANDBOXAUTH_CONFINE_HELPER is set, and removes the
 //     variable before the command runs. Nothing else is needed of a host
-//     program.
+//     program. The helper restricts its own thread and starts the command
+//     from it, reaps what the command leaves, kills what is left when the
+//     command exits, and, once nothing of the sandbox remains, lets the
+//     starting thread run Policy.AfterExit before it exits itself. It is
+//     undumpable and ignores the signals the command can send it, so the
+//     command can neither end it early nor use its descriptors.
 //   - The sources of the bind mounts are descriptors opened with no
 //     symbolic link allowed on the way, so what is mounted is what was
 //     checked, whatever a confined command of the same sandbox renames
@@ -80,9 +87,9 @@
 //     sockets are. Without Network the domain is added where the kernel
 //     has it; the namespaces already keep the command from both.
 //   - Descriptors: the command gets its standard streams and
-//     cmd.ExtraFiles. Start marks every other descriptor of the calling
-//     process that a child would inherit close-on-exec (the one change it
-//     makes to the calling process).
+//     cmd.ExtraFiles; the helper marks every other descriptor it was
+//     given close-on-exec before starting it. The calling process is not
+//     changed.
 //
 // # DefaultPolicy
 //
@@ -152,11 +159,12 @@
 //
 // # Limits of the API
 //
-// After Start, cmd.Path and cmd.Args name the supervisor (this program,
-// started again) and bubblewrap's arguments; cmd.Process is the
-// supervisor's, which exits with the command's status (128+N when signal N
-// ended it) once the whole sandbox has ended; a signal sent to it is
-// passed on and ends the command. cmd.SysProcAttr may not set namespaces, credentials, a chroot,
+// After Start, cmd.Path and cmd.Args name bubblewrap and its arguments;
+// cmd.Process is bubblewrap's, which exits with the command's status
+// (128+N when signal N ended it) once the whole sandbox has ended and
+// Policy.AfterExit has run. A signal sent to it ends the whole sandbox at
+// once, and cmd.Wait then returns without waiting for AfterExit (see
+// Start). cmd.SysProcAttr may not set namespaces, credentials, a chroot,
 // a controlling terminal or a parent-death signal. A TMPDIR in the
 // command's environment that names a directory it cannot write is replaced
 // by /tmp (its own).

@@ -88,10 +88,13 @@ func TestEscapePinSymlinkRace(t *testing.T) {
 	swapper := exec.Command(testBinary(t), "a", "b", "60s")
 	swapper.Env = append(os.Environ(), "CONFINE_ESCAPE_HELPER=exchange")
 	swapper.Dir = sb
-	require.NoError(t, Start(swapper, Policy{Sandbox: sb}))
+	ended := make(chan struct{})
+	require.NoError(t, Start(swapper, Policy{Sandbox: sb, AfterExit: func() { close(ended) }}))
 	defer func() {
-		_ = swapper.Process.Signal(unix.SIGTERM) // passed on; the supervisor waits for the whole sandbox
+		// The signal ends the sandbox; AfterExit tells when it is gone.
+		_ = swapper.Process.Signal(unix.SIGTERM)
 		_ = swapper.Wait()
+		<-ended
 	}()
 	time.Sleep(200 * time.Millisecond)
 

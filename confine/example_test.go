@@ -1,11 +1,13 @@
 package confine_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"github.com/sandboxauth/sandboxauth/confine"
 )
@@ -61,6 +63,31 @@ except OSError as e:
 	// Output:
 	// loopback: ok
 	// outside: Network is unreachable
+}
+
+// A command stopped by its context (a time limit here) ends with its whole
+// sandbox at once. cmd.Wait returns then without waiting for
+// Policy.AfterExit; a caller that must not go on before the sandbox is
+// cleaned up wraps AfterExit and waits for it too.
+func ExampleStart_stopped() {
+	project, _ := os.MkdirTemp("", "project")
+	defer os.RemoveAll(project)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sleep", "60")
+	cmd.Dir = project
+
+	p := confine.DefaultPolicy(project)
+	cleaned := make(chan struct{})
+	p.AfterExit = func() { close(cleaned) }
+	if err := confine.Start(cmd, p); err != nil {
+		fmt.Println("not started:", err)
+		return
+	}
+	err := cmd.Wait()
+	<-cleaned
+	fmt.Println("stopped:", err)
+	// Output: stopped: signal: killed
 }
 
 // Available tells, before any command runs, whether the machine confines.

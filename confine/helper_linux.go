@@ -4,24 +4,40 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
 // The helper is the calling program itself, started by bubblewrap inside
-// the view as the command's first step: it puts itself in a Landlock
-// domain that lets it write only beneath the view's writable places, then
-// executes the command, which inherits the domain. Mounts decide what is
-// writable by where a file lies; Landlock decides by the path it was
-// reached through, and it covers what a read-only mount does not: a FIFO
-// or socket file of an outside program (writing into a named pipe changes
-// no file system), and a file system mounted on the machine after the
-// command started (it arrives in the view with its own flags, writable).
-// Landlock has to come after bubblewrap's mounts, which it would forbid,
-// hence a step inside.
+// the view as the sandbox's first process (PID 1 of its PID namespace,
+// bubblewrap's --as-pid-1). It:
+//
+//  1. marks every descriptor but the command's close-on-exec, and makes
+//     itself undumpable, so that the command can neither use its pipes
+//     nor reach it through /proc or ptrace;
+//  2. puts its thread in a Landlock domain that lets it write only
+//     beneath the view's writable places, and starts the command from
+//     that thread, so the command inherits the domain;
+//  3. reaps every process of the sandbox (orphans come to PID 1); when the
+//     command exits, kills what it left behind, and waits until nothing
+//     of the sandbox is left;
+//  4. tells the starting thread (a byte on the "ended" pipe) and waits for
+//     it to finish with the sandbox (the "released" pipe reaching its end:
+//     Policy.AfterExit, the placeholders), then exits with the command's
+//     status, and bubblewrap with it. So the caller's cmd.Wait returns
+//     only once the sandbox is gone and the project is as it should be.
+//
+// Mounts decide what is writable by where a file lies; Landlock decides by
+// the path it was reached through, and it covers what a read-only mount
+// does not: a FIFO or socket file of an outside program (writing into a
+// named pipe changes no file system), and a file system mounted on the
+// machine after the command started (it arrives in the view with its own
+// flags, writable). Landlock has to come after bubblewrap's mounts, which
+// it would forbid, hence a step inside.
 //
 // Every program that imports this package can be the helper: package
 // initialization looks for helperEnv, and a program started with it runs
@@ -42,92 +58,120 @@ type helperSpec struct {
 	Path     string   `json:"path"`     // the program to execute, with the helper's arguments as its argv
 	Writable []string `json:"writable"` // paths in the view beneath which writing is allowed
 	ABI      int      `json:"abi"`      // the kernel's Landlock ABI, as the starter found it
+	Keep     int      `json:"keep"`     // descriptors 0..Keep-1 go to the command
+	Ended    int      `json:"ended"`    // descriptor: written when the sandbox has ended
+	Released int      `json:"released"` // descriptor: reaches its end when the caller is done
 }
 
 func init() {
-	if v, ok := os.LookupEnv(supervisorEnv); ok {
-		os.Exit(runSupervisor(v, os.Args[1:]))
-	}
 	v, ok := os.LookupEnv(helperEnv)
 	if !ok {
 		return
 	}
-	err := runHelper(v, os.Args[1:])
-	fmt.Fprintf(os.Stderr, "sandboxauth confinement: %v\n", err)
-	os.Exit(126)
+	os.Exit(runHelper(v, os.Args[1:]))
 }
 
-// runHelper restricts the process and executes the spec's program with
-// argv; it returns only on failure.
-func runHelper(spec string, argv []string) error {
+// runHelper runs the sandbox's first process and returns the status to
+// exit with.
+func runHelper(spec string, argv []string) int {
 	var s helperSpec
-	if err := json.Unmarshal([]byte(spec), &s); err != nil {
-		return fmt.Errorf("bad helper spec: %v", err)
+	if err := json.Unmarshal([]byte(spec), &s); err != nil || len(argv) == 0 || s.Keep < 3 || s.Ended < s.Keep || s.Released < s.Keep {
+		fmt.Fprintf(os.Stderr, "sandboxauth confinement: bad helper spec %q for %q\n", spec, argv)
+		return 126
 	}
-	if len(argv) == 0 {
-		return fmt.Errorf("no command")
+	ended := os.NewFile(uintptr(s.Ended), "ended")
+	released := os.NewFile(uintptr(s.Released), "released")
+	status := 126
+	if pid, err := startCommand(s, argv); err != nil {
+		fmt.Fprintf(os.Stderr, "sandboxauth confinement: %v\n", err)
+	} else {
+		status = reapAll(pid)
 	}
-	if err := restrictWrites(s); err != nil {
-		return err
+	_, _ = ended.Write([]byte{1})
+	var b [1]byte
+	for {
+		if _, err := released.Read(b[:]); err != nil {
+			break
+		}
 	}
+	return status
+}
+
+// startCommand restricts a thread of its own and starts the command from
+// it; it returns the command's PID.
+func startCommand(s helperSpec, argv []string) (int, error) {
+	// The command gets descriptors 0..Keep-1 and nothing else, whatever
+	// bubblewrap passed on.
+	if err := unix.CloseRange(uint(s.Keep), ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return 0, fmt.Errorf("close_range: %v", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return 0, fmt.Errorf("prctl(PR_SET_DUMPABLE): %v", err)
+	}
+	// As PID 1 the helper gets only the signals it handles, and only from
+	// inside; none of them ends it before the command has.
+	signal.Notify(make(chan os.Signal, 1), unix.SIGHUP, unix.SIGINT, unix.SIGTERM, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGALRM, unix.SIGVTALRM, unix.SIGXCPU, unix.SIGXFSZ)
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, helperEnv+"=") {
 			env = append(env, e)
 		}
 	}
-	err := syscall.Exec(s.Path, argv, env)
-	return fmt.Errorf("%s: %w", s.Path, err)
-}
-
-// writeRights are the Landlock rights handled (refused) everywhere but
-// beneath the writable places, for a kernel of ABI abi; devices are
-// handled and never granted.
-func writeRights(abi int) (handled, granted uint64) {
-	handled = ll.AccessFSWriteFile | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile |
-		ll.AccessFSMakeChar | ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock |
-		ll.AccessFSMakeFifo | ll.AccessFSMakeBlock | ll.AccessFSMakeSym
-	if abi >= 2 {
-		handled |= ll.AccessFSRefer
+	files := make([]uintptr, s.Keep)
+	for i := range files {
+		files[i] = uintptr(i)
 	}
-	if abi >= 3 {
-		handled |= ll.AccessFSTruncate
-	}
-	return handled, handled &^ (ll.AccessFSMakeChar | ll.AccessFSMakeBlock)
-}
-
-// restrictWrites puts the process in a Landlock domain where writing is
-// allowed only beneath s.Writable.
-func restrictWrites(s helperSpec) error {
-	handled, granted := writeRights(s.ABI)
-	fd, err := ll.LandlockCreateRuleset(&ll.RulesetAttr{HandledAccessFS: handled}, 0)
+	// The thread is restricted and never given back to the runtime: the
+	// process exits before this goroutine returns to anything but the
+	// wait.
+	runtime.LockOSThread()
+	fd, err := writeRuleset(s.ABI, s.Writable)
 	if err != nil {
-		return fmt.Errorf("creating the Landlock ruleset: %v", err)
+		return 0, err
 	}
-	defer unix.Close(fd)
-	for _, w := range s.Writable {
-		pfd, err := unix.Open(w, unix.O_PATH|unix.O_CLOEXEC, 0)
+	err = restrictThread(fd)
+	unix.Close(fd)
+	if err != nil {
+		return 0, err
+	}
+	pid, err := syscall.ForkExec(s.Path, argv, &syscall.ProcAttr{Env: env, Files: files})
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", s.Path, err)
+	}
+	return pid, nil
+}
+
+// reapAll waits for every process of the sandbox and returns the
+// command's exit status (128+N when signal N ended it). When the command
+// has exited, what it left running is killed.
+func reapAll(pid int) int {
+	status := 126
+	ended := false
+	for {
+		if ended {
+			// Every process of the namespace but this one, again for any
+			// that a dying one started.
+			_ = unix.Kill(-1, unix.SIGKILL)
+		}
+		var ws unix.WaitStatus
+		p, err := unix.Wait4(-1, &ws, 0, nil)
+		if err == unix.EINTR {
+			continue
+		}
 		if err != nil {
-			continue // not in this view (a Writable entry that does not exist)
+			return status // ECHILD: nothing of the sandbox is left
 		}
-		var st unix.Stat_t
-		rights := granted
-		if unix.Fstat(pfd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			rights &= ll.AccessFSWriteFile | ll.AccessFSTruncate
+		if p != pid {
+			continue
 		}
-		err = ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: rights, ParentFd: pfd}, 0)
-		unix.Close(pfd)
-		if err != nil {
-			return fmt.Errorf("a Landlock rule for %s: %v", w, err)
+		switch {
+		case ws.Exited():
+			status = ws.ExitStatus()
+		case ws.Signaled():
+			status = 128 + int(ws.Signal())
 		}
+		ended = true
 	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %v", err)
-	}
-	if err := ll.LandlockRestrictSelf(fd, 0); err != nil {
-		return fmt.Errorf("landlock_restrict_self: %v", err)
-	}
-	return nil
 }
 
 // helperWritable is where the command may write in view v: its writable

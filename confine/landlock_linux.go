@@ -2,10 +2,19 @@ package confine
 
 import (
 	"fmt"
+	"unsafe"
 
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
+
+// Landlock is used through golang.org/x/sys/unix, which names its system
+// calls, structures and rights. (go-landlock's syscall package would do
+// the same, but it links libcap's psx, which needs cgo: every program
+// importing confine would be linked dynamically and start about a
+// millisecond slower, and the helper starts once per confined command.)
+// Only the calling thread is ever restricted: the helper and the starting
+// thread restrict themselves and then start the command, which inherits
+// the domain.
 
 // abiScope is the Landlock ABI version (Linux 6.12) that scopes signals and
 // abstract UNIX sockets.
@@ -14,11 +23,11 @@ const abiScope = 6
 // landlockABI returns the kernel's Landlock ABI version, 0 when it has
 // none.
 func landlockABI() int {
-	abi, err := ll.LandlockGetABIVersion()
-	if err != nil {
+	abi, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if errno != 0 {
 		return 0
 	}
-	return abi
+	return int(abi)
 }
 
 // needScope says whether a policy needs Landlock's scoping, and returns an
@@ -36,28 +45,87 @@ func needScope(abi int, network bool) (bool, error) {
 	return true, nil
 }
 
+// createRuleset makes a Landlock ruleset from attr and returns its
+// descriptor. Fields a kernel does not know must be zero (it then accepts
+// the larger structure).
+func createRuleset(attr *unix.LandlockRulesetAttr) (int, error) {
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(attr)), unsafe.Sizeof(*attr), 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(fd), nil
+}
+
 // scopeRuleset returns a Landlock ruleset that handles no file or network
 // access, only scopes: a process in its domain can neither signal nor
 // connect to the abstract UNIX sockets of processes outside it. Handling
 // no file access keeps mounting allowed, which bubblewrap needs after the
 // domain is in force.
 func scopeRuleset() (int, error) {
-	attr := ll.RulesetAttr{Scoped: ll.ScopeAbstractUnixSocket | ll.ScopeSignal}
-	fd, err := ll.LandlockCreateRuleset(&attr, 0)
+	fd, err := createRuleset(&unix.LandlockRulesetAttr{Scoped: unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL})
 	if err != nil {
 		return -1, fmt.Errorf("confine: creating the Landlock ruleset: %v: %w", err, ErrUnavailable)
 	}
 	return fd, nil
 }
 
+// writeRights are the Landlock rights handled (refused) everywhere but
+// beneath the writable places, for a kernel of ABI abi; devices are
+// handled and never granted.
+func writeRights(abi int) (handled, granted uint64) {
+	handled = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR | unix.LANDLOCK_ACCESS_FS_REMOVE_FILE |
+		unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_DIR | unix.LANDLOCK_ACCESS_FS_MAKE_REG |
+		unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_MAKE_FIFO | unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+		unix.LANDLOCK_ACCESS_FS_MAKE_SYM
+	if abi >= 2 {
+		handled |= unix.LANDLOCK_ACCESS_FS_REFER
+	}
+	if abi >= 3 {
+		handled |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	}
+	return handled, handled &^ (unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK)
+}
+
+// writeRuleset returns a Landlock ruleset that allows writing only beneath
+// the given paths (a file among them may be written, not replaced); a path
+// that does not exist is skipped.
+func writeRuleset(abi int, writable []string) (int, error) {
+	handled, granted := writeRights(abi)
+	fd, err := createRuleset(&unix.LandlockRulesetAttr{Access_fs: handled})
+	if err != nil {
+		return -1, fmt.Errorf("creating the Landlock ruleset: %v", err)
+	}
+	for _, w := range writable {
+		pfd, err := unix.Open(w, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue // not in this view (a Writable entry that does not exist)
+		}
+		rights := granted
+		var st unix.Stat_t
+		if unix.Fstat(pfd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			rights &= unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE
+		}
+		rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(pfd)}
+		_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+		unix.Close(pfd)
+		if errno != 0 {
+			unix.Close(fd)
+			return -1, fmt.Errorf("a Landlock rule for %s: %v", w, errno)
+		}
+	}
+	return fd, nil
+}
+
 // restrictThread puts the calling OS thread in the domain of ruleset fd
-// (setting no_new_privs first, as Landlock requires).
+// (setting no_new_privs first, as Landlock requires). The thread must stay
+// locked to its goroutine: other threads of the process are not
+// restricted, and what the thread starts is.
 func restrictThread(fd int) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("confine: setting no_new_privs: %v: %w", err, ErrUnavailable)
 	}
-	if err := ll.LandlockRestrictSelf(fd, 0); err != nil {
-		return fmt.Errorf("confine: landlock_restrict_self: %v: %w", err, ErrUnavailable)
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
+		return fmt.Errorf("confine: landlock_restrict_self: %v: %w", errno, ErrUnavailable)
 	}
 	return nil
 }

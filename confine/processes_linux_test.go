@@ -68,6 +68,21 @@ func TestNothingOutlivesTheCommand(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond, "a process the command started outlived it")
 }
 
+// TestFirstProcessOutOfReach: the sandbox's first process (the helper,
+// which holds the pipes that tell the caller the sandbox has ended) can be
+// neither ended nor looked into by the command: signals leave it running,
+// and its descriptors, memory and environment are closed to the command.
+func TestFirstProcessOutOfReach(t *testing.T) {
+	sb, _, p := dirs(t)
+	out, err := sh(t, p, sb, "for s in TERM INT HUP QUIT USR1 USR2 ALRM KILL; do kill -s $s 1; done; sleep 0.3; echo alive")
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "alive")
+	for _, script := range []string{"readlink /proc/1/fd/1", "cat /proc/1/environ", "head -c1 /proc/1/mem", "echo x > /proc/1/fd/4", "timeout 2 cat /proc/1/fd/5"} {
+		out, err := sh(t, p, sb, script)
+		assert.Error(t, err, "%s: %s", script, out)
+	}
+}
+
 // TestTerminal: the command has no controlling terminal, cannot type into
 // the one on its standard input, and sees no other terminal.
 func TestTerminal(t *testing.T) {

@@ -3,19 +3,18 @@ package confine
 import (
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 )
 
 // bwrapArgs is the whole sandbox in one place: the bubblewrap arguments
 // that build the view v for a command, in the order they take effect
 // (a later mount covers an earlier one). argv is the command as it is to
-// be executed (the helper executes it); helper is the helper's spec;
-// filterFD is the
-// descriptor bubblewrap reads the system-call filter from; src holds the
-// descriptors of the binds' sources (see openSources), so that what is
-// mounted is what was checked, whatever is renamed meanwhile.
-func bwrapArgs(v *view, network bool, filterFD int, src *sources, helper string, argv []string) []string {
+// be executed (the helper starts it); helper is the helper's spec; keep
+// is the number of the caller's descriptors (standard streams and
+// ExtraFiles), which the control descriptors follow (see control); src
+// holds the descriptors of the binds' sources (see openSources), so that
+// what is mounted is what was checked, whatever is renamed meanwhile.
+func bwrapArgs(v *view, network bool, keep int, src *sources, helper string, argv []string) []string {
 	a := namespaceArgs(network)
 
 	// 1. The system, read-only: all of it, or (with Readable) nothing yet.
@@ -75,10 +74,12 @@ func bwrapArgs(v *view, network bool, filterFD int, src *sources, helper string,
 		a = append(a, "--ro-bind", "/dev/null", f)
 	}
 	// 6. The helper (this program, bound where /run, the command's own,
-	// can hold it), which puts the command in a Landlock domain that lets
-	// it write only beneath the writable places and then executes it;
-	// where it starts; the system-call filter; the command.
+	// can hold it), the sandbox's first process: it puts the command in a
+	// Landlock domain that lets it write only beneath the writable places,
+	// starts it, and waits for the whole sandbox; bubblewrap reports its
+	// PID. Then where it starts, the system-call filter, the command.
 	a = append(a, "--ro-bind-fd", src.fd(helperPath), helperPath, "--setenv", helperEnv, helper)
-	a = append(a, "--chdir", v.chdir, "--seccomp", strconv.Itoa(filterFD), "--", helperPath)
+	a = append(a, "--as-pid-1", "--info-fd", infoFD(keep))
+	a = append(a, "--chdir", v.chdir, "--seccomp", filterFD(keep), "--", helperPath)
 	return append(a, argv...)
 }

@@ -6,15 +6,17 @@ import "os/exec"
 // usual. Only the child (and what it starts) is confined; the calling
 // process keeps all its rights.
 //
-// cmd is started through bubblewrap, under a supervisor that is this
-// program started again (package initialization runs it): after Start,
-// cmd.Path and cmd.Args name the supervisor and bubblewrap's arguments
-// (the sandbox, in full), and cmd.Process is the supervisor's, which exits
-// with the command's status (128+N when signal N ended it) once the whole
-// sandbox has ended and Policy.AfterExit has run. A signal sent to
-// cmd.Process is passed on and ends the command; SIGKILL, which cannot be
-// passed on, ends the sandbox too, but cmd.Wait may then return a moment
-// before its last process is gone, and AfterExit does not run.
+// cmd is started through bubblewrap: after Start, cmd.Path and cmd.Args
+// name bubblewrap and its arguments (the sandbox, in full), and
+// cmd.Process is bubblewrap's. When the command ends on its own,
+// bubblewrap exits with its status (128+N when signal N ended it) once
+// every process of the sandbox has ended and Policy.AfterExit has run, so
+// cmd.Wait returns after both. A signal sent to cmd.Process (Kill, or a
+// context's cancellation with exec.CommandContext) ends bubblewrap and,
+// at once, every process of the sandbox (SIGKILL); cmd.Wait then returns
+// without waiting for AfterExit, which runs as soon as the last process
+// of the sandbox is gone, provided the calling process lives. A caller
+// that must not go on before it wraps AfterExit (see the example).
 //
 // When the machine cannot enforce p (see Available), Start returns an
 // error wrapping ErrUnavailable and starts nothing. A policy that would

@@ -1,7 +1,6 @@
 package confine
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -106,24 +105,18 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 	if len(argv) == 0 {
 		argv = []string{cmd.Path}
 	}
-	spec, err := json.Marshal(helperSpec{Path: cmd.Path, Writable: helperWritable(v), ABI: abi})
-	var args []string
-	var supEnv string
-	if err == nil {
-		extra := len(ctl.childFiles()) + len(src.files)
-		args, supEnv, err = ctl.supervise(bwrap, bwrapArgs(v, p.Network, 3+n, src, string(spec), argv), 3+n, 2+n+extra)
-	}
+	keep := 3 + n
+	spec, err := ctl.helperSpec(cmd.Path, v, abi, keep)
 	if err != nil {
 		ctl.closeOurEnds()
 		lock.release()
 		return fmt.Errorf("confine: %w", err)
 	}
 
-	closeOnExec()
-	cmd.Env = append(commandEnv(cmd.Environ(), v, p.Network, p.HiddenEnv), supEnv)
+	cmd.Env = commandEnv(cmd.Environ(), v, p.Network, p.HiddenEnv)
 	cmd.ExtraFiles = append(append(cmd.ExtraFiles, ctl.childFiles()...), src.files...)
-	cmd.Args = args
-	cmd.Path = "/proc/self/exe"
+	cmd.Args = append([]string{bwrap}, bwrapArgs(v, p.Network, keep, src, spec, argv)...)
+	cmd.Path = bwrap
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
@@ -137,14 +130,14 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 }
 
 // runFrom starts cmd from an OS thread of its own and keeps that thread
-// until the command has exited: the parent-death signal of the supervising
-// supervisor, and through bubblewrap's --die-with-parent the command's life, are
-// tied to the thread that started it, and, with scope, the thread is first
-// put in a Landlock domain that the command inherits (which no other thread
-// of the process has). The thread is then retired rather than returned to
-// the runtime. Once bubblewrap has ended, afterExit runs and the sandbox's
-// placeholders are released, and only then is the supervisor let go, so that cmd.Wait returns
-// after the project is as it was.
+// until bubblewrap has exited: bubblewrap's parent-death signal, and
+// through its --die-with-parent the sandbox's life, are tied to the thread
+// that started it, and, with scope, the thread is first put in a Landlock
+// domain that the command inherits (which no other thread of the process
+// has). The thread is then retired rather than returned to the runtime.
+// Once the sandbox has ended, afterExit runs and the sandbox's
+// placeholders are released, and only then is the helper let go, so that
+// cmd.Wait returns after the project is as it was.
 //
 // The main thread is the exception: the runtime never retires it, so a
 // goroutine that finds itself there hands the work to a fresh goroutine,
@@ -190,17 +183,12 @@ func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, aft
 		afterExit()
 	}
 	lock.release()
-	ctl.closeOurEnds() // lets the supervisor exit
+	ctl.closeOurEnds() // lets the helper exit
 	if pidErr != nil {
 		return
 	}
 	defer unix.Close(pidfd)
-	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
-	for {
-		if _, err := unix.Poll(fds, -1); err == nil || !errors.Is(err, unix.EINTR) {
-			return
-		}
-	}
+	waitReadable(pidfd)
 }
 
 // executable fails as cmd.Start would when cmd's program cannot be run:

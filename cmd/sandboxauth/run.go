@@ -258,6 +258,16 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cwd
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	// The status is reported only once AfterExit has run: when a signal
+	// ends the sandbox, cmd.Wait returns before that.
+	cleaned := make(chan struct{})
+	after := p.AfterExit
+	p.AfterExit = func() {
+		defer close(cleaned)
+		if after != nil {
+			after()
+		}
+	}
 	if err := confine.Start(cmd, p); err != nil {
 		switch {
 		case errors.Is(err, confine.ErrUnavailable):
@@ -270,7 +280,7 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 		fmt.Fprintf(e.stderr, "sandboxauth run: %v\n", err)
 		return exitRunNotFound
 	}
-	// Pass interrupts on to the command, and outlive it.
+	// Interrupts end the sandbox; this process outlives it.
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	done := make(chan struct{})
@@ -285,6 +295,7 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 		}
 	}()
 	err := cmd.Wait()
+	<-cleaned
 	signal.Stop(sigs)
 	close(done)
 	var ee *exec.ExitError

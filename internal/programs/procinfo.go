@@ -1,7 +1,7 @@
 package programs
 
 import (
-	"net"
+	"net/netip"
 	"strings"
 	"sync"
 )
@@ -254,14 +254,15 @@ func lsofAddress(v string) *Problem {
 	host, numeric := v[at+1:], false
 	if rest, ok := strings.CutPrefix(host, "["); ok {
 		if end := strings.IndexByte(rest, ']'); end > 0 {
-			ip := net.ParseIP(rest[:end])
-			numeric = ip != nil && ip.To4() == nil
+			a, err := netip.ParseAddr(rest[:end])
+			numeric = err == nil && a.Is6() && !a.Is4In6() && a.Zone() == ""
 		}
 	} else {
 		if colon := strings.IndexByte(host, ':'); colon >= 0 {
 			host = host[:colon]
 		}
-		numeric = strings.Count(host, ".") == 3 && net.ParseIP(host).To4() != nil
+		a, err := netip.ParseAddr(host)
+		numeric = strings.Count(host, ".") == 3 && err == nil && a.Is4()
 	}
 	if !numeric {
 		return &Problem{Rule: "lsof -i with a host name",
