@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/sandboxauth/sandboxauth/internal/classify"
 
@@ -42,6 +43,11 @@ import (
 // constructor returns an error wrapping both ErrInvalidConfig and
 // confine.ErrUnavailable: never a silent promise that nothing keeps.
 func WithConfinement(p confine.Policy) Option {
+	// The machine is asked once per option, however often it is applied
+	// (a Config's constructors apply their options more than once), for
+	// asking starts bubblewrap.
+	var probe sync.Once
+	var unavailable error
 	return func(o *options) error {
 		if p.Sandbox != "" && !cleanAbs(p.Sandbox) {
 			return invalid(ErrInvalidConfig, "sandboxauth: WithConfinement: Policy.Sandbox %q must be an absolute, clean path, or empty for the sandbox of each call", p.Sandbox)
@@ -53,8 +59,9 @@ func WithConfinement(p confine.Policy) Option {
 				}
 			}
 		}
-		if err := confine.Available(); err != nil {
-			return unavailableConfinement(err)
+		probe.Do(func() { unavailable = confine.Available() })
+		if unavailable != nil {
+			return unavailableConfinement(unavailable)
 		}
 		cp := p
 		cp.Writable = append([]string(nil), p.Writable...)
