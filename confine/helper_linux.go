@@ -153,8 +153,10 @@ func reapAll(pid int) int {
 			// that a dying one started.
 			_ = unix.Kill(-1, unix.SIGKILL)
 		}
+		// __WALL: a process made by clone() with no exit signal is a
+		// child too, and the sandbox has ended only once it is gone.
 		var ws unix.WaitStatus
-		p, err := unix.Wait4(-1, &ws, 0, nil)
+		p, err := unix.Wait4(-1, &ws, unix.WALL, nil)
 		if err == unix.EINTR {
 			continue
 		}
