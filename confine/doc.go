@@ -70,9 +70,13 @@
 //     program. The helper restricts its own thread and starts the command
 //     from it, reaps what the command leaves, kills what is left when the
 //     command exits, and, once nothing of the sandbox remains, lets the
-//     starting thread run Policy.AfterExit before it exits itself. It is
-//     undumpable and ignores the signals the command can send it, so the
-//     command can neither end it early nor use its descriptors.
+//     starting thread run Policy.AfterExit before it exits itself. The
+//     command starts from a thread of the helper that is in the Landlock
+//     domain and then ends, so no thread of the helper is in the
+//     command's domain: where the kernel scopes (ABI 6) the command can
+//     neither signal nor ptrace it; it is undumpable, and it takes and
+//     drops every signal, so the command can neither end it early nor
+//     use its descriptors.
 //   - The sources of the bind mounts are descriptors opened with no
 //     symbolic link allowed on the way, so what is mounted is what was
 //     checked, whatever a confined command of the same sandbox renames

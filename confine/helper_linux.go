@@ -97,8 +97,8 @@ func runHelper(spec string, argv []string) int {
 	return status
 }
 
-// startCommand restricts a thread of its own and starts the command from
-// it; it returns the command's PID.
+// startCommand starts the command from a thread of its own, restricted,
+// which then ends; it returns the command's PID.
 func startCommand(s helperSpec, argv []string) (int, error) {
 	// The command gets descriptors 0..Keep-1 and nothing else, whatever
 	// bubblewrap passed on.
@@ -108,9 +108,18 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return 0, fmt.Errorf("prctl(PR_SET_DUMPABLE): %v", err)
 	}
-	// As PID 1 the helper gets only the signals it handles, and only from
-	// inside; none of them ends it before the command has.
-	signal.Notify(make(chan os.Signal, 1), unix.SIGHUP, unix.SIGINT, unix.SIGTERM, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGALRM, unix.SIGVTALRM, unix.SIGXCPU, unix.SIGXFSZ)
+	// As PID 1 the helper gets only the signals it has a handler for,
+	// and only from inside, and the runtime has one for every signal:
+	// every one is taken here and dropped, so that none ends or crashes
+	// it (SIGABRT, or SIGSEGV sent with kill, would). Handlers, unlike
+	// ignored signals, are not inherited: the command starts with the
+	// default for each.
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs)
+	go func() {
+		for range sigs {
+		}
+	}()
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, helperEnv+"=") {
@@ -121,10 +130,32 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 	for i := range files {
 		files[i] = uintptr(i)
 	}
-	// The thread is restricted and never given back to the runtime: the
-	// process exits before this goroutine returns to anything but the
-	// wait.
+	return startRestricted(s, argv, env, files)
+}
+
+// startRestricted puts a thread of its own in a Landlock domain that
+// allows writing only beneath s.Writable and (where the kernel scopes)
+// neither signalling nor reaching the abstract sockets of a process
+// outside the domain, starts the command from that thread, and lets the
+// thread end with the goroutine (it stays locked). So the command is in
+// the domain and no thread of the helper is: the command cannot signal
+// the helper (which would end it, and the sandbox with it, before the
+// caller is done), nor ptrace it or read its /proc entries.
+func startRestricted(s helperSpec, argv, env []string, files []uintptr) (int, error) {
 	runtime.LockOSThread()
+	if unix.Gettid() == unix.Getpid() {
+		// The main thread (where package initialization runs) is never
+		// retired: start from another.
+		defer runtime.UnlockOSThread()
+		type started struct {
+			pid int
+			err error
+		}
+		res := make(chan started, 1)
+		go func() { pid, err := startRestricted(s, argv, env, files); res <- started{pid, err} }()
+		r := <-res
+		return r.pid, r.err
+	}
 	fd, err := writeRuleset(s.ABI, s.Writable)
 	if err != nil {
 		return 0, err

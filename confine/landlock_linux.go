@@ -88,10 +88,16 @@ func writeRights(abi int) (handled, granted uint64) {
 
 // writeRuleset returns a Landlock ruleset that allows writing only beneath
 // the given paths (a file among them may be written, not replaced); a path
-// that does not exist is skipped.
+// that does not exist is skipped. Where the kernel scopes (ABI 6), it
+// also keeps a process of the domain from signalling, and from connecting
+// to the abstract sockets of, any process outside it.
 func writeRuleset(abi int, writable []string) (int, error) {
 	handled, granted := writeRights(abi)
-	fd, err := createRuleset(&unix.LandlockRulesetAttr{Access_fs: handled})
+	attr := unix.LandlockRulesetAttr{Access_fs: handled}
+	if abi >= abiScope {
+		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
+	}
+	fd, err := createRuleset(&attr)
 	if err != nil {
 		return -1, fmt.Errorf("creating the Landlock ruleset: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -70,13 +71,23 @@ func TestNothingOutlivesTheCommand(t *testing.T) {
 
 // TestFirstProcessOutOfReach: the sandbox's first process (the helper,
 // which holds the pipes that tell the caller the sandbox has ended) can be
-// neither ended nor looked into by the command: signals leave it running,
-// and its descriptors, memory and environment are closed to the command.
+// neither ended nor looked into by the command. Signals, even those the Go
+// runtime crashes on (SIGABRT, or SIGSEGV sent with kill or sigqueue, as
+// red-team round 4 found), sent to the process or to each of its threads,
+// leave it running, so cmd.Wait still returns only after AfterExit; and
+// its descriptors, memory and environment are closed to the command.
 func TestFirstProcessOutOfReach(t *testing.T) {
 	sb, _, p := dirs(t)
-	out, err := sh(t, p, sb, "for s in TERM INT HUP QUIT USR1 USR2 ALRM KILL; do kill -s $s 1; done; sleep 0.3; echo alive")
+	var cleaned atomic.Bool
+	p.AfterExit = func() { cleaned.Store(true) }
+	script := `for s in ABRT SEGV BUS FPE ILL TRAP SYS TERM INT HUP QUIT USR1 USR2 ALRM PIPE STKFLT KILL STOP; do kill -s $s 1 2>/dev/null; done
+for t in /proc/1/task/*; do for s in ABRT SEGV; do kill -s $s ${t##*/} 2>/dev/null; done; done
+command -v python3 >/dev/null && python3 -c 'import ctypes; ctypes.CDLL(None).sigqueue(1, 11, 0); ctypes.CDLL(None).sigqueue(1, 6, 0)'
+sleep 0.3; echo alive`
+	out, err := sh(t, p, sb, script)
 	require.NoError(t, err, out)
 	assert.Contains(t, out, "alive")
+	assert.True(t, cleaned.Load(), "cmd.Wait returned before AfterExit: the command ended the first process")
 	for _, script := range []string{"readlink /proc/1/fd/1", "cat /proc/1/environ", "head -c1 /proc/1/mem", "echo x > /proc/1/fd/4", "timeout 2 cat /proc/1/fd/5"} {
 		out, err := sh(t, p, sb, script)
 		assert.Error(t, err, "%s: %s", script, out)

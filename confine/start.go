@@ -15,8 +15,11 @@ import "os/exec"
 // context's cancellation with exec.CommandContext) ends bubblewrap and,
 // at once, every process of the sandbox (SIGKILL); cmd.Wait then returns
 // without waiting for AfterExit, which runs as soon as the last process
-// of the sandbox is gone, provided the calling process lives. A caller
-// that must not go on before it wraps AfterExit (see the example).
+// of the sandbox is gone, provided the calling process lives. On a kernel
+// without Landlock's scoping (ABI 6, Linux 6.12) the command itself can
+// end the sandbox that way, by signalling its first process. A caller
+// that must not go on before AfterExit uses Run, which waits for it in
+// every case, or wraps AfterExit (see the example).
 //
 // When the machine cannot enforce p (see Available), Start returns an
 // error wrapping ErrUnavailable and starts nothing. A policy that would
@@ -28,15 +31,25 @@ func Start(cmd *exec.Cmd, p Policy) error {
 	if err := p.check(cmd); err != nil {
 		return err
 	}
-	return start(cmd, &p)
+	return start(cmd, &p, nil)
 }
 
-// Run starts cmd confined by p and waits for it, as cmd.Run does.
+// Run starts cmd confined by p and waits for it, as cmd.Run does, and
+// then for Policy.AfterExit and the sandbox's cleanup, in every case:
+// also when the sandbox was ended by a signal, from outside or (on a
+// kernel that cannot keep it from the sandbox's first process) from the
+// command itself.
 func Run(cmd *exec.Cmd, p Policy) error {
-	if err := Start(cmd, p); err != nil {
+	if err := p.check(cmd); err != nil {
 		return err
 	}
-	return cmd.Wait()
+	finished := make(chan struct{})
+	if err := start(cmd, &p, func() { close(finished) }); err != nil {
+		return err
+	}
+	err := cmd.Wait()
+	<-finished
+	return err
 }
 
 // Available returns nil when this machine can confine commands as

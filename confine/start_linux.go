@@ -42,7 +42,7 @@ func available() error {
 	return probe(bwrap)
 }
 
-func start(cmd *exec.Cmd, p *Policy) (err error) {
+func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	if a := cmd.SysProcAttr; a != nil && (a.Pdeathsig != 0 || a.Cloneflags != 0 || a.Unshareflags != 0 || a.Chroot != "" || a.Credential != nil || len(a.UidMappings) > 0 || len(a.GidMappings) > 0 || a.UseCgroupFD || a.Foreground || a.Ctty != 0) {
 		return errors.New("confine: cmd.SysProcAttr sets namespaces, credentials, a chroot, a cgroup, a terminal or a parent-death signal, which confinement sets itself; leave them unset")
 	}
@@ -123,7 +123,7 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 
 	errc := make(chan error, 1)
-	go runFrom(cmd, scope, lock, ctl, p.AfterExit, errc, nil)
+	go runFrom(cmd, scope, lock, ctl, p.AfterExit, finished, errc, nil)
 	err = <-errc
 	cmd.ExtraFiles = cmd.ExtraFiles[:n]
 	return err
@@ -137,20 +137,21 @@ func start(cmd *exec.Cmd, p *Policy) (err error) {
 // has). The thread is then retired rather than returned to the runtime.
 // Once the sandbox has ended, afterExit runs and the sandbox's
 // placeholders are released, and only then is the helper let go, so that
-// cmd.Wait returns after the project is as it was.
+// cmd.Wait returns after the project is as it was; then finished, if not
+// nil, is called.
 //
 // The main thread is the exception: the runtime never retires it, so a
 // goroutine that finds itself there hands the work to a fresh goroutine,
 // which cannot run on the main thread while this one holds it. locked, if
 // not nil, is closed once the thread is locked.
-func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, afterExit func(), errc chan<- error, locked chan<- struct{}) {
+func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, afterExit, finished func(), errc chan<- error, locked chan<- struct{}) {
 	runtime.LockOSThread()
 	if locked != nil {
 		close(locked)
 	}
 	if unix.Gettid() == unix.Getpid() {
 		elsewhere := make(chan struct{})
-		go runFrom(cmd, scope, lock, ctl, afterExit, errc, elsewhere)
+		go runFrom(cmd, scope, lock, ctl, afterExit, finished, errc, elsewhere)
 		<-elsewhere
 		runtime.UnlockOSThread()
 		return
@@ -184,6 +185,9 @@ func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, aft
 	}
 	lock.release()
 	ctl.closeOurEnds() // lets the helper exit
+	if finished != nil {
+		finished()
+	}
 	if pidErr != nil {
 		return
 	}

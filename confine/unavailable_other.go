@@ -12,6 +12,6 @@ func available() error {
 	return fmt.Errorf("confine: %s has no confinement backend (Linux namespaces through bubblewrap only): %w", runtime.GOOS, ErrUnavailable)
 }
 
-func start(cmd *exec.Cmd, p *Policy) error {
+func start(cmd *exec.Cmd, p *Policy, finished func()) error {
 	return available()
 }
