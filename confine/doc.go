@@ -32,7 +32,9 @@
 // sandbox), control_linux.go the pipes between it and the starting thread
 // that let cmd.Wait return only once the sandbox is gone,
 // placeholders_linux.go keeps missing read-only paths from being created,
-// and environment_linux.go adjusts the command's environment.
+// devices_linux.go puts back the metadata of the machine's device nodes
+// bound into the view, and environment_linux.go adjusts the command's
+// environment.
 //
 //   - A user namespace in which the command has no capabilities, not even
 //     as root, and cannot make another.
@@ -151,7 +153,11 @@
 //     standard streams when they are files or terminals of the caller
 //     (chmod /proc/self/fd/0), and of files on a file system mounted on
 //     the machine after the command started: Landlock has no rights for
-//     metadata, and those lie outside the read-only view.
+//     metadata, and those lie outside the read-only view. As root, also the
+//     modes and times of the machine's null, zero, full, random, urandom
+//     and tty device nodes, which the command's /dev binds writable (their
+//     owner is root): changes are put back when the sandbox ends, so they
+//     last at most as long as the command (devices_linux.go).
 //   - What the caller's host does after a killed run: Policy.AfterExit
 //     runs only when the calling process lives to see the end.
 //   - What git has recorded: a tracked .env can be read from .git/objects

@@ -122,8 +122,15 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 
+	devices := snapshotDevices()
+	afterExit := func() {
+		restoreDevices(devices)
+		if p.AfterExit != nil {
+			p.AfterExit()
+		}
+	}
 	errc := make(chan error, 1)
-	go runFrom(cmd, scope, lock, ctl, p.AfterExit, finished, errc, nil)
+	go runFrom(cmd, scope, lock, ctl, afterExit, finished, errc, nil)
 	err = <-errc
 	cmd.ExtraFiles = cmd.ExtraFiles[:n]
 	return err
