@@ -343,7 +343,12 @@ func (p *Parsed) getopt(args []string) {
 	s := p.Spec
 	ended := false
 	if s.OldStyle && len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		args = oldStyle(s, args)
+		var missing byte
+		if args, missing = oldStyle(s, args); missing != 0 {
+			p.unknown("option "+string(missing)+" without its value",
+				"the bundled option "+string(missing)+" takes the next word as its value, and there is none; a person decides")
+			return
+		}
 	}
 	for i := 0; i < len(args) && p.Problem == nil; i++ {
 		a := args[i]
@@ -501,18 +506,23 @@ func (p *Parsed) single(args []string) {
 
 // oldStyle rewrites a first word without a dash (tar's "tzvf a.tgz") as the
 // options it bundles: each letter is a short option, and each one that
-// takes a value takes the next unused word.
-func oldStyle(s *Spec, args []string) []string {
+// takes a value takes the next unused word. It returns the letter that
+// takes a value when no word is left for it (the program refuses the
+// command line), and 0 otherwise.
+func oldStyle(s *Spec, args []string) ([]string, byte) {
 	letters, rest := args[0], args[1:]
 	out := make([]string, 0, len(args)+len(letters))
 	for k := 0; k < len(letters); k++ {
 		out = append(out, "-"+letters[k:k+1])
-		if o := s.short(letters[k]); o != nil && o.Arity == Value && len(rest) > 0 {
+		if o := s.short(letters[k]); o != nil && o.Arity == Value {
+			if len(rest) == 0 {
+				return nil, letters[k]
+			}
 			out = append(out, rest[0])
 			rest = rest[1:]
 		}
 	}
-	return append(out, rest...)
+	return append(out, rest...), 0
 }
 
 // goFlags reads Go's flag package syntax (GoFlag) and the go command's
