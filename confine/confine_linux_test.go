@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -286,4 +288,38 @@ func TestRunReturnsExitStatus(t *testing.T) {
 	err = Start(cmd, p)
 	require.ErrorContains(t, err, "out of the command's sight")
 	require.Nil(t, cmd.Process)
+}
+
+// TestRunWaitsForAfterExit: Run returns only once AfterExit has run and
+// nothing of the sandbox is left, whether the command ends on its own or
+// its context ends the sandbox (a signal to bubblewrap, after which
+// cmd.Wait alone returns at once); Start and cmd.Wait report the signal.
+func TestRunWaitsForAfterExit(t *testing.T) {
+	sb, _, p := dirs(t)
+	for _, tc := range []struct {
+		name    string
+		timeout time.Duration
+		script  string
+		status  string
+	}{
+		{"ends on its own", time.Minute, "exit 3", "exit status 3"},
+		{"context ends it", 300 * time.Millisecond, "trap '' TERM INT HUP; (sleep 60 &); sleep 60", "signal: killed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), tc.timeout)
+			defer cancel()
+			var ran atomic.Bool
+			q := p
+			q.AfterExit = func() {
+				time.Sleep(100 * time.Millisecond) // a slow move-aside
+				ran.Store(true)
+			}
+			cmd := exec.CommandContext(ctx, "/bin/sh", "-c", tc.script)
+			cmd.Dir = sb
+			err := Run(cmd, q)
+			require.Error(t, err)
+			assert.Equal(t, tc.status, err.Error())
+			assert.True(t, ran.Load(), "Run returned before AfterExit had run")
+		})
+	}
 }
