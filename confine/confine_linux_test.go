@@ -323,3 +323,33 @@ func TestRunWaitsForAfterExit(t *testing.T) {
 		})
 	}
 }
+
+// TestNoSetIDFiles: the sandbox's mounts are nosuid for the command, but
+// what it writes stays on the user's disk: a set-user-ID copy of a program
+// left in the project (owned by root when the command ran as root) would
+// run as its owner for whoever starts it after the run. Every way of
+// setting the bits fails; making a file executable still works.
+func TestNoSetIDFiles(t *testing.T) {
+	sb, _, p := dirs(t)
+	script := `cp /bin/true x && chmod 4755 x; chmod u+s x; chmod g+s x
+install -m 6755 /bin/true y
+command -v python3 >/dev/null && python3 -c '
+import os
+for flags in (os.O_CREAT | os.O_WRONLY, os.O_TMPFILE | os.O_WRONLY):
+    try:
+        fd = os.open("z" if flags & os.O_CREAT else ".", flags, 0o4755); os.close(fd)
+    except OSError as e: print("open:", e)
+try: os.mknod("w", 0o104755)
+except OSError as e: print("mknod:", e)
+'
+cp /bin/true e && chmod 755 e && ./e && echo executable`
+	out, _ := sh(t, p, sb, script)
+	assert.Contains(t, out, "executable", out)
+	entries, err := os.ReadDir(sb)
+	require.NoError(t, err)
+	for _, e := range entries {
+		fi, err := e.Info()
+		require.NoError(t, err)
+		assert.Zero(t, fi.Mode()&(os.ModeSetuid|os.ModeSetgid), "%s is %v: %s", e.Name(), fi.Mode(), out)
+	}
+}

@@ -86,7 +86,11 @@
 //   - A system-call filter (installed by bubblewrap just before the
 //     command starts): TIOCSTI and TIOCLINUX, which type into a terminal,
 //     the kernel keyring, which no namespace separates, and io_uring fail;
-//     32-bit and x32 system calls kill the process.
+//     so does giving a file the set-user-ID or set-group-ID bit (chmod, or
+//     creating it so), since the file would stay set-ID on the user's disk
+//     after the run (openat2, whose mode a filter cannot read, reports
+//     ENOSYS, and programs fall back to openat); 32-bit and x32 system
+//     calls kill the process.
 //   - With Network, a Landlock domain scoping abstract UNIX sockets and
 //     signals (Linux 6.12, Landlock ABI 6), since the command then shares
 //     the machine's network namespace, where other programs' abstract

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"runtime"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -37,7 +38,15 @@ func auditArch() uint32 {
 //     keyrings are not namespaced, so the user's keys (and those of the
 //     session the command was started from) would be readable and
 //     replaceable;
-//   - io_uring fails with ENOSYS: its requests bypass system-call filters.
+//   - io_uring fails with ENOSYS: its requests bypass system-call filters;
+//   - giving a file the set-user-ID or set-group-ID bit fails with EPERM
+//     (chmod, fchmod, fchmodat, fchmodat2, and creating a file with
+//     open, openat, creat, mknod or mknodat): the sandbox's mounts are
+//     nosuid for the command, but the files stay on the user's disk, where
+//     a set-user-ID copy of a shell left in the project would run as its
+//     owner (root, when the command ran as root) for whoever starts it;
+//     openat2, whose mode the filter cannot read, fails with ENOSYS, and
+//     programs fall back to openat.
 //
 // System calls of another architecture (32-bit compatibility, x32), whose
 // numbers and arguments it would not read right, kill the process.
@@ -55,10 +64,28 @@ func filterProgram() ([]unix.SockFilter, error) {
 	for _, nr := range []uint32{unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY} {
 		a.jumpIf(unix.BPF_JEQ, nr, "eperm", "")
 	}
-	for _, nr := range []uint32{unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER} {
+	for _, nr := range []uint32{unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER, unix.SYS_OPENAT2} {
 		a.jumpIf(unix.BPF_JEQ, nr, "nosys", "")
 	}
+	for _, m := range modeSetters() {
+		a.jumpIf(unix.BPF_JEQ, m.nr, m.label(), "")
+	}
 	a.ret(unix.SECCOMP_RET_ALLOW)
+
+	// The calls that set a mode: with flags (open, openat), only when they
+	// create a file.
+	for _, at := range [][2]uint32{{1, 2}, {2, 3}} {
+		a.label(modeSetter{flagsArg: at[0], modeArg: at[1]}.label())
+		a.load(offArg(at[0]))
+		a.jumpIf(unix.BPF_JSET, unix.O_CREAT|unix.O_TMPFILE, "mode"+strconv.Itoa(int(at[1])), "")
+		a.ret(unix.SECCOMP_RET_ALLOW)
+	}
+	for _, arg := range []uint32{1, 2, 3} {
+		a.label("mode" + strconv.Itoa(int(arg)))
+		a.load(offArg(arg))
+		a.jumpIf(unix.BPF_JSET, unix.S_ISUID|unix.S_ISGID, "eperm", "")
+		a.ret(unix.SECCOMP_RET_ALLOW)
+	}
 
 	a.label("ioctl") // ioctl(fd, cmd, ...): cmd is an unsigned int
 	a.load(offArg(1))
@@ -72,6 +99,31 @@ func filterProgram() ([]unix.SockFilter, error) {
 	a.label("kill")
 	a.ret(unix.SECCOMP_RET_KILL_PROCESS)
 	return a.assemble()
+}
+
+// modeSetter is a system call that sets a file's mode: the argument that
+// holds the mode, and the one that holds the open flags (0 when the call
+// has none and always sets the mode).
+type modeSetter struct{ nr, flagsArg, modeArg uint32 }
+
+// label is where the filter checks the call's arguments.
+func (m modeSetter) label() string {
+	if m.flagsArg == 0 {
+		return "mode" + strconv.Itoa(int(m.modeArg))
+	}
+	return "flags" + strconv.Itoa(int(m.flagsArg)) + "mode" + strconv.Itoa(int(m.modeArg))
+}
+
+// modeSetters are the system calls of this architecture that set a file's
+// mode.
+func modeSetters() []modeSetter {
+	return append([]modeSetter{
+		{nr: unix.SYS_OPENAT, flagsArg: 2, modeArg: 3},
+		{nr: unix.SYS_MKNODAT, modeArg: 2},
+		{nr: unix.SYS_FCHMOD, modeArg: 1},
+		{nr: unix.SYS_FCHMODAT, modeArg: 2},
+		{nr: unix.SYS_FCHMODAT2, modeArg: 2},
+	}, legacyModeSetters[:]...)
 }
 
 // Offsets in struct seccomp_data: the system call number, the

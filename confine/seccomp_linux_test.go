@@ -2,6 +2,7 @@ package confine
 
 import (
 	"encoding/binary"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,12 +59,13 @@ func TestFilterProgram(t *testing.T) {
 	}
 	errno := func(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
 	const allow, kill = unix.SECCOMP_RET_ALLOW, unix.SECCOMP_RET_KILL_PROCESS
-	tests := []struct {
+	type filterCase struct {
 		name     string
 		arch, nr uint32
 		args     [6]uint64
 		want     uint32
-	}{
+	}
+	tests := []filterCase{
 		{"a foreign architecture", unix.AUDIT_ARCH_I386, unix.SYS_IOCTL, [6]uint64{}, kill},
 		{"an x32 call", arch, unix.SYS_READ | x32Bit, [6]uint64{}, kill},
 		{"TIOCSTI", arch, unix.SYS_IOCTL, [6]uint64{0, unix.TIOCSTI}, errno(unix.EPERM)},
@@ -79,6 +81,31 @@ func TestFilterProgram(t *testing.T) {
 		{"a TCP socket", arch, unix.SYS_SOCKET, [6]uint64{unix.AF_INET, unix.SOCK_STREAM, 0}, allow},
 		{"a UNIX socket", arch, unix.SYS_SOCKET, [6]uint64{unix.AF_UNIX, unix.SOCK_STREAM, 0}, allow},
 		{"read", arch, unix.SYS_READ, [6]uint64{}, allow},
+		{"openat2", arch, unix.SYS_OPENAT2, [6]uint64{}, errno(unix.ENOSYS)},
+		{"openat creating a set-user-ID file", arch, unix.SYS_OPENAT, [6]uint64{0, 0, unix.O_CREAT | unix.O_WRONLY, 0o4755}, errno(unix.EPERM)},
+		{"openat creating a set-group-ID file", arch, unix.SYS_OPENAT, [6]uint64{0, 0, unix.O_CREAT, 0o2755}, errno(unix.EPERM)},
+		{"openat making a set-user-ID temporary file", arch, unix.SYS_OPENAT, [6]uint64{0, 0, unix.O_TMPFILE | unix.O_RDWR, 0o4700}, errno(unix.EPERM)},
+		{"openat creating a file", arch, unix.SYS_OPENAT, [6]uint64{0, 0, unix.O_CREAT | unix.O_WRONLY, 0o755}, allow},
+		{"openat reading, a mode it ignores", arch, unix.SYS_OPENAT, [6]uint64{0, 0, unix.O_RDONLY, 0o4755}, allow},
+		{"mknodat a set-user-ID file", arch, unix.SYS_MKNODAT, [6]uint64{0, 0, unix.S_IFREG | 0o4755}, errno(unix.EPERM)},
+		{"fchmod set-user-ID", arch, unix.SYS_FCHMOD, [6]uint64{1, 0o4755}, errno(unix.EPERM)},
+		{"fchmod set-group-ID", arch, unix.SYS_FCHMOD, [6]uint64{1, 0o2750}, errno(unix.EPERM)},
+		{"fchmod executable", arch, unix.SYS_FCHMOD, [6]uint64{1, 0o755}, allow},
+		{"fchmod sticky", arch, unix.SYS_FCHMOD, [6]uint64{1, 0o1777}, allow},
+		{"fchmodat set-user-ID", arch, unix.SYS_FCHMODAT, [6]uint64{0, 0, 0o4755}, errno(unix.EPERM)},
+		{"fchmodat executable", arch, unix.SYS_FCHMODAT, [6]uint64{0, 0, 0o755}, allow},
+		{"fchmodat2 set-user-ID", arch, unix.SYS_FCHMODAT2, [6]uint64{0, 0, 0o4755, 0}, errno(unix.EPERM)},
+		{"fchmodat2 executable", arch, unix.SYS_FCHMODAT2, [6]uint64{0, 0, 0o755, 0}, allow},
+	}
+	for _, m := range legacyModeSetters {
+		var setuid, plain [6]uint64
+		setuid[m.modeArg], plain[m.modeArg] = 0o4755, 0o755
+		if m.flagsArg != 0 {
+			setuid[m.flagsArg], plain[m.flagsArg] = unix.O_CREAT, unix.O_CREAT
+		}
+		tests = append(tests,
+			filterCase{fmt.Sprintf("system call %d, set-user-ID", m.nr), arch, m.nr, setuid, errno(unix.EPERM)},
+			filterCase{fmt.Sprintf("system call %d, executable", m.nr), arch, m.nr, plain, allow})
 	}
 	prog, err := filterProgram()
 	require.NoError(t, err)
