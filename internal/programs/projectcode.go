@@ -59,40 +59,71 @@ type projectCode struct {
 	globals  map[string]bool
 }
 
-// projectCodeTable is built once from the families' entries.
-var projectCodeTable = sync.OnceValue(func() map[string]projectCode {
-	m := make(map[string]projectCode)
-	for _, f := range []func() []ProjectCodeEntry{goProjectCode, rustProjectCode, nodeProjectCode, pythonProjectCode, buildProjectCode, nativeProjectCode, gitProjectCode, sysinspectProjectCode} {
-		for _, e := range f() {
-			if _, dup := m[e.Command]; dup {
-				panic("programs: two project-code entries for " + e.Command)
-			}
-			pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared, fetches: e.Fetches, globals: e.Globals}
-			for _, sub := range e.Subcommands {
-				first, second, pair := strings.Cut(sub, " ")
-				if !pair {
-					if pc.subcommands == nil {
-						pc.subcommands = map[string]bool{}
-					}
-					pc.subcommands[first] = true
-					continue
-				}
-				if pc.pairs == nil {
-					pc.pairs = map[string]map[string]bool{}
-				}
-				if pc.pairs[first] == nil {
-					pc.pairs[first] = map[string]bool{}
-				}
-				pc.pairs[first][second] = true
-			}
-			if pc.subcommands == nil && pc.pairs != nil {
-				pc.subcommands = map[string]bool{}
-			}
-			m[e.Command] = pc
+// projectCodeSources are the families' tables of entries, in the order
+// projectCodeIndex numbers them.
+var projectCodeSources = [...]func() []ProjectCodeEntry{goProjectCode, rustProjectCode, nodeProjectCode, pythonProjectCode, buildProjectCode, nativeProjectCode, gitProjectCode, sysinspectProjectCode}
+
+// projectCodeTables holds each family's entries as sets, built on the
+// first lookup of a command of that family: a hook process looks up one
+// or two commands, and building every family's sets cost as much as the
+// rest of its decision.
+var projectCodeTables = func() (t [len(projectCodeSources)]func() map[string]projectCode) {
+	for i, f := range projectCodeSources {
+		t[i] = sync.OnceValue(func() map[string]projectCode { return projectCodeSets(f()) })
+	}
+	return t
+}()
+
+// projectCodeOf returns command's entry as sets, and whether it has one.
+// projectCodeIndex (generated) says which family defines it.
+func projectCodeOf(command string) (projectCode, bool) {
+	i, ok := slices.BinarySearchFunc(projectCodeIndex[:], command, func(e projectCodeFamily, c string) int { return strings.Compare(e.command, c) })
+	if !ok {
+		return projectCode{}, false
+	}
+	pc, ok := projectCodeTables[projectCodeIndex[i].family]()[command]
+	return pc, ok
+}
+
+// projectCodeFamily is an entry of projectCodeIndex: a command, and the
+// index in projectCodeSources of the family that defines its entry.
+type projectCodeFamily struct {
+	command string
+	family  uint8
+}
+
+// projectCodeSets turns entries into sets, one per command.
+func projectCodeSets(entries []ProjectCodeEntry) map[string]projectCode {
+	m := make(map[string]projectCode, len(entries))
+	for _, e := range entries {
+		if _, dup := m[e.Command]; dup {
+			panic("programs: two project-code entries for " + e.Command)
 		}
+		pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared, fetches: e.Fetches, globals: e.Globals}
+		for _, sub := range e.Subcommands {
+			first, second, pair := strings.Cut(sub, " ")
+			if !pair {
+				if pc.subcommands == nil {
+					pc.subcommands = map[string]bool{}
+				}
+				pc.subcommands[first] = true
+				continue
+			}
+			if pc.pairs == nil {
+				pc.pairs = map[string]map[string]bool{}
+			}
+			if pc.pairs[first] == nil {
+				pc.pairs[first] = map[string]bool{}
+			}
+			pc.pairs[first][second] = true
+		}
+		if pc.subcommands == nil && pc.pairs != nil {
+			pc.subcommands = map[string]bool{}
+		}
+		m[e.Command] = pc
 	}
 	return m
-})
+}
 
 func wordSet(ws []string) map[string]bool {
 	if ws == nil {
@@ -111,7 +142,7 @@ func wordSet(ws []string) map[string]bool {
 // "" is the answer, and no other rule applies). A lone --version or --help
 // runs nothing of the project.
 func RunsProjectCode(command string, args []string) (what string, known bool) {
-	pc, ok := projectCodeTable()[command]
+	pc, ok := projectCodeOf(command)
 	if !ok {
 		return "", false
 	}
