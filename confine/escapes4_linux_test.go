@@ -1,0 +1,41 @@
+package confine
+
+// Escapes found by the fourth red-team round: each test asserts that the
+// escape does NOT happen, and fails while it does.
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// TestEscapeDeviceNodeMetadata: bubblewrap's /dev holds the machine's own
+// device nodes (null, zero, full, random, urandom, tty) bound writable,
+// and Landlock has no right for metadata: a command running as root (its
+// user is mapped to the real root, the nodes' owner) changes the modes
+// and times of the machine's /dev/null and the others. chmod 000
+// /dev/null breaks every program on the machine.
+//
+//	touch -m -d @1000000000 /dev/full; chmod 0640 /dev/full
+func TestEscapeDeviceNodeMetadata(t *testing.T) {
+	sb, _, p := dirs(t)
+	var before unix.Stat_t
+	require.NoError(t, unix.Stat("/dev/full", &before))
+	t.Cleanup(func() {
+		_ = unix.Chmod("/dev/full", before.Mode&0o7777)
+		_ = unix.UtimesNano("/dev/full", []unix.Timespec{before.Atim, before.Mtim})
+	})
+	out, _ := sh(t, p, sb, "touch -m -d @1000000000 /dev/full; chmod 0640 /dev/full")
+	t.Log(out)
+	var after unix.Stat_t
+	require.NoError(t, unix.Stat("/dev/full", &after))
+	assert.Equal(t, before.Mode, after.Mode, "the confined command changed the mode of the machine's /dev/full")
+	assert.NotEqual(t, time.Unix(1000000000, 0), time.Unix(after.Mtim.Unix()), "the confined command changed the times of the machine's /dev/full")
+	if os.Getuid() != 0 {
+		t.Log("not root: the device nodes are not the command's, so this run cannot show the escape")
+	}
+}
