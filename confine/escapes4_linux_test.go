@@ -39,3 +39,33 @@ func TestEscapeDeviceNodeMetadata(t *testing.T) {
 		t.Log("not root: the device nodes are not the command's, so this run cannot show the escape")
 	}
 }
+
+// TestEscapeCredentialsRound4: more files that hold credentials in the
+// home directory, readable by a confined command under DefaultPolicy.
+//
+//	cat ~/.cloudflared/cert.pem ~/.minikube/profiles/minikube/client.key ...
+func TestEscapeCredentialsRound4(t *testing.T) {
+	requireConfinement(t)
+	home := fakeHome(t)
+	t.Setenv("GOCACHE", home+"/.cache/go-build")
+	secrets := map[string]string{
+		".cloudflared/cert.pem":                  "CLOUDFLAREDSECRET",
+		".minikube/profiles/minikube/client.key": "MINIKUBESECRET",
+		".config/openstack/clouds.yaml":          "password: OPENSTACKSECRET",
+		".authinfo":                              "machine x login y password AUTHINFOSECRET",
+		".msmtprc":                               "password MSMTPSECRET",
+		".config/helm/repositories.yaml":         "password: HELMSECRET",
+		".ivy2/.credentials":                     "password=IVYSECRET",
+		".sbt/.credentials":                      "password=SBTSECRET",
+		".bundle/config":                         "BUNDLE_GEMS__EXAMPLE__COM: BUNDLESECRET",
+		".config/pip/pip.conf":                   "index-url = https://u:PIPSECRET@example.com/simple",
+		".pip/pip.conf":                          "index-url = https://u:PIPOLDSECRET@example.com/simple",
+		".wakatime.cfg":                          "api_key = WAKATIMESECRET",
+		".tsh/keys/proxy/user":                   "TELEPORTSECRET",
+		".passwd-s3fs":                           "AKIA:S3FSSECRET",
+		".config/scw/config.yaml":                "secret_key: SCALEWAYSECRET",
+		".config/clickhouse-client/config.xml":   "<password>CLICKHOUSESECRET</password>",
+		".influxdbv2/configs":                    "token = \"INFLUXSECRET\"",
+	}
+	assertSecretsHidden(t, home, secrets)
+}
