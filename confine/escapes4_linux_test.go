@@ -69,3 +69,22 @@ func TestEscapeCredentialsRound4(t *testing.T) {
 	}
 	assertSecretsHidden(t, home, secrets)
 }
+
+// TestEscapeFirstProcessEndedBySignal: the helper is PID 1 of the sandbox's
+// namespace, which gets a signal sent from inside only when it has a
+// handler for it, and Go's runtime installs one for every signal: it
+// ignores the ones the helper Notifies, but crashes on SIGABRT, SIGILL,
+// SIGTRAP, SIGSYS, SIGBUS, SIGFPE and SIGSEGV sent by kill. The command
+// ends the sandbox's first process (and with it the sandbox) at a moment
+// of its choosing; bubblewrap exits at once, and cmd.Wait returns before
+// Policy.AfterExit has run (see the sandboxauth package's
+// TestEscapeRunReturnsBeforeQuarantine).
+//
+//	kill -s ABRT 1
+func TestEscapeFirstProcessEndedBySignal(t *testing.T) {
+	sb, _, p := dirs(t)
+	for _, sig := range []string{"ABRT", "ILL", "TRAP", "SYS", "BUS", "FPE", "SEGV"} {
+		out, _ := sh(t, p, sb, "kill -s "+sig+" 1; sleep 0.3; echo alive")
+		assert.Contains(t, out, "alive", "SIG%s sent by the command ended the sandbox's first process: %.80s", sig, out)
+	}
+}
