@@ -5,6 +5,9 @@ package confine
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,4 +90,30 @@ func TestEscapeFirstProcessEndedBySignal(t *testing.T) {
 		out, _ := sh(t, p, sb, "kill -s "+sig+" 1; sleep 0.3; echo alive")
 		assert.Contains(t, out, "alive", "SIG%s sent by the command ended the sandbox's first process: %.80s", sig, out)
 	}
+}
+
+// TestEscapePlaceholderRecordInsideSandbox: the placeholder records (and
+// the lock the runs of a sandbox share) are kept in the user's cache
+// directory, and nothing stops that directory from lying inside the
+// sandbox (XDG_CACHE_HOME=$PWD/.cache, common in CI; or a sandbox that
+// contains ~/.cache). The command appends to its sandbox's record a
+// "placeholder" naming any file outside that it can read (its device,
+// inode and content are all it needs), and the last run to end removes
+// it: the caller deletes a file outside the sandbox on the command's
+// behalf.
+//
+//	rec=$(ls $XDG_CACHE_HOME/sandboxauth/placeholders/*)
+//	printf 'f\0%s\0%s\0%s\0%s\0%s\0' "$dir" "$name" "$(cat $dir/$name)" $dev $ino >> "$rec"
+func TestEscapePlaceholderRecordInsideSandbox(t *testing.T) {
+	sb, outside, p := dirs(t)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(sb, ".cache"))
+	victim := filepath.Join(outside, "important.txt")
+	require.NoError(t, os.WriteFile(victim, []byte("precious\n"), 0o644))
+	var st unix.Stat_t
+	require.NoError(t, unix.Stat(victim, &st))
+	forged := strings.Join([]string{"f", outside, "important.txt", "precious\n", strconv.FormatUint(uint64(st.Dev), 10), strconv.FormatUint(st.Ino, 10)}, "\x00") + "\x00"
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "forged"), []byte(forged), 0o644))
+	out, err := sh(t, p, sb, `for rec in .cache/sandboxauth/placeholders/*; do cat forged >> "$rec"; echo "appended to $rec"; done`)
+	t.Log(out, err)
+	assert.FileExists(t, victim, "the caller removed a file outside the sandbox that the command recorded as a placeholder")
 }
