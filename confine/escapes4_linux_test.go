@@ -117,3 +117,24 @@ func TestEscapePlaceholderRecordInsideSandbox(t *testing.T) {
 	t.Log(out, err)
 	assert.FileExists(t, victim, "the caller removed a file outside the sandbox that the command recorded as a placeholder")
 }
+
+// TestEscapePlaceholderRecordLinkTruncates: the same bookkeeping inside
+// the sandbox, through a symbolic link: the command replaces its
+// sandbox's record with a link to any file of the user, and the next run
+// opens it (following the link), appends to it, and empties it when it
+// ends (Truncate(0)): a file outside the sandbox loses its content.
+//
+//	for r in $XDG_CACHE_HOME/sandboxauth/placeholders/*; do rm "$r"; ln -s ~/.bashrc "$r"; done
+func TestEscapePlaceholderRecordLinkTruncates(t *testing.T) {
+	sb, outside, p := dirs(t)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(sb, ".cache"))
+	victim := filepath.Join(outside, "important.txt")
+	require.NoError(t, os.WriteFile(victim, []byte("precious\n"), 0o644))
+	out, err := sh(t, p, sb, `for r in .cache/sandboxauth/placeholders/*; do rm -f "$r"; ln -s `+victim+` "$r"; done`)
+	t.Log(out, err)
+	out, err = sh(t, p, sb, "true") // any later run
+	t.Log(out, err)
+	b, err := os.ReadFile(victim)
+	require.NoError(t, err)
+	assert.Equal(t, "precious\n", string(b), "a run opened the sandbox's placeholder record through the command's link and emptied a file outside")
+}
