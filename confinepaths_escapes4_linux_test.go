@@ -211,3 +211,34 @@ printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n
 	t.Logf("git status in src: %s", userGit(t, src, "status", "--short"))
 	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration the confined command wrote there")
 }
+
+// TestEscapeGlobalGitIncludeInSandbox: the files a repository's
+// configuration includes are kept read-only when they lie in the sandbox,
+// but not those the user's own configuration (~/.gitconfig) names: a
+// dotfiles project, or a team's shared settings kept in the project and
+// included from ~/.gitconfig (include.path, includeIf, core.hooksPath).
+// The command appends a core.fsmonitor to the included file, and git runs
+// it unconfined in every repository of the user.
+//
+//	printf '[core]\n\tfsmonitor = "touch $HOME/pwned; false"\n' >> tools/gitconfig
+func TestEscapeGlobalGitIncludeInSandbox(t *testing.T) {
+	sb := escapeSandbox(t)
+	home := homeVictimDir(t)
+	marker := filepath.Join(homeVictimDir(t), "pwned")
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "tools"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "tools", "gitconfig"), []byte("[alias]\n\tst = status\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = "+filepath.Join(sb, "tools", "gitconfig")+"\n"), 0o644))
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> tools/gitconfig`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	t.Log(out, err)
+
+	other := filepath.Join(home, "other")
+	userGit(t, home, "init", "-q", other)
+	t.Logf("git status in another repository: %s", userGit(t, other, "status", "--short"))
+	assert.NoFileExists(t, marker, "the user's git, in another repository, ran a core.fsmonitor the confined command wrote into a file ~/.gitconfig includes")
+}
