@@ -26,39 +26,46 @@ func userGit(t *testing.T, dir string, args ...string) string {
 	return string(b)
 }
 
-// TestEscapeQuarantineSplitIndexHidesGitlink: the quarantine finds the
+// TestEscapeQuarantineIndexNotUnderstood: the quarantine finds the
 // submodules git status enters by reading the top repository's index,
 // and an index it does not understand counts as having none. The command
 // makes a repository deeper than the walk reaches, gives it a
-// core.fsmonitor, records it as a gitlink, then turns the index into a
-// split index (git update-index --split-index: a "link" extension and a
-// .git/sharedindex.* file, no configuration needed). The quarantine then
-// sees no gitlink and leaves the repository; the user's plain git status
-// enters it and runs the fsmonitor unconfined.
+// core.fsmonitor, records it as a gitlink, then makes the index one the
+// quarantine does not read but git does: a split index (git update-index
+// --split-index: a "link" extension and a .git/sharedindex.* file, no
+// configuration needed), or a symbolic link to the real index (git
+// follows it). The quarantine then sees no gitlink and leaves the
+// repository; the user's plain git status enters it and runs the
+// fsmonitor unconfined.
 //
 //	mkdir -p a/b/c/d/evil && cd a/b/c/d/evil && git init -q && git commit -q --allow-empty -m x
 //	printf '[core]\n\tfsmonitor = "touch $HOME/pwned; false"\n' >> .git/config
 //	cd - && git update-index --add --cacheinfo 160000,$(git -C a/b/c/d/evil rev-parse HEAD),a/b/c/d/evil
-//	git update-index --split-index
-func TestEscapeQuarantineSplitIndexHidesGitlink(t *testing.T) {
-	sb := escapeSandbox(t)
-	marker := homeMarker(t)
-	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
-	require.NoError(t, err)
-	cmd := exec.Command("/bin/sh", "-c", `set -e
+//	git update-index --split-index    # or: mv .git/index .git/index.real && ln -s index.real .git/index
+func TestEscapeQuarantineIndexNotUnderstood(t *testing.T) {
+	for name, hide := range map[string]string{
+		"split index":   "git update-index --split-index",
+		"symbolic link": "mv .git/index .git/index.real && ln -s index.real .git/index",
+	} {
+		t.Run(name, func(t *testing.T) {
+			sb := escapeSandbox(t)
+			marker := homeMarker(t)
+			p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+			require.NoError(t, err)
+			cmd := exec.Command("/bin/sh", "-c", `set -e
 mkdir -p a/b/c/d/evil && cd a/b/c/d/evil && git init -q && git commit -q --allow-empty -m x
 printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config
 cd "$OLDPWD" && git update-index --add --cacheinfo 160000,$(git -C a/b/c/d/evil rev-parse HEAD),a/b/c/d/evil
-git update-index --split-index`)
-	cmd.Dir = sb
-	cmd.Env = append(os.Environ(), gitEnv...)
-	out, err := runConfined(cmd, p)
-	require.NoError(t, err, out)
-	matches, _ := filepath.Glob(filepath.Join(sb, ".git", "sharedindex.*"))
-	require.NotEmpty(t, matches, "the payload made no split index")
+`+hide)
+			cmd.Dir = sb
+			cmd.Env = append(os.Environ(), gitEnv...)
+			out, err := runConfined(cmd, p)
+			require.NoError(t, err, out)
 
-	t.Logf("git status: %s", userGit(t, sb, "status", "--short"))
-	assert.NoFileExists(t, marker, "a plain git status ran the confined command's fsmonitor unconfined")
+			t.Logf("git status: %s", userGit(t, sb, "status", "--short"))
+			assert.NoFileExists(t, marker, "a plain git status ran the confined command's fsmonitor unconfined")
+		})
+	}
 }
 
 // TestEscapeQuarantinePreexistingRebaseTodo: the user has an interactive
