@@ -249,3 +249,48 @@ func TestEscapeGlobalGitIncludeInSandbox(t *testing.T) {
 	t.Logf("git status in another repository: %s", userGit(t, other, "status", "--short"))
 	assert.NoFileExists(t, marker, "the user's git, in another repository, ran a core.fsmonitor the confined command wrote into a file ~/.gitconfig includes")
 }
+
+// TestEscapePackageManagerSettingsNameProgram: .pnpmfile.cjs and
+// .yarnrc.yml are kept read-only because the package manager loads what
+// they name on every command, --ignore-scripts included; but the settings
+// that name such a program under another file name are not: pnpm's
+// pnpm-workspace.yaml (pnpmfile: any file) and npm's project .npmrc
+// (git=any program, run for a git dependency). The command writes them,
+// and the user's own `pnpm install --ignore-scripts` or
+// `npm install --ignore-scripts` runs its code unconfined.
+//
+//	printf 'pnpmfile: tools/hooks.cjs\n' > pnpm-workspace.yaml; echo 'require("fs").writeFileSync(...)' > tools/hooks.cjs
+//	echo "git=$PWD/tools/git.sh" > .npmrc; (a git+file: dependency in package.json)
+func TestEscapePackageManagerSettingsNameProgram(t *testing.T) {
+	for _, c := range []struct{ name, payload, program string }{
+		{"pnpm-workspace.yaml pnpmfile", `mkdir -p tools
+printf 'pnpmfile: tools/hooks.cjs\n' > pnpm-workspace.yaml
+echo 'require("fs").writeFileSync(process.env.MARKER, "x"); module.exports = {hooks: {}}' > tools/hooks.cjs`, "pnpm"},
+		{".npmrc git", `mkdir -p tools
+printf '#!/bin/sh\ntouch "$MARKER"\nexec git "$@"\n' > tools/git.sh; chmod +x tools/git.sh
+echo "git=$PWD/tools/git.sh" > .npmrc
+echo '{"name":"x","version":"1.0.0","dependencies":{"dep":"git+file://'"$PWD"'/dep.git"}}' > package.json`, "npm"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := exec.LookPath(c.program); err != nil {
+				t.Skipf("%s is not installed, so its settings cannot be tested", c.program)
+			}
+			sb := escapeSandbox(t)
+			require.NoError(t, os.WriteFile(filepath.Join(sb, "package.json"), []byte(`{"name":"x","version":"1.0.0"}`), 0o644))
+			marker := homeMarker(t)
+			p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+			require.NoError(t, err)
+			cmd := exec.Command("/bin/sh", "-c", c.payload)
+			cmd.Dir = sb
+			out, err := runConfined(cmd, p)
+			require.NoError(t, err, out)
+
+			install := exec.Command(c.program, "install", "--ignore-scripts", "--offline")
+			install.Dir = sb
+			install.Env = append(os.Environ(), "MARKER="+marker)
+			b, _ := install.CombinedOutput()
+			t.Logf("%s install --ignore-scripts: %.300s", c.program, b)
+			assert.NoFileExists(t, marker, "the user's %s install --ignore-scripts ran a program the confined command named in the package manager's settings", c.program)
+		})
+	}
+}
