@@ -294,3 +294,33 @@ echo '{"name":"x","version":"1.0.0","dependencies":{"dep":"git+file://'"$PWD"'/d
 		})
 	}
 }
+
+// TestEscapeProjectSecretsUnderOtherNames: .env and .env.* are hidden
+// from the command, but projects keep the same secrets in files of other
+// names: direnv's .envrc, wrangler's .dev.vars, Rails' config/master.key,
+// a project .npmrc with a registry token. The command reads them (and,
+// without the network, can still hand them to the agent in its output or
+// in a project file the agent reads).
+//
+//	cat .envrc .dev.vars config/master.key .npmrc
+func TestEscapeProjectSecretsUnderOtherNames(t *testing.T) {
+	sb := escapeSandbox(t)
+	secrets := map[string]string{
+		".envrc":            "export AWS_SECRET_ACCESS_KEY=ENVRCSECRET",
+		".dev.vars":         "API_TOKEN=DEVVARSSECRET",
+		"config/master.key": "MASTERKEYSECRET",
+		".npmrc":            "//registry.npmjs.org/:_authToken=NPMRCSECRET",
+	}
+	for rel, body := range secrets {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(sb, rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(sb, rel), []byte(body+"\n"), 0o600))
+	}
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	for rel, body := range secrets {
+		cmd := exec.Command("/bin/cat", rel)
+		cmd.Dir = sb
+		out, _ := runConfined(cmd, p)
+		assert.NotContains(t, out, body, "%s, a project's secrets, was readable", rel)
+	}
+}
