@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -323,4 +324,24 @@ func TestEscapeProjectSecretsUnderOtherNames(t *testing.T) {
 		out, _ := runConfined(cmd, p)
 		assert.NotContains(t, out, body, "%s, a project's secrets, was readable", rel)
 	}
+}
+
+// TestEscapeQuarantineNameTooLong: the quarantine renames what it moves
+// aside to its name plus ".sandboxauth-quarantine", and leaves it where it
+// is when that fails for any reason but a taken name. A new match of a
+// wildcard pattern (*.code-workspace, whose settings and tasks VS Code
+// applies once the user accepts its offer to open it) with a name of 240
+// bytes cannot take 23 more: ENAMETOOLONG, and it stays.
+//
+//	echo '{"settings": {...}}' > $(printf 'w%.0s' $(seq 225)).code-workspace
+func TestEscapeQuarantineNameTooLong(t *testing.T) {
+	sb := escapeSandbox(t)
+	name := strings.Repeat("w", 225) + ".code-workspace"
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `echo '{"settings": {}}' > `+name)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+	assert.NoFileExists(t, filepath.Join(sb, name), "a new workspace file was left in place because its quarantine name would be too long")
 }
