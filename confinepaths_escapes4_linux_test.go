@@ -387,3 +387,26 @@ touch planted; sleep 60`)
 	t.Logf("the editor's git status while the command runs: %s", userGit(t, sb, "status", "--short"))
 	assert.NoFileExists(t, marker, "a git status while the confined command ran entered its new repository and ran its fsmonitor unconfined")
 }
+
+// TestEscapeGitConfigCredentials: git's configuration often carries the
+// user's credentials: a CI checkout persists its token in the repository's
+// .git/config (http.<url>.extraheader), and ~/.gitconfig may hold an
+// extraheader or a url.<https://TOKEN@host/>.insteadOf rewrite. Both are
+// kept read-only or left alone, and readable by the command.
+//
+//	cat .git/config ~/.gitconfig
+func TestEscapeGitConfigCredentials(t *testing.T) {
+	sb := escapeSandbox(t)
+	home := homeVictimDir(t)
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	userGit(t, sb, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic REPOCONFIGSECRET")
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[url \"https://x-access-token:GLOBALCONFIGSECRET@github.com/\"]\n\tinsteadOf = https://github.com/\n"), 0o644))
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", "cat .git/config ~/.gitconfig")
+	cmd.Dir = sb
+	out, _ := runConfined(cmd, p)
+	assert.NotContains(t, out, "REPOCONFIGSECRET", "the token in the repository's configuration was readable")
+	assert.NotContains(t, out, "GLOBALCONFIGSECRET", "the token in ~/.gitconfig was readable")
+}
