@@ -410,3 +410,37 @@ func TestEscapeGitConfigCredentials(t *testing.T) {
 	assert.NotContains(t, out, "REPOCONFIGSECRET", "the token in the repository's configuration was readable")
 	assert.NotContains(t, out, "GLOBALCONFIGSECRET", "the token in ~/.gitconfig was readable")
 }
+
+// TestEscapeQuarantineNestedIndexGitlink: the quarantine follows the
+// gitlinks of the top repository's index to new repositories however
+// deep, but not those of a repository below the top. In a nested
+// repository that was there before the run (its index is writable), the
+// command records a gitlink to a new repository deeper than the walk
+// reaches and gives that one a core.fsmonitor: git status in the nested
+// repository (or the top's, when the nested one is a submodule) enters it
+// and runs the fsmonitor unconfined.
+//
+//	mkdir -p sub/a/b/c/evil && cd sub/a/b/c/evil && git init -q && git commit -q --allow-empty -m x &&
+//	printf '[core]\n\tfsmonitor = "touch $HOME/pwned; false"\n' >> .git/config &&
+//	cd ../../../.. && git -C sub update-index --add --cacheinfo 160000,$(git -C sub/a/b/c/evil rev-parse HEAD),a/b/c/evil
+func TestEscapeQuarantineNestedIndexGitlink(t *testing.T) {
+	sb := escapeSandbox(t)
+	sub := filepath.Join(sb, "sub")
+	out, err := exec.Command("git", "init", "-q", sub).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	userGit(t, sub, "commit", "-q", "--allow-empty", "-m", "x")
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+mkdir -p sub/a/b/c/evil && cd sub/a/b/c/evil && git init -q && git commit -q --allow-empty -m x
+printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config
+cd "$OLDPWD/sub" && git update-index --add --cacheinfo 160000,$(git -C a/b/c/evil rev-parse HEAD),a/b/c/evil`)
+	cmd.Dir = sb
+	cmd.Env = append(os.Environ(), gitEnv...)
+	out2, err := runConfined(cmd, p)
+	require.NoError(t, err, out2)
+
+	t.Logf("git status in sub: %s", userGit(t, sub, "status", "--short"))
+	assert.NoFileExists(t, marker, "git status in a nested repository entered a new repository the command recorded in its index")
+}
