@@ -138,3 +138,29 @@ func TestEscapePlaceholderRecordLinkTruncates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "precious\n", string(b), "a run opened the sandbox's placeholder record through the command's link and emptied a file outside")
 }
+
+// TestEscapeSystemSecretsReadableAsRoot: run as root, the command is
+// root in its user namespace, mapped to the real root: it owns every
+// root-owned file and reads those only root may read, though it has no
+// capability. DefaultPolicy hides /etc/shadow, sudoers and the SSH host
+// keys, but not the machine's other secrets: TLS private keys
+// (/etc/ssl/private), WireGuard and NetworkManager connection secrets,
+// cluster admin credentials (/etc/kubernetes/admin.conf,
+// /etc/rancher/k3s/k3s.yaml), Let's Encrypt keys. This machine has
+// /etc/ssl/private/ssl-cert-snakeoil.key (root:ssl-cert 0640, in a 0710
+// directory).
+//
+//	cat /etc/ssl/private/*.key
+func TestEscapeSystemSecretsReadableAsRoot(t *testing.T) {
+	requireConfinement(t)
+	const key = "/etc/ssl/private/ssl-cert-snakeoil.key"
+	b, err := os.ReadFile(key)
+	if err != nil {
+		t.Logf("%s is not readable here (%v): nothing to show", key, err)
+		return
+	}
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	out, _ := sh(t, DefaultPolicy(sb), sb, "cat "+key)
+	assert.NotContains(t, out, strings.TrimSpace(string(b))[:60], "the machine's TLS private key was readable by a command confined as root")
+}
