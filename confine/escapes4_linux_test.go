@@ -4,7 +4,9 @@ package confine
 // escape does NOT happen, and fails while it does.
 
 import (
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -163,4 +165,39 @@ func TestEscapeSystemSecretsReadableAsRoot(t *testing.T) {
 	require.NoError(t, err)
 	out, _ := sh(t, DefaultPolicy(sb), sb, "cat "+key)
 	assert.NotContains(t, out, strings.TrimSpace(string(b))[:60], "the machine's TLS private key was readable by a command confined as root")
+}
+
+// TestEscapeTerminalSettings: the command's standard streams may be the
+// user's terminal, and the filter refuses only the ioctls that type into
+// it. The command changes the terminal's settings, which outlive it: with
+// `stty intr undef -echo`, Ctrl-C no longer interrupts anything in that
+// terminal (a later confined run included) and what the user types is no
+// longer shown. (TIOCEXCL, which makes every later open of the terminal
+// fail, and TCFLSH, which discards what the user typed ahead, pass too.)
+//
+//	stty intr undef -echo
+func TestEscapeTerminalSettings(t *testing.T) {
+	sb, _, p := dirs(t)
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	require.NoError(t, err)
+	defer ptmx.Close()
+	require.NoError(t, unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0))
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	require.NoError(t, err)
+	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	require.NoError(t, err)
+	defer tty.Close()
+	go func() { _, _ = io.Copy(io.Discard, ptmx) }()
+	before, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	require.NoError(t, err)
+
+	cmd := exec.Command("/bin/sh", "-c", "stty intr undef -echo")
+	cmd.Dir = sb
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	t.Log(Run(cmd, p))
+
+	after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	require.NoError(t, err)
+	assert.Equal(t, before.Cc[unix.VINTR], after.Cc[unix.VINTR], "the confined command took Ctrl-C away from the user's terminal")
+	assert.Equal(t, before.Lflag&unix.ECHO, after.Lflag&unix.ECHO, "the confined command turned the user's terminal's echo off")
 }
