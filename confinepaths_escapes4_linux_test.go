@@ -469,3 +469,33 @@ for f in kilo.json kilo.jsonc .kilo/kilo.jsonc; do echo '{"mcp":{"x":{"type":"lo
 		assert.NoFileExists(t, filepath.Join(sb, f), "the command wrote Kilo Code's project settings, which start MCP servers unconfined")
 	}
 }
+
+// TestEscapeNestedRepositoryRebaseTodoExec: the quarantine moves aside
+// git's state of an operation stopped half-way only in the top
+// repository's .git. In a repository below the top (there before the
+// run), the command leaves an interactive rebase stopped at a "break"
+// whose next step is "exec <anything>": the user's
+// `git rebase --continue` there runs it unconfined.
+//
+//	cd sub && GIT_SEQUENCE_EDITOR="printf 'break\nexec touch $HOME/pwned\n' >" git rebase -q -i HEAD~1
+func TestEscapeNestedRepositoryRebaseTodoExec(t *testing.T) {
+	sb := escapeSandbox(t)
+	sub := filepath.Join(sb, "sub")
+	out, err := exec.Command("git", "init", "-q", sub).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	for _, msg := range []string{"one", "two"} {
+		userGit(t, sub, "commit", "-q", "--allow-empty", "-m", msg)
+	}
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `cd sub && GIT_SEQUENCE_EDITOR="printf 'break\nexec touch `+marker+`\n' >" git rebase -q -i HEAD~1`)
+	cmd.Dir = sb
+	cmd.Env = append(os.Environ(), gitEnv...)
+	out2, err := runConfined(cmd, p)
+	t.Logf("confined payload: err=%v %s", err, out2)
+	require.DirExists(t, filepath.Join(sub, ".git", "rebase-merge"), "the payload left no rebase stopped")
+
+	t.Logf("git rebase --continue in sub: %s", userGit(t, sub, "rebase", "--continue"))
+	assert.NoFileExists(t, marker, "git rebase --continue in a nested repository ran an exec line the confined command left")
+}
