@@ -153,10 +153,10 @@ printf '../../notes/c\n' > sub/.git/commondir`)
 //	mkdir evil && cd evil && git init -q && git commit -q --allow-empty -m x &&
 //	printf '[core]\n\tfsmonitor = "touch $HOME/pwned; false"\n' >> .git/config &&
 //	cd .. && git update-index --add --cacheinfo 160000,$(git -C evil rev-parse HEAD),evil &&
-//	mkdir junk && cd junk && seq 100000 | xargs touch && cd .. # a slower walk
+//	mkdir junk && cd junk && seq 30000 | xargs touch && cd .. # a slower walk
 //	kill -ABRT 1
 func TestEscapeRunReturnsBeforeQuarantine(t *testing.T) {
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 3; i++ {
 		sb := escapeSandbox(t)
 		marker := homeMarker(t)
 		p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
@@ -168,7 +168,7 @@ func TestEscapeRunReturnsBeforeQuarantine(t *testing.T) {
 mkdir evil && cd evil && git init -q && git commit -q --allow-empty -m x
 printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config
 cd .. && git update-index --add --cacheinfo 160000,$(git -C evil rev-parse HEAD),evil
-mkdir junk && cd junk && seq 100000 | xargs touch && cd ..
+mkdir junk && cd junk && seq 30000 | xargs touch && cd ..
 kill -ABRT 1; sleep 5`)
 		cmd.Dir = sb
 		cmd.Env = append(os.Environ(), gitEnv...)
