@@ -110,32 +110,45 @@ func TestEscapeQuarantinePreexistingRebaseTodo(t *testing.T) {
 // but files it lacks are not protected below the top, and the quarantine
 // leaves its .git alone (it was there before). The command writes
 // sub/.git/commondir naming a directory of its own, whose config and
-// hooks git then uses for sub: the user's git status or git commit in sub
+// hooks git then uses for sub; or, when sub has no hooks directory (a
+// repository made with --template=, as some tools make them), it creates
+// sub/.git/hooks/pre-commit. The user's git status or git commit in sub
 // runs them unconfined.
 //
 //	git init -q --bare notes/c
 //	printf '[core]\n\tbare = false\n\tfsmonitor = "touch $HOME/pwned; false"\n' > notes/c/config
 //	printf '../../notes/c\n' > sub/.git/commondir
+//	# or: mkdir sub/.git/hooks && printf '#!/bin/sh\ntouch $HOME/pwned\n' > sub/.git/hooks/pre-commit
 func TestEscapeNestedRepositoryCommondir(t *testing.T) {
-	sb := escapeSandbox(t)
-	sub := filepath.Join(sb, "sub")
-	out, err := exec.Command("git", "init", "-q", sub).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	userGit(t, sub, "commit", "-q", "--allow-empty", "-m", "x")
-	marker := homeMarker(t)
-	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
-	require.NoError(t, err)
-	cmd := exec.Command("/bin/sh", "-c", `set -e
-mkdir -p notes && git init -q --bare notes/c
-printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "touch `+marker+`; false"\n' > notes/c/config
-printf '../../notes/c\n' > sub/.git/commondir`)
-	cmd.Dir = sb
-	cmd.Env = append(os.Environ(), gitEnv...)
-	out2, err := runConfined(cmd, p)
-	require.NoError(t, err, out2)
+	for _, c := range []struct {
+		name     string
+		template []string
+		payload  string
+	}{
+		{"commondir", nil, `mkdir -p notes && git init -q --bare notes/c
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "touch MARKER; false"\n' > notes/c/config
+printf '../../notes/c\n' > sub/.git/commondir`},
+		{"missing hooks", []string{"--template="}, `mkdir sub/.git/hooks && printf '#!/bin/sh\ntouch MARKER\n' > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sb := escapeSandbox(t)
+			sub := filepath.Join(sb, "sub")
+			out, err := exec.Command("git", append(append([]string{"init", "-q"}, c.template...), sub)...).CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			userGit(t, sub, "commit", "-q", "--allow-empty", "-m", "x")
+			marker := homeMarker(t)
+			p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+			require.NoError(t, err)
+			cmd := exec.Command("/bin/sh", "-c", "set -e\n"+strings.ReplaceAll(c.payload, "MARKER", marker))
+			cmd.Dir = sb
+			cmd.Env = append(os.Environ(), gitEnv...)
+			out2, err := runConfined(cmd, p)
+			require.NoError(t, err, out2)
 
-	t.Logf("git status in sub: %s", userGit(t, sub, "status", "--short"))
-	assert.NoFileExists(t, marker, "git status in a repository that existed before the run ran a configuration the confined command chose")
+			t.Logf("git status and commit in sub: %s%s", userGit(t, sub, "status", "--short"), userGit(t, sub, "commit", "-q", "--allow-empty", "-m", "y"))
+			assert.NoFileExists(t, marker, "git in a repository that existed before the run ran something the confined command chose")
+		})
+	}
 }
 
 // TestEscapeRunReturnsBeforeQuarantine: confine.Run promises that when
