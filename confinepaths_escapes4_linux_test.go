@@ -512,3 +512,35 @@ func TestEscapeNestedRepositoryRebaseTodoExec(t *testing.T) {
 	t.Logf("git rebase --continue in sub: %s", userGit(t, sub, "rebase", "--continue"))
 	assert.NoFileExists(t, marker, "git rebase --continue in a nested repository ran an exec line the confined command left")
 }
+
+// TestEscapeCommitTimeScripts: hook directories and hook managers'
+// settings are kept read-only because the user's next commit runs what
+// they name, but not the scripts lefthook runs from its source
+// directories (.lefthook/<hook>/ and .lefthook-local/<hook>/, the
+// defaults of source_dir and source_dir_local) nor lint-staged's
+// configuration (.lintstagedrc*, lint-staged.config.*), which a husky or
+// lefthook pre-commit hook runs. The command changes a script
+// lefthook.yml names and adds others.
+//
+//	echo 'touch $HOME/pwned' >> .lefthook/pre-commit/lint.sh
+//	echo '{"*": "touch $HOME/pwned"}' > .lintstagedrc.json
+func TestEscapeCommitTimeScripts(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, ".lefthook", "pre-commit"), 0o755))
+	script := filepath.Join(sb, ".lefthook", "pre-commit", "lint.sh")
+	require.NoError(t, os.WriteFile(script, []byte("echo lint\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "lefthook.yml"), []byte("pre-commit:\n  scripts:\n    \"lint.sh\":\n      runner: sh\n"), 0o644))
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `echo 'touch $HOME/pwned' >> .lefthook/pre-commit/lint.sh
+mkdir -p .lefthook-local/pre-commit && echo 'touch $HOME/pwned' > .lefthook-local/pre-commit/a.sh
+echo '{"*": "touch $HOME/pwned"}' > .lintstagedrc.json`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	t.Log(out, err)
+	b, err := os.ReadFile(script)
+	require.NoError(t, err)
+	assert.Equal(t, "echo lint\n", string(b), "the command changed a script lefthook runs on the user's next commit")
+	assert.NoFileExists(t, filepath.Join(sb, ".lefthook-local", "pre-commit", "a.sh"), "the command added a local lefthook script")
+	assert.NoFileExists(t, filepath.Join(sb, ".lintstagedrc.json"), "the command wrote lint-staged's configuration, which a pre-commit hook runs")
+}
