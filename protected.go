@@ -58,7 +58,8 @@ type ProtectedPath struct {
 //     switch its guard off, git hook directories and what commit-time
 //     hook managers run (.husky/, .githooks/, .pre-commit-config.yaml,
 //     lefthook's settings in any of its names and formats and its script
-//     directories .lefthook/ and .lefthook-local/, lint-staged's
+//     directories .lefthook/ and .lefthook-local/ (the defaults of
+//     source_dir and source_dir_local, matched as .lefthook*/), lint-staged's
 //     .lintstagedrc* and lint-staged.config.*: the user's next commit runs
 //     what they name; lint-staged's "lint-staged" key in package.json
 //     cannot be protected by a file's name, and package.json stays
@@ -79,7 +80,7 @@ type ProtectedPath struct {
 //     and shell name programs; bun's bunfig.toml, whose preload runs
 //     scripts). All of them match at any depth.
 //
-// Wildcard patterns (kilo.json*, .lintstagedrc*, .dev.vars.*) cost a
+// Wildcard patterns (kilo.json*, .lefthook*/, .lintstagedrc*, .dev.vars.*) cost a
 // confined run nothing until a match exists; each literal one that does
 // not exist at the top of the sandbox costs a placeholder mount (see
 // ProtectConfinement).
@@ -140,8 +141,7 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: ".cline/", Write: true},
 		{Pattern: ".clinerules/", Write: true},
 		{Pattern: ".factory/", Write: true},
-		{Pattern: ".lefthook/", Write: true},
-		{Pattern: ".lefthook-local/", Write: true},
+		{Pattern: ".lefthook*/", Write: true},
 		{Pattern: ".lintstagedrc*", Write: true},
 		{Pattern: "lint-staged.config.*", Write: true},
 		{Pattern: ".yarnrc.yml", Read: true, Write: true},

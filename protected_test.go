@@ -104,6 +104,8 @@ func TestProtectedPathMatch(t *testing.T) {
 		// What commit-time hook managers run.
 		{".lefthook/pre-commit/lint.sh", false, true},
 		{".lefthook-local/pre-commit/a.sh", false, true},
+		{"sub/.lefthook/pre-push/x.rb", false, true},
+		{"lefthook/pre-commit/x.sh", false, false},
 		{".lintstagedrc", false, true},
 		{".lintstagedrc.json", false, true},
 		{".lintstagedrc.mjs", false, true},
