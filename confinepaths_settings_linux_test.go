@@ -77,15 +77,15 @@ func TestConfinedCommandCannotChangeExistingCommitTimeScripts(t *testing.T) {
 
 // TestConfinedCommandCannotReadProjectSecretsUnderOtherNames: secrets
 // kept under names of the same families as the red team's (per-environment
-// wrangler variables, Rails' per-environment credential keys, a yarn
-// registry token, a nested .envrc) are hidden from the command.
+// wrangler variables, Rails' per-environment credential keys, a nested
+// .npmrc's registry token, a nested .envrc) are hidden from the command.
 func TestConfinedCommandCannotReadProjectSecretsUnderOtherNames(t *testing.T) {
 	sb := escapeSandbox(t)
 	secrets := map[string]string{
 		".dev.vars.staging":                 "API_TOKEN=STAGINGVARSSECRET",
 		"config/credentials/production.key": "PRODUCTIONKEYSECRET",
 		"apps/web/config/master.key":        "NESTEDMASTERKEYSECRET",
-		".yarnrc.yml":                       "npmAuthToken: YARNRCSECRET",
+		"packages/a/.npmrc":                 "//npm.example.com/:_authToken=NESTEDNPMRCSECRET",
 		"services/api/.envrc":               "export TOKEN=NESTEDENVRCSECRET",
 	}
 	for rel, body := range secrets {

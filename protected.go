@@ -38,8 +38,12 @@ type ProtectedPath struct {
 //     commondir or alternates make later git commands run programs;
 //   - reads and writes of the project's secrets at any depth: .env and
 //     .env.* files; direnv's .envrc, which also runs as shell code in the
-//     user's shell; the package managers' settings that carry registry
-//     tokens (.npmrc, .yarnrc.yml, .yarnrc); and reads only of wrangler's
+//     user's shell; npm's .npmrc, which carries registry tokens (a
+//     confined command sees it empty: npm then uses its defaults, and
+//     pnpm before version 11 its default node_modules layout; yarn's
+//     .yarnrc.yml stays readable, since yarn cannot work without its
+//     nodeLinker and yarnPath, so its tokens belong in the environment,
+//     npmAuthToken: "${NPM_TOKEN}"); and reads only of wrangler's
 //     .dev.vars and .dev.vars.*, and Rails' config/master.key and
 //     config/credentials/*.key (the keys of its encrypted credentials);
 //   - writes to configuration that makes other programs run code or grant
@@ -144,8 +148,8 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: ".lefthook*/", Write: true},
 		{Pattern: ".lintstagedrc*", Write: true},
 		{Pattern: "lint-staged.config.*", Write: true},
-		{Pattern: ".yarnrc.yml", Read: true, Write: true},
-		{Pattern: ".yarnrc", Read: true, Write: true},
+		{Pattern: ".yarnrc.yml", Write: true},
+		{Pattern: ".yarnrc", Write: true},
 		{Pattern: ".npmrc", Read: true, Write: true},
 		{Pattern: ".pnpmfile.cjs", Write: true},
 		{Pattern: ".pnpmfile.mjs", Write: true},

@@ -80,8 +80,8 @@ func TestProtectedPathMatch(t *testing.T) {
 		// The package managers' settings that name a program or carry a token.
 		{".npmrc", true, true},
 		{"packages/a/.npmrc", true, true},
-		{".yarnrc.yml", true, true},
-		{".yarnrc", true, true},
+		{".yarnrc.yml", false, true}, // yarn needs it: nodeLinker, yarnPath
+		{".yarnrc", false, true},
 		{"pnpm-workspace.yaml", false, true},
 		{"sub/pnpm-workspace.yaml", false, true},
 		{"bunfig.toml", false, true},
