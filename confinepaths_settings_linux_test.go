@@ -107,3 +107,23 @@ func TestConfinedCommandCannotReadProjectSecretsUnderOtherNames(t *testing.T) {
 		assert.Contains(t, out, body, "%s was hidden, but is no secret of these families", rel)
 	}
 }
+
+// TestConfinedCommandCannotLinkProgramNamingSettings: a wildcard pattern
+// (kilo.json*, .lefthook*/) keeps no placeholder, so the command can make
+// a new match, here a symbolic link to a file or directory of its
+// choosing: it is moved aside when the command ends.
+func TestConfinedCommandCannotLinkProgramNamingSettings(t *testing.T) {
+	for _, c := range []struct{ script, rel string }{
+		{`echo '{"mcp":{}}' > notes.txt; ln -s notes.txt kilo.jsonc`, "kilo.jsonc"},
+		{"mkdir -p scripts/pre-commit; echo 'touch $HOME/pwned' > scripts/pre-commit/a.sh; ln -s scripts .lefthook", ".lefthook"},
+		{"mkdir -p a/b/c; echo 'git=./evil.sh' > a/b/c/.npmrc", "a/b/c/.npmrc"},
+	} {
+		t.Run(c.rel, func(t *testing.T) {
+			sb := escapeSandbox(t)
+			out, err := runConfined(shIn(sb, c.script), protectedPolicy(t, sb))
+			t.Logf("%v %s", err, out)
+			_, err = os.Lstat(filepath.Join(sb, filepath.FromSlash(c.rel)))
+			assert.ErrorIs(t, err, os.ErrNotExist, "the command left %s", c.rel)
+		})
+	}
+}
