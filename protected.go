@@ -39,8 +39,8 @@ type ProtectedPath struct {
 //   - reads and writes of the project's secrets at any depth: .env and
 //     .env.* files; direnv's .envrc, which also runs as shell code in the
 //     user's shell; npm's .npmrc, which carries registry tokens (a
-//     confined command sees it empty: npm then uses its defaults, and
-//     pnpm before version 11 its default node_modules layout; yarn's
+//     confined command sees it empty: npm then uses its defaults, and so
+//     do the pnpm versions that read their settings from it; yarn's
 //     .yarnrc.yml stays readable, since yarn cannot work without its
 //     nodeLinker and yarnPath, so its tokens belong in the environment,
 //     npmAuthToken: "${NPM_TOKEN}"); and reads only of wrangler's
@@ -63,8 +63,9 @@ type ProtectedPath struct {
 //     hook managers run (.husky/, .githooks/, .pre-commit-config.yaml,
 //     lefthook's settings in any of its names and formats and its script
 //     directories .lefthook/ and .lefthook-local/ (the defaults of
-//     source_dir and source_dir_local, matched as .lefthook*/), lint-staged's
-//     .lintstagedrc* and lint-staged.config.*: the user's next commit runs
+//     source_dir and source_dir_local, matched as .lefthook*/),
+//     lint-staged's .lintstagedrc* and lint-staged.config.*: the user's
+//     next commit runs
 //     what they name; lint-staged's "lint-staged" key in package.json
 //     cannot be protected by a file's name, and package.json stays
 //     writable), dev-container settings
@@ -82,12 +83,13 @@ type ProtectedPath struct {
 //     .pnpmfile.cjs and pnpm-workspace.yaml, whose pnpmfile names any file
 //     as the hooks; npm's .npmrc, whose git, node-options, script-shell
 //     and shell name programs; bun's bunfig.toml, whose preload runs
-//     scripts). All of them match at any depth.
+//     before every bun run and bun test). All of them match at any depth.
 //
-// Wildcard patterns (kilo.json*, .lefthook*/, .lintstagedrc*, .dev.vars.*) cost a
-// confined run nothing until a match exists; each literal one that does
-// not exist at the top of the sandbox costs a placeholder mount (see
-// ProtectConfinement).
+// Wildcard patterns (kilo.json*, .lefthook*/, .lintstagedrc*,
+// .dev.vars.*) cost a confined run nothing until a match exists, and a new
+// match is moved aside when the run ends; each literal write-protected
+// one that does not exist at the top of the sandbox costs a placeholder
+// mount in every confined run (see ProtectConfinement).
 //
 // The slice is new on each call; callers may change it and pass it to
 // WithProtectedPaths.
