@@ -36,7 +36,16 @@ type ProtectedPath struct {
 //
 //   - writes anywhere in a .git directory at any depth: its config, hooks,
 //     commondir or alternates make later git commands run programs;
-//   - reads and writes of .env and .env.* files at any depth: secrets;
+//   - reads and writes of the project's secrets at any depth: .env and
+//     .env.* files; direnv's .envrc, which also runs as shell code in the
+//     user's shell; npm's .npmrc, which carries registry tokens (a
+//     confined command sees it empty: npm then uses its defaults, and so
+//     do the pnpm versions that read their settings from it; yarn's
+//     .yarnrc.yml stays readable, since yarn cannot work without its
+//     nodeLinker and yarnPath, so its tokens belong in the environment,
+//     npmAuthToken: "${NPM_TOKEN}"); and reads only of wrangler's
+//     .dev.vars and .dev.vars.*, and Rails' config/master.key and
+//     config/credentials/*.key (the keys of its encrypted credentials);
 //   - writes to configuration that makes other programs run code or grant
 //     permissions without asking anybody again: editor and IDE settings
 //     (.vscode/, .idea/, .zed/, *.code-workspace: tasks run on opening,
@@ -44,14 +53,22 @@ type ProtectedPath struct {
 //     assistant's auto-approval; .helix/ language servers), coding-agent
 //     settings (.claude/, .cursor/, .gemini/, .codex/, .github/hooks/,
 //     .mcp.json, and those of opencode, aider, Qwen Code, Kiro, Amazon Q,
-//     Roo, Continue and Crush: hooks, MCP servers, permission lists, lint
-//     commands), other version control systems' settings (.hg/hgrc,
-//     .jj/repo/config.toml: hooks, pagers) and sandboxauth's own project policy
-//     (.sandboxauth.json), so that an agent cannot switch its guard off,
-//     git hook directories and the hook managers' settings (.husky/,
-//     .githooks/, .pre-commit-config.yaml, lefthook's settings in any of
-//     its names and formats:
-//     the user's next commit runs what they name), dev-container settings
+//     Roo, Continue, Crush, Kilo Code (.kilocode/, .kilo/, kilo.json and
+//     kilo.jsonc), Windsurf (.windsurf/), Cline (.cline/, .clinerules/)
+//     and Factory's Droid (.factory/): hooks, MCP servers, permission
+//     lists, lint commands), other version control systems' settings
+//     (.hg/hgrc, .jj/repo/config.toml: hooks, pagers) and sandboxauth's
+//     own project policy (.sandboxauth.json), so that an agent cannot
+//     switch its guard off, git hook directories and what commit-time
+//     hook managers run (.husky/, .githooks/, .pre-commit-config.yaml,
+//     lefthook's settings in any of its names and formats and its script
+//     directories .lefthook/ and .lefthook-local/ (the defaults of
+//     source_dir and source_dir_local, matched as .lefthook*/),
+//     lint-staged's .lintstagedrc* and lint-staged.config.*: the user's
+//     next commit runs
+//     what they name; lint-staged's "lint-staged" key in package.json
+//     cannot be protected by a file's name, and package.json stays
+//     writable), dev-container settings
 //     (.devcontainer/, .devcontainer.json: commands run when the editor
 //     reopens the project in a container) and cargo's configuration
 //     (.cargo/config.toml, .cargo/config: a rustc wrapper or runner that even
@@ -61,8 +78,18 @@ type ProtectedPath struct {
 //     .python-version, .tool-versions, mise.toml and its variants, whose
 //     settings can run scripts, .NET's global.json, whose sdk paths choose
 //     the SDK that runs), and the package managers' settings that name a
-//     program they load on every command (.yarnrc.yml and .yarnrc, whose
-//     yarnPath runs a file; pnpm's .pnpmfile.cjs). All of them match at any depth.
+//     program they load or run on every command, --ignore-scripts or not
+//     (.yarnrc.yml and .yarnrc, whose yarnPath runs a file; pnpm's
+//     .pnpmfile.cjs and pnpm-workspace.yaml, whose pnpmfile names any file
+//     as the hooks; npm's .npmrc, whose git, node-options, script-shell
+//     and shell name programs; bun's bunfig.toml, whose preload runs
+//     before every bun run and bun test). All of them match at any depth.
+//
+// Wildcard patterns (kilo.json*, .lefthook*/, .lintstagedrc*,
+// .dev.vars.*) cost a confined run nothing until a match exists, and a new
+// match is moved aside when the run ends; each literal write-protected
+// one that does not exist at the top of the sandbox costs a placeholder
+// mount in every confined run (see ProtectConfinement).
 //
 // The slice is new on each call; callers may change it and pass it to
 // WithProtectedPaths.
@@ -113,10 +140,28 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: ".continue/", Write: true},
 		{Pattern: "crush.json", Write: true},
 		{Pattern: ".crush.json", Write: true},
+		{Pattern: ".kilocode/", Write: true},
+		{Pattern: ".kilo/", Write: true},
+		{Pattern: "kilo.json*", Write: true},
+		{Pattern: ".windsurf/", Write: true},
+		{Pattern: ".cline/", Write: true},
+		{Pattern: ".clinerules/", Write: true},
+		{Pattern: ".factory/", Write: true},
+		{Pattern: ".lefthook*/", Write: true},
+		{Pattern: ".lintstagedrc*", Write: true},
+		{Pattern: "lint-staged.config.*", Write: true},
 		{Pattern: ".yarnrc.yml", Write: true},
 		{Pattern: ".yarnrc", Write: true},
+		{Pattern: ".npmrc", Read: true, Write: true},
 		{Pattern: ".pnpmfile.cjs", Write: true},
 		{Pattern: ".pnpmfile.mjs", Write: true},
+		{Pattern: "pnpm-workspace.yaml", Write: true},
+		{Pattern: "bunfig.toml", Write: true},
+		{Pattern: ".envrc", Read: true, Write: true},
+		{Pattern: ".dev.vars", Read: true},
+		{Pattern: ".dev.vars.*", Read: true},
+		{Pattern: "**/config/master.key", Read: true},
+		{Pattern: "**/config/credentials/*.key", Read: true},
 		{Pattern: "global.json", Write: true},
 		{Pattern: "**/.config/mise.toml", Write: true},
 		{Pattern: "mise.toml", Write: true},

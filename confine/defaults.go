@@ -3,6 +3,7 @@ package confine
 import (
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // DefaultPolicy returns the policy real toolchains need for a project in
@@ -28,7 +29,7 @@ func DefaultPolicy(sandbox string) Policy {
 	if os.Geteuid() == 0 {
 		// Root reads every user's files: hide theirs too.
 		for _, h := range otherHomes(home) {
-			p.Hidden = append(p.Hidden, CredentialPaths(h)[len(systemCredentials):]...)
+			p.Hidden = append(p.Hidden, homeCredentials(h)...)
 		}
 	}
 	if c := goBuildCache(home); c != "" {
@@ -75,8 +76,42 @@ func CredentialEnv() []string {
 	}
 }
 
-// systemCredentials are the system's password hashes and host keys.
-var systemCredentials = [...]string{"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key"}
+// systemCredentials returns the system's secrets that only root reads:
+// password hashes and sudo rules, SSH host private keys (every
+// /etc/ssh/ssh_host_*_key present), TLS private keys (/etc/ssl/private,
+// /etc/pki/tls/private, Let's Encrypt's /etc/letsencrypt), VPN and
+// wireless keys (WireGuard, OpenVPN, IPsec, PPP, NetworkManager's system
+// connections, wpa_supplicant, iwd, netplan), cluster administrators'
+// credentials and node tokens (kubeadm's /etc/kubernetes, k3s's and
+// RKE2's /etc/rancher and their servers' state, the kubelet's keys),
+// Kerberos keytabs, the database administrators' passwords Debian keeps
+// (/etc/mysql/debian.cnf), mail relay passwords, and CI runners' tokens.
+// Directories are named whole where they hold little besides secrets, so
+// that a key under a new name is hidden too. Most do not exist on a given
+// machine, and a missing one costs nothing (see Policy.Hidden).
+func systemCredentials() []string {
+	out := []string{
+		"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
+		"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key",
+		"/etc/ssl/private", "/etc/pki/tls/private", "/etc/letsencrypt",
+		"/etc/wireguard", "/etc/openvpn", "/etc/ipsec.secrets", "/etc/ipsec.d/private", "/etc/swanctl/private",
+		"/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets",
+		"/etc/NetworkManager/system-connections", "/etc/wpa_supplicant", "/var/lib/iwd", "/etc/netplan",
+		"/etc/kubernetes", "/etc/rancher", "/var/lib/rancher/k3s/server", "/var/lib/rancher/rke2/server", "/var/lib/kubelet/pki",
+		"/etc/krb5.keytab", "/etc/mysql/debian.cnf", "/etc/postfix/sasl_passwd", "/etc/postfix/sasl_passwd.db",
+		"/etc/gitlab-runner", "/etc/gitlab/gitlab-secrets.json",
+	}
+	// Host keys of every type (dsa, ed448, ... and whatever comes next),
+	// not only the usual three; their .pub halves are not secret.
+	if keys, err := filepath.Glob("/etc/ssh/ssh_host_*_key"); err == nil {
+		for _, k := range keys {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
 
 // otherHomes returns the home directories under /home and /root other
 // than home.
@@ -96,12 +131,19 @@ func otherHomes(home string) []string {
 }
 
 // CredentialPaths returns the places where the user's credentials, keys,
-// tokens, browser profiles and shell history live, beneath home (and the
-// system's password hashes): DefaultPolicy hides them all. Each is an
+// tokens, browser profiles and shell history live, beneath home, and the
+// system's secrets (password hashes, host, TLS and VPN keys, cluster
+// administrators' credentials): DefaultPolicy hides them all. Each is an
 // absolute path; most do not exist on a given machine. The slice is new
 // on each call.
 func CredentialPaths(home string) []string {
-	out := append([]string{}, systemCredentials[:]...)
+	return append(systemCredentials(), homeCredentials(home)...)
+}
+
+// homeCredentials returns CredentialPaths' places beneath home (none
+// when home is not an absolute path).
+func homeCredentials(home string) []string {
+	var out []string
 	if home == "" || !filepath.IsAbs(home) {
 		return out
 	}
@@ -124,9 +166,9 @@ func CredentialPaths(home string) []string {
 		".config/stripe", ".pulumi", ".sentryclirc", ".kaggle", ".wrangler", ".config/.wrangler",
 		".supabase", ".local/share/com.vercel.cli", ".config/com.vercel.cli", ".local/share/opencode",
 		".config/solana", ".android/adbkey", ".config/fish/fish_variables", ".local/share/atuin",
-		".config/op", ".config/gitlab", ".config/doppler", ".doppler", ".config/infisical",
-		".config/hashicorp", ".circleci/cli.yml", ".travis", ".config/netlify", ".railway", ".fly",
-		".config/heroku", ".heroku", ".local/share/keyrings", ".ipython/profile_default/history.sqlite",
+		".config/gitlab", ".config/doppler", ".doppler", ".config/infisical",
+		".config/hashicorp", ".circleci/cli.yml", ".travis", ".config/netlify", ".railway",
+		".heroku", ".ipython/profile_default/history.sqlite",
 		".cloudflared", ".minikube", ".config/openstack", ".authinfo", ".authinfo.gpg", ".msmtprc",
 		".config/msmtp", ".config/helm", ".ivy2/.credentials", ".sbt/.credentials", ".bundle/config",
 		".config/pip/pip.conf", ".pip/pip.conf", ".wakatime.cfg", ".tsh", ".passwd-s3fs",
