@@ -128,3 +128,53 @@ printf '../../notes/c\n' > sub/.git/commondir`)
 	t.Logf("git status in sub: %s", userGit(t, sub, "status", "--short"))
 	assert.NoFileExists(t, marker, "git status in a repository that existed before the run ran a configuration the confined command chose")
 }
+
+// TestEscapeRunReturnsBeforeQuarantine: confine.Run promises that when
+// the command ends on its own, cmd.Wait returns only after
+// Policy.AfterExit (the quarantine) has run. The command can end the
+// sandbox's first process itself: the helper is a Go program, and as PID
+// 1 of the namespace it receives every signal it has a handler for, and
+// Go's runtime handles SIGABRT (and SIGILL, SIGTRAP, SIGSYS ... sent by
+// kill) by crashing. bubblewrap then exits at once and cmd.Wait returns
+// while the starting thread is still waiting for the sandbox's end and
+// has not run the quarantine: a caller that goes on (git status) finds
+// the command's new repository in place and runs its fsmonitor
+// unconfined.
+//
+//	mkdir evil && cd evil && git init -q && git commit -q --allow-empty -m x &&
+//	printf '[core]\n\tfsmonitor = "touch $HOME/pwned; false"\n' >> .git/config &&
+//	cd .. && git update-index --add --cacheinfo 160000,$(git -C evil rev-parse HEAD),evil &&
+//	mkdir junk && cd junk && seq 100000 | xargs touch && cd .. # a slower walk
+//	kill -ABRT 1
+func TestEscapeRunReturnsBeforeQuarantine(t *testing.T) {
+	for i := 0; i < 5; i++ {
+		sb := escapeSandbox(t)
+		marker := homeMarker(t)
+		p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+		require.NoError(t, err)
+		after := p.AfterExit
+		done := make(chan struct{})
+		p.AfterExit = func() { after(); close(done) }
+		cmd := exec.Command("/bin/sh", "-c", `set -e
+mkdir evil && cd evil && git init -q && git commit -q --allow-empty -m x
+printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config
+cd .. && git update-index --add --cacheinfo 160000,$(git -C evil rev-parse HEAD),evil
+mkdir junk && cd junk && seq 100000 | xargs touch && cd ..
+kill -ABRT 1; sleep 5`)
+		cmd.Dir = sb
+		cmd.Env = append(os.Environ(), gitEnv...)
+		out, _ := runConfined(cmd, p)
+		early := false
+		select {
+		case <-done:
+		default:
+			early = true
+		}
+		status := userGit(t, sb, "status", "--short") // what a caller does next
+		<-done
+		assert.False(t, early, "try %d: confine.Run returned before the quarantine had run (%.100s)", i+1, out)
+		if !assert.NoFileExists(t, marker, "try %d: the caller's git status, right after confine.Run, ran the confined command's fsmonitor: %s", i+1, status) {
+			return
+		}
+	}
+}
