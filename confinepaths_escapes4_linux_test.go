@@ -178,3 +178,36 @@ kill -ABRT 1; sleep 5`)
 		}
 	}
 }
+
+// TestEscapeEmbeddedBareRepository: the quarantine looks for new
+// repositories by the name .git, but git takes any directory holding
+// HEAD, objects/ and refs/ for a git directory when it is met on the way
+// up from the working directory (safe.bareRepository is "all" by
+// default), before it looks further up for the project's .git. The
+// command turns an ordinary directory of the project (src/) into one,
+// with a configuration that names the directory above as work tree and a
+// core.fsmonitor: the user's git status run from src/ (or anywhere below
+// it) runs the fsmonitor unconfined.
+//
+//	cd src && mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD &&
+//	printf '[core]\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "touch $HOME/pwned; false"\n' > config
+func TestEscapeEmbeddedBareRepository(t *testing.T) {
+	sb := escapeSandbox(t)
+	src := filepath.Join(sb, "src")
+	require.NoError(t, os.MkdirAll(src, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(src, "main.go"), []byte("package main\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+cd src && mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "touch `+marker+`; false"\n' > config`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+
+	t.Logf("git status in src: %s", userGit(t, src, "status", "--short"))
+	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration the confined command wrote there")
+}
