@@ -70,10 +70,9 @@
 // end-of-entries or entry offset table that disagrees with the entries, a
 // required extension other than "link"): its gitlinks are submodules whose
 // configuration is read like those .gitmodules names, and its paths are
-// what git diff and git grep --cached can print. IndexGitlinks, which the
-// confinement's quarantine uses, also reads a split index with the shared
-// index it names (.git/sharedindex.<name>), merged as git merges them;
-// the facts of a git command take a split index as not understood.
+// what git diff and git grep --cached can print. A split index is read
+// with the shared index it names (.git/sharedindex.<name>), merged as git
+// merges them.
 //
 // # Contents: what git can print
 //

@@ -298,3 +298,26 @@ func seq(n int) []uint64 {
 	}
 	return out
 }
+
+// TestGitlinkInSplitIndex: the facts of a git command read a split index
+// with its shared index: a gitlink that replaces an entry of the shared
+// index is a submodule whose configuration is judged, and the split
+// index itself is no problem.
+func TestGitlinkInSplitIndex(t *testing.T) {
+	needGit(t)
+	sb := newRepo(t)
+	writeFile(t, sb+"/m", "x\n", 0o644)
+	runGit(t, sb, "add", "m")
+	runGit(t, sb, "update-index", "--split-index")
+	ok, reason := decideIn(t, sb, sb, nil, "status")
+	require.True(t, ok, reason)
+	require.NoError(t, os.Remove(sb+"/m"))
+	id := nestedCommit(t, sb+"/m")
+	runGit(t, sb, "update-index", "--cacheinfo", "160000,"+id+",m")
+	ok, reason = decideIn(t, sb, sb, nil, "status")
+	require.True(t, ok, reason)
+	appendFile(t, sb+"/m/.git/config", "[core]\n\tfsmonitor = ./m.sh\n")
+	ok, reason = decideIn(t, sb, sb, nil, "status")
+	assert.False(t, ok)
+	assert.Contains(t, reason, "core.fsmonitor")
+}
