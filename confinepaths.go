@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -70,13 +71,16 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if err != nil {
 		return p
 	}
+	// File systems stamp change times from a coarse clock, which may lag
+	// behind this one.
+	since := time.Now().Add(-time.Second).UnixNano()
 	c := newConfinePaths(sandbox, rules, &p)
 	c.top()
 	c.walk()
 	if c.indexUnknown {
 		c.deepRepositories()
 	}
-	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states}
+	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
 	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
 		if id, ok := identify(path); ok {
 			was.ids[id] = true
@@ -112,6 +116,8 @@ type beforeRun struct {
 	watch []string
 	// states are the digests of the sequencer state that existed.
 	states map[string]string
+	// since is the time the quarantine's walk counts changes from.
+	since int64
 }
 
 // sequencerState are the directories of a git directory in which git
@@ -144,6 +150,7 @@ const quarantineSuffix = ".sandboxauth-quarantine"
 // the way.
 func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p *confine.Policy) {
 	after := newConfinePaths(sandbox, rules, &confine.Policy{Placeholders: map[string]string{}})
+	after.since = was.since
 	after.walk()
 	if after.gitWriteProtected() {
 		after.gitlinkRepositories()
@@ -363,6 +370,10 @@ type confinePaths struct {
 	// indexUnknown says that the top repository's index was not
 	// understood, so that its gitlinks are not known.
 	indexUnknown bool
+	// since is, for the quarantine's walk, a time (in nanoseconds) a
+	// little before the policy was made: directories changed after it are
+	// not counted in the walk's bound (see changedSince).
+	since int64
 }
 
 func newConfinePaths(sandbox string, rules []classify.Protected, p *confine.Policy) *confinePaths {
@@ -442,6 +453,23 @@ const (
 	walkDirs  = 256
 )
 
+// changedSince reports whether the directory dir was made, renamed or
+// changed (its change time) since c.since, when set: the quarantine's
+// walk does not count those in walkDirs, so that a command cannot use
+// up the walk with directories of its making (or old ones it moved
+// ahead) and hide what it left behind them. Directories it did not touch
+// are counted as before the run, in the same order.
+func (c *confinePaths) changedSince(dir string) bool {
+	if c.since == 0 {
+		return false
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(dir, &st); err != nil {
+		return false
+	}
+	return st.Ctim.Nano() >= c.since
+}
+
 // walkSkip are directories whose contents the walk does not look at:
 // dependencies and build output, large and rebuilt by tools.
 var walkSkip = map[string]bool{
@@ -459,9 +487,12 @@ func (c *confinePaths) walk() {
 		depth    int
 	}
 	queue := []dir{{c.sandbox, "", 0}}
-	for read := 0; len(queue) > 0 && read < walkDirs; read++ {
+	for read := 0; len(queue) > 0 && read < walkDirs; {
 		d := queue[0]
 		queue = queue[1:]
+		if !c.changedSince(d.abs) {
+			read++
+		}
 		entries, err := os.ReadDir(d.abs)
 		if err != nil {
 			continue
@@ -541,9 +572,12 @@ func (c *confinePaths) deepRepositories() {
 // read at most (negative: no bound), without following symbolic links.
 func (c *confinePaths) repositoriesBelow(root string, depth, dirs int) {
 	queue := []string{root}
-	for read := 0; len(queue) > 0 && (dirs < 0 || read < dirs); read++ {
+	for read := 0; len(queue) > 0 && (dirs < 0 || read < dirs); {
 		d := queue[0]
 		queue = queue[1:]
+		if !c.changedSince(d) {
+			read++
+		}
 		entries, err := os.ReadDir(d)
 		if err != nil {
 			continue

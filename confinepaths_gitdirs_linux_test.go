@@ -128,6 +128,20 @@ GIT_SEQUENCE_EDITOR='sed -i 1s/^pick/edit/' git rebase -q -i HEAD~2`,
 			kept: []string{"fixtures/repo.git/HEAD"}, failing: true,
 		},
 		{
+			name:    "a directory of the project made a git directory behind 300 new directories",
+			setup:   "mkdir src && echo x > src/main.go && git add src && git commit -q -m src",
+			payload: "for i in $(seq 100 399); do mkdir a$i; done && cd src && mkdir objects refs && echo 'ref: refs/heads/main' > HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = \"touch MARKER; false\"\\n' > config",
+			thenIn:  "src", then: []string{"status", "--short"},
+			moved: []string{"src/HEAD"},
+		},
+		{
+			name:    "a new repository behind 300 old directories moved ahead of it",
+			setup:   "mkdir -p old && for i in $(seq 100 399); do mkdir old/d$i; touch old/d$i/f; done && git add old && git commit -q -m old",
+			payload: "mv old/d* . && mkdir zz && cd zz && git init -q && printf '[core]\\n\\tfsmonitor = \"touch MARKER; false\"\\n' >> .git/config",
+			thenIn:  "zz", then: []string{"status", "--short"},
+			moved: []string{"zz/.git"},
+		},
+		{
 			name: "a sparse index hides a gitlink deeper than the walk",
 			payload: gitlinkPayload("a/b/c/d/e/evil", "MARKER", "") + `
 printf '/*\n!/*/\n/a/\n' > .git/info/sparse-checkout
