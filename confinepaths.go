@@ -41,6 +41,16 @@ import (
 // config.worktree, hooks, the hooks directory core.hooksPath names,
 // commondir, modules, worktrees, objects/info/alternates).
 //
+// A directory that git takes for a git directory by its contents (HEAD,
+// and objects and refs or a commondir file: a bare repository) is kept
+// like a nested repository. Below the top, a repository's missing files
+// get no placeholder (each would be a mount); they are watched, and the
+// quarantine (see quarantineNew) moves them aside if they appear. git's
+// state of an operation stopped half-way (rebase-merge, rebase-apply,
+// sequencer) is digested before the run and moved aside after it when
+// it changed: a confined command can work in a stopped rebase, but the
+// user's next `git rebase --continue` never runs steps it wrote.
+//
 // Matches below the top are found by a walk of the sandbox's directories,
 // three levels deep and 256 directories at most, that skips dependency and
 // build directories (node_modules, vendor, target, ...): it runs before
