@@ -421,6 +421,10 @@ func (c *confinePaths) top() {
 	if c.gitWriteProtected() {
 		c.repository(c.sandbox, true)
 		c.gitlinkRepositories()
+	} else if fi, err := os.Lstat(filepath.Join(c.sandbox, ".git")); err == nil && fi.IsDir() {
+		// Even with the configuration left writable, a stopped rebase
+		// must not gain steps.
+		c.sequencer(filepath.Join(c.sandbox, ".git"))
 	}
 }
 
