@@ -87,8 +87,10 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	c := newConfinePaths(sandbox, rules, &p)
 	c.top()
 	c.walk()
+	c.nestedGitlinks()
 	if c.indexUnknown {
 		c.deepRepositories()
+		c.nestedGitlinks()
 	}
 	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
 	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
@@ -164,8 +166,10 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 	after.walk()
 	if after.gitWriteProtected() {
 		after.gitlinkRepositories()
+		after.nestedGitlinks()
 		if after.indexUnknown {
 			after.deepRepositories()
+			after.nestedGitlinks()
 		}
 	}
 	var paths []string
@@ -377,9 +381,15 @@ type confinePaths struct {
 	watch []string
 	// states are the digests of git's sequencer state that exists.
 	states map[string]string
-	// indexUnknown says that the top repository's index was not
-	// understood, so that its gitlinks are not known.
+	// indexUnknown says that the index of the top repository or of a
+	// repository below it was not understood, so that its gitlinks are
+	// not known.
 	indexUnknown bool
+	// repos are the work tree and git directory of each repository
+	// found below the top; the first reposDone have had their gitlinks
+	// followed (nestedGitlinks).
+	repos     [][2]string
+	reposDone int
 	// since is, for the quarantine's walk, a time (in nanoseconds) a
 	// little before the policy was made: directories changed after it are
 	// not counted in the walk's bound (see changedSince).
@@ -438,8 +448,27 @@ func (c *confinePaths) gitlinkRepositories() {
 	if fi, err := os.Lstat(gitdir); err != nil || !fi.IsDir() {
 		return
 	}
+	c.gitlinksOf(c.sandbox, gitdir)
+}
+
+// nestedGitlinks does for the repositories found below the top what
+// gitlinkRepositories does for the top one: git status run in a nested
+// repository (or entering it as a submodule) enters its own gitlinks,
+// which may lie deeper than the walk. The repositories found that way
+// are followed in turn.
+func (c *confinePaths) nestedGitlinks() {
+	for ; c.reposDone < len(c.repos); c.reposDone++ {
+		r := c.repos[c.reposDone]
+		c.gitlinksOf(r[0], r[1])
+	}
+}
+
+// gitlinksOf keeps read-only the repositories of the gitlinks in the
+// index of the git directory gitdir, whose work tree is workTree, and
+// counts them as seen; an index not understood sets indexUnknown.
+func (c *confinePaths) gitlinksOf(workTree, gitdir string) {
 	hashLen := 20
-	if readGitConfigPaths(filepath.Join(gitdir, "config")).sha256 {
+	if readGitConfigPaths(filepath.Join(commonDir(gitdir), "config")).sha256 {
 		hashLen = 32
 	}
 	links, err := repotrust.IndexGitlinks(gitdir, hashLen)
@@ -448,15 +477,30 @@ func (c *confinePaths) gitlinkRepositories() {
 		return
 	}
 	for _, l := range links {
-		dir := filepath.Join(c.sandbox, filepath.FromSlash(l))
-		if !pathres.Within(c.sandbox, dir) {
+		dir := filepath.Join(workTree, filepath.FromSlash(l))
+		if !pathres.Within(c.sandbox, dir) || dir == c.sandbox {
 			continue
 		}
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		dotgit := filepath.Join(dir, ".git")
+		if _, err := os.Lstat(dotgit); err == nil && !c.seen[dotgit] {
 			c.repository(dir, false)
-			c.seen[filepath.Join(dir, ".git")] = true
+			c.seen[dotgit] = true
 		}
 	}
+}
+
+// commonDir returns the common directory of the git directory gitdir:
+// the one its commondir file names, or itself.
+func commonDir(gitdir string) string {
+	b, err := readSmallFile(filepath.Join(gitdir, "commondir"))
+	if err != nil {
+		return gitdir
+	}
+	cd := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(cd) {
+		cd = filepath.Join(gitdir, cd)
+	}
+	return filepath.Clean(cd)
 }
 
 // The walk below the top is bounded, since it runs before every confined
@@ -678,6 +722,9 @@ func (c *confinePaths) repository(dir string, top bool) {
 	default:
 		return
 	}
+	if !top {
+		c.repos = append(c.repos, [2]string{dir, gitdir})
+	}
 	c.gitDirectory(dir, gitdir, top)
 }
 
@@ -689,14 +736,7 @@ func (c *confinePaths) repository(dir string, top bool) {
 // recorded (see sequencer).
 func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 	c.sequencer(gitdir)
-	common := gitdir
-	if b, err := readSmallFile(filepath.Join(gitdir, "commondir")); err == nil {
-		cd := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(cd) {
-			cd = filepath.Join(gitdir, cd)
-		}
-		common = filepath.Clean(cd)
-	}
+	common := commonDir(gitdir)
 	add := func(p, placeholder string, hasPlaceholder bool) {
 		if _, err := os.Lstat(p); err != nil && !top {
 			c.watchMissing(p)

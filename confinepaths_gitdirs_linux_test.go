@@ -142,6 +142,13 @@ GIT_SEQUENCE_EDITOR='sed -i 1s/^pick/edit/' git rebase -q -i HEAD~2`,
 			moved: []string{"zz/.git"},
 		},
 		{
+			name:    "a gitlink of a nested repository deeper than the walk",
+			setup:   "git init -q sub && git -C sub commit -q --allow-empty -m x",
+			payload: "cd sub && " + gitlinkPayload("a/b/c/d/evil", "MARKER", ""),
+			thenIn:  "sub", then: []string{"status", "--short"},
+			moved: []string{"sub/a/b/c/d/evil/.git"},
+		},
+		{
 			name: "a sparse index hides a gitlink deeper than the walk",
 			payload: gitlinkPayload("a/b/c/d/e/evil", "MARKER", "") + `
 printf '/*\n!/*/\n/a/\n' > .git/info/sparse-checkout
