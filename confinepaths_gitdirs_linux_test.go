@@ -149,6 +149,13 @@ GIT_SEQUENCE_EDITOR='sed -i 1s/^pick/edit/' git rebase -q -i HEAD~2`,
 			moved: []string{"sub/a/b/c/d/evil/.git"},
 		},
 		{
+			name:    "an old repository deeper than the walk, changed and then recorded as a gitlink",
+			setup:   "git init -q a/b/c/d/old && git -C a/b/c/d/old commit -q --allow-empty -m x",
+			payload: "printf '[core]\\n\\tfsmonitor = \"touch MARKER; false\"\\n' >> a/b/c/d/old/.git/config && git update-index --add --cacheinfo 160000,$(git -C a/b/c/d/old rev-parse HEAD),a/b/c/d/old",
+			thenIn:  ".", then: []string{"status", "--short"},
+			moved: []string{"a/b/c/d/old/.git"},
+		},
+		{
 			name: "a sparse index hides a gitlink deeper than the walk",
 			payload: gitlinkPayload("a/b/c/d/e/evil", "MARKER", "") + `
 printf '/*\n!/*/\n/a/\n' > .git/info/sparse-checkout
