@@ -374,7 +374,10 @@ func TestEscapeQuarantineBeforeCommandEnds(t *testing.T) {
 		cleaned, after := make(chan struct{}), p.AfterExit
 		p.AfterExit = func() { after(); close(cleaned) }
 		require.NoError(t, confine.Start(cmd, p))
-		time.Sleep(300 * time.Millisecond)
+		require.Eventually(t, func() bool {
+			_, err := os.Stat(filepath.Join(sb, "evil", ".git"))
+			return err == nil
+		}, 20*time.Second, 10*time.Millisecond, "the command made no repository")
 		require.NoError(t, cmd.Process.Signal(unix.SIGTERM))
 		_ = cmd.Wait()
 		<-cleaned
