@@ -194,7 +194,7 @@ func isPlaceholder(path string, p *confine.Policy) bool {
 
 // quarantine renames path, which lies beneath sandbox, to a free name
 // ending in quarantineSuffix (".N" after it when taken, a random one
-// after that), through a descriptor of its directory opened beneath the
+// after that; see quarantineNames for names too long to take it), through a descriptor of its directory opened beneath the
 // sandbox with no symbolic link on the way; a directory the command made
 // read-only is made writable for its owner first. It reports whether
 // path is gone. Nothing is ever removed: a name is all it takes.
@@ -214,19 +214,12 @@ func quarantine(sandbox, path string) bool {
 	}
 	defer unix.Close(parent)
 	base := filepath.Base(rel)
-	names := make([]string, 0, 12)
-	for i := 0; i < 10; i++ {
-		n := base + quarantineSuffix
-		if i > 0 {
-			n += "." + strconv.Itoa(i)
-		}
-		names = append(names, n)
-	}
 	var r [8]byte
+	random := ""
 	if _, err := rand.Read(r[:]); err == nil {
-		names = append(names, base+quarantineSuffix+"."+hex.EncodeToString(r[:]))
+		random = hex.EncodeToString(r[:])
 	}
-	for _, to := range names {
+	for _, to := range quarantineNames(base, random) {
 		err := unix.Renameat2(parent, base, parent, to, unix.RENAME_NOREPLACE)
 		if err == unix.EACCES || err == unix.EPERM {
 			// The command took the write permission away: give it back
