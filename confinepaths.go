@@ -71,14 +71,17 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	c := confinePaths{sandbox: sandbox, rules: rules, policy: &p, seen: map[string]bool{}}
 	c.top()
 	c.walk()
+	if c.gitWriteProtected() {
+		c.followGitlinks()
+	}
 	before := map[fileID]bool{}
 	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
 		if id, ok := identify(path); ok {
 			before[id] = true
 		}
 	}
-	for _, d := range sequencerState {
-		if id, ok := identify(filepath.Join(sandbox, ".git", d)); ok {
+	for _, path := range c.sequencerStates() {
+		if id, ok := identify(path); ok {
 			before[id] = true
 		}
 	}
@@ -119,13 +122,10 @@ func quarantineNew(sandbox string, rules []classify.Protected, before map[fileID
 	after := confinePaths{sandbox: sandbox, rules: rules, policy: &confine.Policy{Placeholders: map[string]string{}}, seen: map[string]bool{}}
 	after.walk()
 	if after.gitWriteProtected() {
-		after.gitlinkRepositories()
+		after.followGitlinks()
 	}
-	for _, d := range sequencerState {
-		path := filepath.Join(sandbox, ".git", d)
-		if _, err := os.Lstat(path); err == nil {
-			after.seen[path] = true
-		}
+	for _, path := range after.sequencerStates() {
+		after.seen[path] = true
 	}
 	paths := make([]string, 0, len(after.seen))
 	for path := range after.seen {
@@ -329,36 +329,6 @@ func (c *confinePaths) top() {
 	}
 	if c.gitWriteProtected() {
 		c.repository(c.sandbox, true)
-		c.gitlinkRepositories()
-	}
-}
-
-// gitlinkRepositories keeps read-only the repositories of the top
-// repository's gitlinks (the submodules its git status enters), however
-// deep they lie, and counts them as seen. An index that is not understood
-// counts as none: the classifier asks about git commands then.
-func (c *confinePaths) gitlinkRepositories() {
-	gitdir := filepath.Join(c.sandbox, ".git")
-	if fi, err := os.Lstat(gitdir); err != nil || !fi.IsDir() {
-		return
-	}
-	hashLen := 20
-	if readGitConfigPaths(filepath.Join(gitdir, "config")).sha256 {
-		hashLen = 32
-	}
-	links, err := repotrust.IndexGitlinks(gitdir, hashLen)
-	if err != nil {
-		return
-	}
-	for _, l := range links {
-		dir := filepath.Join(c.sandbox, filepath.FromSlash(l))
-		if !pathres.Within(c.sandbox, dir) {
-			continue
-		}
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			c.repository(dir, false)
-			c.seen[filepath.Join(dir, ".git")] = true
-		}
 	}
 }
 

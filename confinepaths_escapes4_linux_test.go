@@ -507,7 +507,9 @@ func TestEscapeNestedRepositoryRebaseTodoExec(t *testing.T) {
 	cmd.Env = append(os.Environ(), gitEnv...)
 	out2, err := runConfined(cmd, p)
 	t.Logf("confined payload: err=%v %s", err, out2)
-	require.DirExists(t, filepath.Join(sub, ".git", "rebase-merge"), "the payload left no rebase stopped")
+	// The payload ran when the rebase is stopped, or moved aside.
+	stopped, _ := filepath.Glob(filepath.Join(sub, ".git", "rebase-merge*"))
+	require.NotEmpty(t, stopped, "the payload left no rebase stopped")
 
 	t.Logf("git rebase --continue in sub: %s", userGit(t, sub, "rebase", "--continue"))
 	assert.NoFileExists(t, marker, "git rebase --continue in a nested repository ran an exec line the confined command left")
