@@ -38,6 +38,12 @@ import (
 // config.worktree, hooks, the hooks directory core.hooksPath names,
 // commondir, modules, worktrees, objects/info/alternates).
 //
+// What the user's own git configuration (~/.gitconfig and the others
+// git reads in every repository) makes git read or run from the sandbox
+// is read-only too: the files it includes, its hooks and template
+// directories (see globalGitConfig). The repositories behind the gitlinks
+// of every known repository's index are protected however deep they lie.
+//
 // Matches below the top are found by a walk of the sandbox's directories,
 // three levels deep and 256 directories at most, that skips dependency and
 // build directories (node_modules, vendor, target, ...): it runs before
@@ -73,6 +79,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	c.walk()
 	if c.gitWriteProtected() {
 		c.followGitlinks()
+		c.globalGitConfig()
 	}
 	before := map[fileID]bool{}
 	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {

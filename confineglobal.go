@@ -1,0 +1,173 @@
+package sandboxauth
+
+import (
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+	"github.com/sandboxauth/sandboxauth/internal/repotrust"
+)
+
+// maxGitIncludeDepth is how deep git follows include.path (its own
+// limit): deeper includes are an error to git.
+const maxGitIncludeDepth = 10
+
+// globalGitConfigFiles returns the git configuration files that git reads
+// in every repository of the user, home being the home directory (""
+// when unknown): the files GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM name
+// when set, and the default ones in any case (the user's own terminal
+// may not set them): /etc/gitconfig, ~/.gitconfig and
+// $XDG_CONFIG_HOME/git/config (~/.config/git/config without it).
+func globalGitConfigFiles(home string) []string {
+	var files []string
+	for _, v := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
+		if f := os.Getenv(v); f != "" {
+			files = append(files, f)
+		}
+	}
+	files = append(files, "/etc/gitconfig")
+	if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		files = append(files, filepath.Join(x, "git", "config"))
+	}
+	if home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
+	}
+	return files
+}
+
+// globalGitConfig keeps read-only what the user's and the system's git
+// configuration (globalGitConfigFiles) make git read or run that lies in
+// the sandbox: the files they include (include.path, includeIf.*.path, in
+// turn their own includes), the directory core.hooksPath names (a
+// relative one in the work tree of every known repository) and the
+// template directory init.templateDir names (whose hooks git init copies
+// into new repositories); and those configuration files themselves when
+// they lie there. A missing one is kept from being created (a missing
+// included file by an empty file, which git reads as nothing). Git runs
+// what they hold in every repository of the user, unconfined. Files are
+// read as untrusted ones, never by running git; includeIf conditions are
+// taken as true, the worse case.
+func (c *confinePaths) globalGitConfig() {
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		home = ""
+	}
+	g := globalGitConfigReader{c: c, home: home, read: map[string]bool{}}
+	for _, f := range globalGitConfigFiles(home) {
+		g.file(f, 0)
+	}
+}
+
+// globalGitConfigReader follows the user's git configuration files.
+type globalGitConfigReader struct {
+	c    *confinePaths
+	home string
+	read map[string]bool // the real paths of the files read
+}
+
+// file reads the configuration file path (as git names it, not
+// resolved), included depth levels deep.
+func (g *globalGitConfigReader) file(path string, depth int) {
+	if depth > maxGitIncludeDepth || !filepath.IsAbs(path) {
+		return
+	}
+	real, err := pathres.Resolve(path)
+	if err != nil || g.read[real] {
+		return
+	}
+	g.read[real] = true
+	if g.inSandbox(real) {
+		g.c.readOnly(real)
+		if _, err := os.Lstat(real); err != nil {
+			g.c.policy.Placeholders[real] = "" // git reads an empty file as nothing
+		}
+	}
+	b, err := readSmallFile(real)
+	if err != nil {
+		return
+	}
+	dir := filepath.Dir(path)
+	var includes []string
+	visit := func(section, key, value string) {
+		switch {
+		case key == "path" && (section == "include" || section == "includeif"):
+			// Relative to the directory of the file that names it.
+			if p, ok := g.expand(value, dir); ok {
+				includes = append(includes, p)
+			}
+		case section == "core" && key == "hookspath":
+			// Relative to the work tree where git runs the hooks.
+			for _, repo := range g.c.knownRepositories() {
+				if p, ok := g.expand(value, repo); ok {
+					g.directory(p)
+				}
+			}
+		case section == "init" && key == "templatedir":
+			if p, ok := g.expand(value, g.c.sandbox); ok {
+				g.directory(p)
+			}
+		}
+	}
+	// Both readers, so that text one of them does not understand is
+	// still followed by the other.
+	_ = repotrust.ParseGitConfig(real, b, func(s repotrust.Setting) error {
+		visit(s.Section, s.Key, s.Value)
+		return nil
+	})
+	simple := readGitConfigPaths(real)
+	if simple.hooksPath != "" {
+		visit("core", "hookspath", simple.hooksPath)
+	}
+	for _, inc := range simple.includes {
+		visit("include", "path", inc)
+	}
+	for _, inc := range includes {
+		g.file(inc, depth+1)
+	}
+}
+
+// directory keeps the directory p (a hooks or template directory)
+// read-only when it lies in the sandbox, existing or not.
+func (g *globalGitConfigReader) directory(p string) {
+	real, err := pathres.Resolve(p)
+	if err == nil && g.inSandbox(real) {
+		g.c.readOnly(real)
+	}
+}
+
+// inSandbox reports whether the real path p lies beneath the sandbox.
+func (g *globalGitConfigReader) inSandbox(p string) bool {
+	return p != g.c.sandbox && pathres.Within(g.c.sandbox, p)
+}
+
+// expand returns the path a git configuration value names, as git
+// interpolates it: "~/" is the home directory, "~user/" that user's, a
+// relative path lies in dir. A path relative to git's installation
+// ("%(prefix)/") or to an unknown home is not followed (it lies outside
+// every sandbox).
+func (g *globalGitConfigReader) expand(v, dir string) (string, bool) {
+	switch {
+	case v == "":
+		return "", false
+	case v == "~" || strings.HasPrefix(v, "~/"):
+		if g.home == "" {
+			return "", false
+		}
+		return g.home + v[1:], true
+	case strings.HasPrefix(v, "~"):
+		name, rest, _ := strings.Cut(v[1:], "/")
+		u, err := user.Lookup(name)
+		if err != nil || !filepath.IsAbs(u.HomeDir) {
+			return "", false
+		}
+		return u.HomeDir + "/" + rest, true
+	case strings.HasPrefix(v, "%(prefix)/"):
+		return "", false
+	case filepath.IsAbs(v):
+		return v, true
+	default:
+		return dir + "/" + v, true
+	}
+}

@@ -1,0 +1,55 @@
+package sandboxauth
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/confine"
+)
+
+// TestConfinedGlobalGitConfigInSandbox: a confined command cannot change
+// what the user's git configuration makes git read or run from the
+// sandbox: a ~/.gitconfig that is a link to a dotfiles project, a hooks
+// directory it names relative to the work tree. Each payload was run
+// against the unprotected policy first and made the user's git run it.
+func TestConfinedGlobalGitConfigInSandbox(t *testing.T) {
+	for _, c := range []struct {
+		name, gitconfig, link, payload string
+	}{
+		{"~/.gitconfig links into the sandbox", "", "dotfiles/gitconfig",
+			`printf '[core]\n\tfsmonitor = "touch MARKER; false"\n' >> dotfiles/gitconfig`},
+		{"relative core.hooksPath", "[core]\n\thooksPath = ci/hookscripts\n", "",
+			`mkdir -p ci/hookscripts && printf '#!/bin/sh\ntouch MARKER\n' > ci/hookscripts/pre-commit && chmod +x ci/hookscripts/pre-commit`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sb := escapeSandbox(t)
+			home := homeVictimDir(t)
+			marker := filepath.Join(homeVictimDir(t), "pwned")
+			t.Setenv("HOME", home)
+			t.Setenv("XDG_CONFIG_HOME", "")
+			if c.link != "" {
+				target := filepath.Join(sb, c.link)
+				require.NoError(t, os.MkdirAll(filepath.Dir(target), 0o755))
+				require.NoError(t, os.WriteFile(target, []byte("[alias]\n\tst = status\n"), 0o644))
+				require.NoError(t, os.Symlink(target, filepath.Join(home, ".gitconfig")))
+			} else {
+				require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(c.gitconfig), 0o644))
+			}
+			p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+			require.NoError(t, err)
+			cmd := exec.Command("/bin/sh", "-c", strings.ReplaceAll(c.payload, "MARKER", marker))
+			cmd.Dir = sb
+			out, err := runConfined(cmd, p)
+			t.Log(out, err)
+
+			t.Logf("git status and commit: %s%s", userGit(t, sb, "status", "--short"), userGit(t, sb, "commit", "-q", "--allow-empty", "-m", "y"))
+			assert.NoFileExists(t, marker, "the user's git ran what the confined command wrote where the user's git configuration points")
+		})
+	}
+}

@@ -1,0 +1,109 @@
+package sandboxauth
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/confine"
+)
+
+// TestProtectConfinementGlobalGitConfig: what the user's git
+// configuration makes git read or run from the sandbox is read-only.
+func TestProtectConfinementGlobalGitConfig(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		// files to write, relative to home; "SB" in a content or a name
+		// is the sandbox (home/proj).
+		files map[string]string
+		links map[string]string // link (relative to home) -> target
+		env   map[string]string // "HOME" in a value is home
+		// readOnly lists paths relative to home that must be read-only,
+		// placeholder those of them with an empty placeholder file,
+		// notReadOnly those that must not be.
+		readOnly, placeholder, notReadOnly []string
+	}{
+		{name: "absolute include",
+			files:    map[string]string{".gitconfig": "[include]\n\tpath = SB/tools/gitconfig\n", "proj/tools/gitconfig": "[alias]\n\tst = status\n"},
+			readOnly: []string{"proj/tools/gitconfig"}},
+		{name: "tilde includeIf, key on the header line",
+			files:    map[string]string{".gitconfig": "[includeIf \"gitdir:~/proj/\"] path = ~/proj/tools/gitconfig\n", "proj/tools/gitconfig": ""},
+			readOnly: []string{"proj/tools/gitconfig"}},
+		{name: "relative include, missing",
+			files:       map[string]string{".gitconfig": "[include]\n\tpath = proj/team.gitconfig\n"},
+			readOnly:    []string{"proj/team.gitconfig"},
+			placeholder: []string{"proj/team.gitconfig"}},
+		{name: "include of an include outside the sandbox",
+			files:       map[string]string{".gitconfig": "[include]\n\tpath = dotfiles/git/main\n", "dotfiles/git/main": "[include]\n\tpath = ../../proj/more\n", "proj/more": ""},
+			readOnly:    []string{"proj/more"},
+			notReadOnly: []string{"dotfiles/git/main", ".gitconfig"}},
+		{name: "include chain inside the sandbox",
+			files:    map[string]string{".gitconfig": "[include]\n\tpath = ~/proj/a\n", "proj/a": "[include]\n\tpath = b\n", "proj/b": "[include]\n\tpath = c\n"},
+			readOnly: []string{"proj/a", "proj/b", "proj/c"}},
+		{name: "XDG configuration",
+			files:    map[string]string{"xdg/git/config": "[include]\n\tpath = ~/proj/x\n", "proj/x": ""},
+			env:      map[string]string{"XDG_CONFIG_HOME": "HOME/xdg"},
+			readOnly: []string{"proj/x"}},
+		{name: "GIT_CONFIG_GLOBAL",
+			files:    map[string]string{"elsewhere/gc": "[include]\n\tpath = ~/proj/y\n", "proj/y": ""},
+			env:      map[string]string{"GIT_CONFIG_GLOBAL": "HOME/elsewhere/gc"},
+			readOnly: []string{"proj/y"}},
+		{name: "~/.gitconfig is a link into the sandbox",
+			files:    map[string]string{"proj/dotfiles/gitconfig": "[user]\n\tname = x\n"},
+			links:    map[string]string{".gitconfig": "proj/dotfiles/gitconfig"},
+			readOnly: []string{"proj/dotfiles/gitconfig"}},
+		{name: "hooks and template directories",
+			files:    map[string]string{".gitconfig": "[core]\n\thooksPath = ~/proj/githooks\n[init]\n\ttemplateDir = ~/proj/template\n"},
+			readOnly: []string{"proj/githooks", "proj/template"}},
+		{name: "relative hooks directory",
+			files:    map[string]string{".gitconfig": "[core]\n\thooksPath = ci/hookscripts\n"},
+			readOnly: []string{"proj/ci/hookscripts"}},
+		{name: "outside the sandbox",
+			files:       map[string]string{".gitconfig": "[include]\n\tpath = ~/other/gc\n[core]\n\thooksPath = ~/other/hooks\n", "other/gc": ""},
+			notReadOnly: []string{"other/gc", "other/hooks", ".gitconfig"}},
+		{name: "include loop",
+			files:    map[string]string{".gitconfig": "[include]\n\tpath = ~/proj/a\n", "proj/a": "[include]\n\tpath = a\n"},
+			readOnly: []string{"proj/a"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home, err := filepath.EvalSymlinks(t.TempDir())
+			require.NoError(t, err)
+			sb := filepath.Join(home, "proj")
+			require.NoError(t, os.MkdirAll(sb, 0o755))
+			out, err := exec.Command("git", "init", "-q", sb).CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			t.Setenv("HOME", home)
+			t.Setenv("XDG_CONFIG_HOME", "")
+			t.Setenv("GIT_CONFIG_GLOBAL", "")
+			t.Setenv("GIT_CONFIG_SYSTEM", "")
+			for k, v := range c.env {
+				t.Setenv(k, filepath.Join(home, v[len("HOME"):]))
+			}
+			for rel, content := range c.files {
+				p := filepath.Join(home, rel)
+				require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+				require.NoError(t, os.WriteFile(p, []byte(strings.ReplaceAll(content, "SB", sb)), 0o644))
+			}
+			for link, target := range c.links {
+				require.NoError(t, os.Symlink(filepath.Join(home, target), filepath.Join(home, link)))
+			}
+			p, err := ProtectConfinement(confine.Policy{Sandbox: sb}, DefaultProtectedPaths())
+			require.NoError(t, err)
+			for _, rel := range c.readOnly {
+				assert.Contains(t, p.ReadOnly, filepath.Join(home, rel))
+			}
+			for _, rel := range c.placeholder {
+				content, ok := p.Placeholders[filepath.Join(home, rel)]
+				assert.True(t, ok && content == "", "%s has no empty placeholder", rel)
+			}
+			for _, rel := range c.notReadOnly {
+				assert.NotContains(t, p.ReadOnly, filepath.Join(home, rel))
+			}
+		})
+	}
+}
