@@ -44,6 +44,13 @@ import (
 // directories (see globalGitConfig). The repositories behind the gitlinks
 // of every known repository's index are protected however deep they lie.
 //
+// The quarantine (see quarantineNew) runs once the command has ended:
+// while it runs, what it has made is in place, and the user's git run
+// meanwhile (an editor's, a shell prompt's) obeys a repository the command
+// made and recorded as a submodule, its core.fsmonitor included. This is
+// not prevented (the index must stay writable for git add); see "What is
+// not enforced" in package confine.
+//
 // Matches below the top are found by a walk of the sandbox's directories,
 // three levels deep and 256 directories at most, that skips dependency and
 // build directories (node_modules, vendor, target, ...): it runs before
