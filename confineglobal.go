@@ -94,18 +94,16 @@ func (g *globalGitConfigReader) file(path string, depth int) {
 		switch {
 		case key == "path" && (section == "include" || section == "includeif"):
 			// Relative to the directory of the file that names it.
-			if p, ok := g.expand(value, dir); ok {
-				includes = append(includes, p)
-			}
+			includes = append(includes, g.expand(value, dir)...)
 		case section == "core" && key == "hookspath":
 			// Relative to the work tree where git runs the hooks.
 			for _, repo := range g.c.knownRepositories() {
-				if p, ok := g.expand(value, repo); ok {
+				for _, p := range g.expand(value, repo) {
 					g.directory(p)
 				}
 			}
 		case section == "init" && key == "templatedir":
-			if p, ok := g.expand(value, g.c.sandbox); ok {
+			for _, p := range g.expand(value, g.c.sandbox) {
 				g.directory(p)
 			}
 		}
@@ -142,12 +140,26 @@ func (g *globalGitConfigReader) inSandbox(p string) bool {
 	return p != g.c.sandbox && pathres.Within(g.c.sandbox, p)
 }
 
-// expand returns the path a git configuration value names, as git
+// expand returns the paths a git configuration value may name, as git
 // interpolates it: "~/" is the home directory, "~user/" that user's, a
-// relative path lies in dir. A path relative to git's installation
-// ("%(prefix)/") or to an unknown home is not followed (it lies outside
-// every sandbox).
-func (g *globalGitConfigReader) expand(v, dir string) (string, bool) {
+// relative path lies in dir. A value marked ":(optional)" names the path
+// after the mark for the git versions that know the mark, and the whole
+// value, relative, for those that do not: both are returned. A path
+// relative to git's installation ("%(prefix)/") or to an unknown home is
+// not followed (it lies outside every sandbox).
+func (g *globalGitConfigReader) expand(v, dir string) []string {
+	var out []string
+	if rest, ok := strings.CutPrefix(v, ":(optional)"); ok {
+		out = g.expand(rest, dir)
+	}
+	if p, ok := g.expandOne(v, dir); ok {
+		out = append(out, p)
+	}
+	return out
+}
+
+// expandOne is expand for one reading of v.
+func (g *globalGitConfigReader) expandOne(v, dir string) (string, bool) {
 	switch {
 	case v == "":
 		return "", false
