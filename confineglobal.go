@@ -94,16 +94,16 @@ func (g *globalGitConfigReader) file(path string, depth int) {
 		switch {
 		case key == "path" && (section == "include" || section == "includeif"):
 			// Relative to the directory of the file that names it.
-			includes = append(includes, g.expand(value, dir)...)
+			includes = append(includes, expandGitPath(value, dir, g.home)...)
 		case section == "core" && key == "hookspath":
 			// Relative to the work tree where git runs the hooks.
 			for _, repo := range g.c.knownRepositories() {
-				for _, p := range g.expand(value, repo) {
+				for _, p := range expandGitPath(value, repo, g.home) {
 					g.directory(p)
 				}
 			}
 		case section == "init" && key == "templatedir":
-			for _, p := range g.expand(value, g.c.sandbox) {
+			for _, p := range expandGitPath(value, g.c.sandbox, g.home) {
 				g.directory(p)
 			}
 		}
@@ -140,34 +140,35 @@ func (g *globalGitConfigReader) inSandbox(p string) bool {
 	return p != g.c.sandbox && pathres.Within(g.c.sandbox, p)
 }
 
-// expand returns the paths a git configuration value may name, as git
+// expandGitPath returns the paths a git configuration value may name, as git
 // interpolates it: "~/" is the home directory, "~user/" that user's, a
-// relative path lies in dir. A value marked ":(optional)" names the path
+// relative path lies in dir; home is the home directory ("" when
+// unknown). A value marked ":(optional)" names the path
 // after the mark for the git versions that know the mark, and the whole
 // value, relative, for those that do not: both are returned. A path
 // relative to git's installation ("%(prefix)/") or to an unknown home is
 // not followed (it lies outside every sandbox).
-func (g *globalGitConfigReader) expand(v, dir string) []string {
+func expandGitPath(v, dir, home string) []string {
 	var out []string
 	if rest, ok := strings.CutPrefix(v, ":(optional)"); ok {
-		out = g.expand(rest, dir)
+		out = expandGitPath(rest, dir, home)
 	}
-	if p, ok := g.expandOne(v, dir); ok {
+	if p, ok := expandGitPathOnce(v, dir, home); ok {
 		out = append(out, p)
 	}
 	return out
 }
 
-// expandOne is expand for one reading of v.
-func (g *globalGitConfigReader) expandOne(v, dir string) (string, bool) {
+// expandGitPathOnce is expandGitPath for one reading of v.
+func expandGitPathOnce(v, dir, home string) (string, bool) {
 	switch {
 	case v == "":
 		return "", false
 	case v == "~" || strings.HasPrefix(v, "~/"):
-		if g.home == "" {
+		if home == "" {
 			return "", false
 		}
-		return g.home + v[1:], true
+		return home + v[1:], true
 	case strings.HasPrefix(v, "~"):
 		name, rest, _ := strings.Cut(v[1:], "/")
 		u, err := user.Lookup(name)

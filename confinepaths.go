@@ -520,9 +520,6 @@ func (c *confinePaths) repository(dir string, top bool) {
 	// a repository below the top may be the command's, naming what it
 	// likes.
 	named := func(p string) (string, bool) {
-		if strings.HasPrefix(p, "~") {
-			return "", false
-		}
 		p = filepath.Clean(p)
 		if !pathres.Within(c.sandbox, p) || p == c.sandbox {
 			return "", false
@@ -532,19 +529,21 @@ func (c *confinePaths) repository(dir string, top bool) {
 		}
 		return p, true
 	}
-	if cfg.hooksPath != "" {
-		hp := cfg.hooksPath
-		if !filepath.IsAbs(hp) {
-			hp = filepath.Join(dir, hp)
-		}
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		home = ""
+	}
+	for _, hp := range expandGitPath(cfg.hooksPath, dir, home) {
 		if hp, ok := named(hp); ok {
 			c.readOnly(hp)
 		}
 	}
+	var includes []string
 	for _, inc := range cfg.includes {
-		if !filepath.IsAbs(inc) {
-			inc = filepath.Join(common, inc) // relative to the file that names it
-		}
+		// Relative to the file that names it; ~ is the home directory.
+		includes = append(includes, expandGitPath(inc, common, home)...)
+	}
+	for _, inc := range includes {
 		if inc, ok := named(inc); ok {
 			c.readOnly(inc)
 			if _, err := os.Lstat(inc); err != nil {
