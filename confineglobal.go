@@ -184,3 +184,16 @@ func expandGitPathOnce(v, dir, home string) (string, bool) {
 		return dir + "/" + v, true
 	}
 }
+
+// knownRepositories returns the work trees of the repositories found so
+// far: the top of the sandbox when it holds one, and every directory
+// whose .git the walk (or a gitlink) counted as seen.
+func (c *confinePaths) knownRepositories() []string {
+	dirs := []string{c.sandbox}
+	for p := range c.seen {
+		if filepath.Base(p) == ".git" && filepath.Dir(p) != c.sandbox {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+	}
+	return dirs
+}

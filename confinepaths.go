@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -38,11 +41,20 @@ import (
 // config.worktree, hooks, the hooks directory core.hooksPath names,
 // commondir, modules, worktrees, objects/info/alternates).
 //
+// A directory that git takes for a git directory by its contents (HEAD,
+// and objects and refs or a commondir file: a bare repository) is kept
+// like a nested repository. Below the top, a repository's missing files
+// get no placeholder (each would be a mount); they are watched, and the
+// quarantine (see quarantineNew) moves them aside if they appear. git's
+// state of an operation stopped half-way (rebase-merge, rebase-apply,
+// sequencer) is digested before the run and moved aside after it when
+// it changed: a confined command can work in a stopped rebase, but the
+// user's next `git rebase --continue` never runs steps it wrote.
+//
 // What the user's own git configuration (~/.gitconfig and the others
 // git reads in every repository) makes git read or run from the sandbox
 // is read-only too: the files it includes, its hooks and template
-// directories (see globalGitConfig). The repositories behind the gitlinks
-// of every known repository's index are protected however deep they lie.
+// directories (see globalGitConfig).
 //
 // The quarantine (see quarantineNew) runs once the command has ended:
 // while it runs, what it has made is in place, and the user's git run
@@ -81,22 +93,29 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if err != nil {
 		return p
 	}
-	c := confinePaths{sandbox: sandbox, rules: rules, policy: &p, seen: map[string]bool{}}
+	// File systems stamp change times from a coarse clock, which may lag
+	// behind this one.
+	since := time.Now().Add(-time.Second).UnixNano()
+	c := newConfinePaths(sandbox, rules, &p)
 	c.top()
 	c.walk()
+	c.nestedGitlinks()
+	if c.indexUnknown {
+		c.deepRepositories()
+		c.nestedGitlinks()
+	}
 	if c.gitWriteProtected() {
-		c.followGitlinks()
 		c.globalGitConfig()
 	}
-	before := map[fileID]bool{}
+	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
 	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
 		if id, ok := identify(path); ok {
-			before[id] = true
+			was.ids[id] = true
 		}
 	}
-	for _, path := range c.sequencerStates() {
-		if id, ok := identify(path); ok {
-			before[id] = true
+	for dir := range c.gitDirs {
+		if id, ok := identify(dir); ok {
+			was.gitDirs[id] = true
 		}
 	}
 	prev := p.AfterExit
@@ -105,15 +124,33 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 		if prev != nil {
 			prev()
 		}
-		quarantineNew(sandbox, rules, before, &policy)
+		quarantineNew(sandbox, rules, was, &policy)
 	}
 	return p
 }
 
-// sequencerState are the directories in which git keeps an operation
-// stopped half-way (an interactive rebase, a series of cherry-picks);
-// the user's `git rebase --continue` runs their next steps, exec lines
-// included.
+// beforeRun is what the quarantine knows of the sandbox from before the
+// command ran.
+type beforeRun struct {
+	// ids are the identities of the protected matches, repositories' .git
+	// and read-only paths that existed.
+	ids map[fileID]bool
+	// gitDirs are the identities of the directories that were git
+	// directories by their contents (bare repositories).
+	gitDirs map[fileID]bool
+	// watch are files of known repositories' git directories that git
+	// would obey and that were missing.
+	watch []string
+	// states are the digests of the sequencer state that existed.
+	states map[string]string
+	// since is the time the quarantine's walk counts changes from.
+	since int64
+}
+
+// sequencerState are the directories of a git directory in which git
+// keeps an operation stopped half-way (an interactive rebase, git am, a
+// series of cherry-picks); the user's `git rebase --continue` runs their
+// next steps, exec lines included.
 var sequencerState = [...]string{"rebase-merge", "rebase-apply", "sequencer"}
 
 // quarantineSuffix is added to the name of what a confined command left
@@ -123,35 +160,66 @@ const quarantineSuffix = ".sandboxauth-quarantine"
 // quarantineNew moves aside what the command created where no mount could
 // stop it, found by the same bounded walk as before it started: files and
 // directories matching a write-protected pattern below the top or by
-// wildcard, repositories below the top (whose configuration and hooks git
-// would obey, a submodule's in the parent's git status included), and
-// git's state of an operation stopped half-way. What was there before is
-// known by its identity (device and inode), not its name, so that a
-// concurrent run cannot pass off a new file under an old name; a
-// placeholder at one of the policy's read-only paths is left alone. Each
-// is renamed to a new name ending in ".sandboxauth-quarantine" (".N"
-// after it when taken), through descriptors opened beneath the sandbox
-// with no symbolic link on the way; what cannot be renamed is removed.
-func quarantineNew(sandbox string, rules []classify.Protected, before map[fileID]bool, p *confine.Policy) {
-	after := confinePaths{sandbox: sandbox, rules: rules, policy: &confine.Policy{Placeholders: map[string]string{}}, seen: map[string]bool{}}
+// wildcard, repositories below the top or behind the top index's gitlinks
+// (whose configuration and hooks git would obey, a submodule's in the
+// parent's git status included), directories turned into git directories
+// (their HEAD), files that redirect git or hold its configuration in the
+// git directories of the repositories known before (was.watch), and git's
+// state of an operation stopped half-way that is new or changed. What was
+// there before is known by its identity (device, inode, birth time), not
+// its name, so that a concurrent run cannot pass off a new file under an
+// old name; a placeholder at one of the policy's read-only paths is left
+// alone. When the top index is not understood after the run, the search
+// for repositories goes through the whole sandbox, depth and skipped
+// directories included (see deepRepositories). Each is renamed to a new
+// name ending in ".sandboxauth-quarantine" (".N" after it when taken),
+// through descriptors opened beneath the sandbox with no symbolic link on
+// the way.
+func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p *confine.Policy) {
+	after := newConfinePaths(sandbox, rules, &confine.Policy{Placeholders: map[string]string{}})
+	after.since = was.since
 	after.walk()
 	if after.gitWriteProtected() {
-		after.followGitlinks()
+		after.gitlinkRepositories()
+		after.nestedGitlinks()
+		if after.indexUnknown {
+			after.deepRepositories()
+			after.nestedGitlinks()
+		}
 	}
-	for _, path := range after.sequencerStates() {
-		after.seen[path] = true
-	}
-	paths := make([]string, 0, len(after.seen))
+	var paths []string
 	for path := range after.seen {
-		paths = append(paths, path)
+		if id, ok := identify(path); ok && !was.ids[id] {
+			paths = append(paths, path)
+		}
+	}
+	for dir := range after.gitDirs {
+		if id, ok := identify(dir); ok && !was.gitDirs[id] {
+			// Without a HEAD, git takes it for a directory again.
+			paths = append(paths, filepath.Join(dir, "HEAD"))
+		}
+	}
+	for _, path := range was.watch {
+		if _, err := os.Lstat(path); err == nil {
+			paths = append(paths, path)
+		}
+	}
+	for path, digest := range was.states {
+		if _, err := os.Lstat(path); err != nil {
+			continue // finished or abandoned: nothing is left to run
+		}
+		if now, ok := stateDigest(path); !ok || now != digest {
+			paths = append(paths, path)
+		}
 	}
 	slices.Sort(paths) // a parent before what lies below it
+	paths = slices.Compact(paths)
 	var moved []string
 	for _, path := range paths {
 		if slices.ContainsFunc(moved, func(m string) bool { return strings.HasPrefix(path, m+"/") }) {
 			continue
 		}
-		if id, ok := identify(path); !ok || before[id] || isPlaceholder(path, p) {
+		if isPlaceholder(path, p) {
 			continue
 		}
 		if quarantine(sandbox, path) {
@@ -311,6 +379,33 @@ type confinePaths struct {
 	rules   []classify.Protected
 	policy  *confine.Policy
 	seen    map[string]bool // the walk's write-protected matches and repositories' .git
+	// gitDirs are the directories found to be git directories by their
+	// contents (bare repositories, stubs naming a common directory).
+	gitDirs map[string]bool
+	// watch are files of the git directories of repositories below the
+	// top that git would obey and that are missing: not kept by a mount
+	// (a placeholder in each would cost a mount each), moved aside by the
+	// quarantine if they appear.
+	watch []string
+	// states are the digests of git's sequencer state that exists.
+	states map[string]string
+	// indexUnknown says that the index of the top repository or of a
+	// repository below it was not understood, so that its gitlinks are
+	// not known.
+	indexUnknown bool
+	// repos are the work tree and git directory of each repository
+	// found below the top; the first reposDone have had their gitlinks
+	// followed (nestedGitlinks).
+	repos     [][2]string
+	reposDone int
+	// since is, for the quarantine's walk, a time (in nanoseconds) a
+	// little before the policy was made: directories changed after it are
+	// not counted in the walk's bound (see changedSince).
+	since int64
+}
+
+func newConfinePaths(sandbox string, rules []classify.Protected, p *confine.Policy) *confinePaths {
+	return &confinePaths{sandbox: sandbox, rules: rules, policy: p, seen: map[string]bool{}, gitDirs: map[string]bool{}, states: map[string]string{}}
 }
 
 // gitWriteProtected reports whether the rules protect a repository's
@@ -343,7 +438,77 @@ func (c *confinePaths) top() {
 	}
 	if c.gitWriteProtected() {
 		c.repository(c.sandbox, true)
+		c.gitlinkRepositories()
+	} else if fi, err := os.Lstat(filepath.Join(c.sandbox, ".git")); err == nil && fi.IsDir() {
+		// Even with the configuration left writable, a stopped rebase
+		// must not gain steps.
+		c.sequencer(filepath.Join(c.sandbox, ".git"))
 	}
+}
+
+// gitlinkRepositories keeps read-only the repositories of the top
+// repository's gitlinks (the submodules its git status enters), however
+// deep they lie, and counts them as seen. An index that is not understood
+// (see repotrust.IndexGitlinks) sets indexUnknown: any repository of the
+// sandbox may then be one git status enters (see deepRepositories).
+func (c *confinePaths) gitlinkRepositories() {
+	gitdir := filepath.Join(c.sandbox, ".git")
+	if fi, err := os.Lstat(gitdir); err != nil || !fi.IsDir() {
+		return
+	}
+	c.gitlinksOf(c.sandbox, gitdir)
+}
+
+// nestedGitlinks does for the repositories found below the top what
+// gitlinkRepositories does for the top one: git status run in a nested
+// repository (or entering it as a submodule) enters its own gitlinks,
+// which may lie deeper than the walk. The repositories found that way
+// are followed in turn.
+func (c *confinePaths) nestedGitlinks() {
+	for ; c.reposDone < len(c.repos); c.reposDone++ {
+		r := c.repos[c.reposDone]
+		c.gitlinksOf(r[0], r[1])
+	}
+}
+
+// gitlinksOf keeps read-only the repositories of the gitlinks in the
+// index of the git directory gitdir, whose work tree is workTree, and
+// counts them as seen; an index not understood sets indexUnknown.
+func (c *confinePaths) gitlinksOf(workTree, gitdir string) {
+	hashLen := 20
+	if readGitConfigPaths(filepath.Join(commonDir(gitdir), "config")).sha256 {
+		hashLen = 32
+	}
+	links, err := repotrust.IndexGitlinks(gitdir, hashLen)
+	if err != nil {
+		c.indexUnknown = true
+		return
+	}
+	for _, l := range links {
+		dir := filepath.Join(workTree, filepath.FromSlash(l))
+		if !pathres.Within(c.sandbox, dir) || dir == c.sandbox {
+			continue
+		}
+		dotgit := filepath.Join(dir, ".git")
+		if _, err := os.Lstat(dotgit); err == nil && !c.seen[dotgit] {
+			c.repository(dir, false)
+			c.seen[dotgit] = true
+		}
+	}
+}
+
+// commonDir returns the common directory of the git directory gitdir:
+// the one its commondir file names, or itself.
+func commonDir(gitdir string) string {
+	b, err := readSmallFile(filepath.Join(gitdir, "commondir"))
+	if err != nil {
+		return gitdir
+	}
+	cd := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(cd) {
+		cd = filepath.Join(gitdir, cd)
+	}
+	return filepath.Clean(cd)
 }
 
 // The walk below the top is bounded, since it runs before every confined
@@ -353,6 +518,23 @@ const (
 	walkDepth = 3
 	walkDirs  = 256
 )
+
+// changedSince reports whether the directory dir was made, renamed or
+// changed (its change time) since c.since, when set: the quarantine's
+// walk does not count those in walkDirs, so that a command cannot use
+// up the walk with directories of its making (or old ones it moved
+// ahead) and hide what it left behind them. Directories it did not touch
+// are counted as before the run, in the same order.
+func (c *confinePaths) changedSince(dir string) bool {
+	if c.since == 0 {
+		return false
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(dir, &st); err != nil {
+		return false
+	}
+	return st.Ctim.Nano() >= c.since
+}
 
 // walkSkip are directories whose contents the walk does not look at:
 // dependencies and build output, large and rebuilt by tools.
@@ -371,13 +553,19 @@ func (c *confinePaths) walk() {
 		depth    int
 	}
 	queue := []dir{{c.sandbox, "", 0}}
-	for read := 0; len(queue) > 0 && read < walkDirs; read++ {
+	for read := 0; len(queue) > 0 && read < walkDirs; {
 		d := queue[0]
 		queue = queue[1:]
+		if !c.changedSince(d.abs) {
+			read++
+		}
 		entries, err := os.ReadDir(d.abs)
 		if err != nil {
 			continue
 		}
+		// A git directory's own directories (objects, refs) are git's:
+		// not walked, as .git is not.
+		gitDir := git && c.gitDirectoryAt(d.abs, entries)
 		for _, e := range entries {
 			name := e.Name()
 			abs := filepath.Join(d.abs, name)
@@ -408,7 +596,7 @@ func (c *confinePaths) walk() {
 				}
 			}
 			switch {
-			case !e.IsDir() || matched:
+			case !e.IsDir() || matched || gitDir && d.rel != "":
 			case walkSkip[name]:
 				if git {
 					c.repositoriesIn(abs)
@@ -424,28 +612,88 @@ func (c *confinePaths) walk() {
 // (vendored or fetched checkouts in vendor, build/_deps, node_modules)
 // and keeps their files read-only: it reads the directory and its
 // subdirectories two levels down, walkDirs of them at most, and looks only
-// for .git.
+// for .git and git directories.
 func (c *confinePaths) repositoriesIn(root string) {
+	c.repositoriesBelow(root, 3, walkDirs)
+}
+
+// deepRepositories finds the repositories of the whole sandbox, at any
+// depth, skipped directories included, and keeps their files read-only
+// like those of gitlinks. It stands for the gitlinks when the top index
+// is not understood (a sparse index, a format or extension the reader
+// does not know, an index too large): git status may then enter any of
+// them. Its cost grows with the sandbox (every directory is read, before
+// the command and after it), and it is paid only while the index is not
+// understood. A repository it finds after the run that was not known
+// before is moved aside, even one the bounded walk did not reach before:
+// with an index understood before the run and not after, that is a
+// repository of the user's that lies deeper than the walk (rename it
+// back after a look at its configuration).
+func (c *confinePaths) deepRepositories() {
+	c.repositoriesBelow(c.sandbox, -1, -1)
+}
+
+// repositoriesBelow finds .git and git directories in root and the
+// directories below it, depth levels down at most and dirs directories
+// read at most (negative: no bound), without following symbolic links.
+func (c *confinePaths) repositoriesBelow(root string, depth, dirs int) {
 	queue := []string{root}
-	for read := 0; len(queue) > 0 && read < walkDirs; read++ {
+	for read := 0; len(queue) > 0 && (dirs < 0 || read < dirs); {
 		d := queue[0]
 		queue = queue[1:]
+		if !c.changedSince(d) {
+			read++
+		}
 		entries, err := os.ReadDir(d)
 		if err != nil {
+			continue
+		}
+		if d != c.sandbox && c.gitDirectoryAt(d, entries) {
 			continue
 		}
 		for _, e := range entries {
 			abs := filepath.Join(d, e.Name())
 			if e.Name() == ".git" {
-				c.repository(d, false)
-				c.seen[abs] = true
+				if d != c.sandbox {
+					c.repository(d, false)
+					c.seen[abs] = true
+				}
 				continue
 			}
-			if e.IsDir() && strings.Count(strings.TrimPrefix(abs, root), "/") < 3 {
+			if e.IsDir() && (depth < 0 || strings.Count(strings.TrimPrefix(abs, root), "/") < depth) {
 				queue = append(queue, abs)
 			}
 		}
 	}
+}
+
+// gitDirectoryAt reports whether the directory dir, whose entries are
+// given, may be a git directory to git's discovery (is_git_directory): a
+// HEAD, and objects and refs or a commondir file naming where they are.
+// git run in it or below it (before it looks further up for the
+// project's .git) would obey its config. The test is by names alone, a
+// superset of what git accepts. Such a directory is counted in gitDirs
+// and its files are kept like a nested repository's.
+func (c *confinePaths) gitDirectoryAt(dir string, entries []os.DirEntry) bool {
+	var head, objects, refs, commondir bool
+	for _, e := range entries {
+		switch e.Name() {
+		case "HEAD":
+			head = true
+		case "objects":
+			objects = true
+		case "refs":
+			refs = true
+		case "commondir":
+			commondir = true
+		}
+	}
+	if !head || !commondir && !(objects && refs) {
+		return false
+	}
+	c.gitDirs[dir] = true
+	c.gitDirectory(dir, dir, false)
+	return true
 }
 
 // repository keeps the files of the repository whose work tree is dir
@@ -482,16 +730,24 @@ func (c *confinePaths) repository(dir string, top bool) {
 	default:
 		return
 	}
-	common := gitdir
-	if b, err := readSmallFile(filepath.Join(gitdir, "commondir")); err == nil {
-		cd := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(cd) {
-			cd = filepath.Join(gitdir, cd)
-		}
-		common = filepath.Clean(cd)
+	if !top {
+		c.repos = append(c.repos, [2]string{dir, gitdir})
 	}
+	c.gitDirectory(dir, gitdir, top)
+}
+
+// gitDirectory keeps the files of the git directory gitdir, of the
+// repository whose work tree is dir, read-only: those that exist, and,
+// at the top (top), those that do not yet exist too, through
+// placeholders. Below the top, the missing ones are watched instead: the
+// quarantine moves them aside if they appear. Its sequencer state is
+// recorded (see sequencer).
+func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
+	c.sequencer(gitdir)
+	common := commonDir(gitdir)
 	add := func(p, placeholder string, hasPlaceholder bool) {
 		if _, err := os.Lstat(p); err != nil && !top {
+			c.watchMissing(p)
 			return
 		}
 		c.readOnly(p)
@@ -525,6 +781,7 @@ func (c *confinePaths) repository(dir string, top bool) {
 			return "", false
 		}
 		if _, err := os.Lstat(p); err != nil && !top {
+			c.watchMissing(p)
 			return "", false
 		}
 		return p, true
@@ -551,6 +808,100 @@ func (c *confinePaths) repository(dir string, top bool) {
 			}
 		}
 	}
+}
+
+// watchMissing records a missing file of a git directory below the top
+// that git would obey: the quarantine moves it aside if it appears.
+func (c *confinePaths) watchMissing(p string) {
+	if pathres.Within(c.sandbox, p) && p != c.sandbox && !slices.Contains(c.watch, p) {
+		c.watch = append(c.watch, p)
+	}
+}
+
+// sequencer records git's state of an operation stopped half-way in the
+// git directory gitdir (sequencerState): the digest of what exists, and
+// what is missing as watched. A confined command can change it (git
+// rebase --continue, git commit during a rebase are the user's own
+// work), but the quarantine moves aside state that is new or whose
+// content changed: the user's next `git rebase --continue` would run the
+// lines the command wrote. A state too large to digest is kept read-only
+// instead (a confined git rebase --continue then fails).
+func (c *confinePaths) sequencer(gitdir string) {
+	for _, d := range sequencerState {
+		p := filepath.Join(gitdir, d)
+		if _, err := os.Lstat(p); err != nil {
+			c.watchMissing(p)
+			continue
+		}
+		if !pathres.Within(c.sandbox, p) {
+			continue // outside, everything is read-only
+		}
+		if digest, ok := stateDigest(p); ok {
+			c.states[p] = digest
+		} else {
+			c.readOnly(p)
+		}
+	}
+}
+
+// Bounds of the sequencer state digested: beyond them, it is kept
+// read-only.
+const (
+	stateEntries = 4096
+	stateBytes   = 16 << 20
+)
+
+// stateDigest returns a digest of the tree at path: each entry's path,
+// type, permission bits and content (a file's bytes, a link's target), in
+// order, without following links. ok is false when it cannot be read
+// whole within the bounds.
+func stateDigest(path string) (digest string, ok bool) {
+	h := sha256.New()
+	entries, total := 0, int64(0)
+	var visit func(p, rel string) bool
+	visit = func(p, rel string) bool {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return false
+		}
+		if entries++; entries > stateEntries {
+			return false
+		}
+		fmt.Fprintf(h, "%q %o\n", rel, uint32(fi.Mode()))
+		switch {
+		case fi.Mode().IsRegular():
+			if total += fi.Size(); total > stateBytes {
+				return false
+			}
+			b, err := repotrust.ReadUntrusted(p, stateBytes)
+			if err != nil {
+				return false
+			}
+			fmt.Fprintf(h, "%d\n", len(b))
+			h.Write(b)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			t, err := os.Readlink(p)
+			if err != nil {
+				return false
+			}
+			fmt.Fprintf(h, "%q\n", t)
+		case fi.IsDir():
+			names, err := os.ReadDir(p)
+			if err != nil {
+				return false
+			}
+			for _, e := range names { // sorted by name
+				if !visit(filepath.Join(p, e.Name()), rel+"/"+e.Name()) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !visit(path, ".") {
+		return "", false
+	}
+	return hex.EncodeToString(h.Sum(nil)), true
 }
 
 // gitConfigPaths are the paths a git configuration file names that make

@@ -32,9 +32,11 @@
 // sandbox), control_linux.go the pipes between it and the starting thread
 // that let cmd.Wait return only once the sandbox is gone,
 // placeholders_linux.go keeps missing read-only paths from being created,
-// devices_linux.go puts back the metadata of the machine's device nodes
-// bound into the view, and environment_linux.go adjusts the command's
-// environment.
+// bookkeeping_linux.go chooses where the placeholder records are kept (out
+// of every command's reach), devices_linux.go and terminal_linux.go put
+// back the metadata of the machine's device nodes bound into the view and
+// the settings of the user's terminal, and environment_linux.go adjusts
+// the command's environment.
 //
 //   - A user namespace in which the command has no capabilities, not even
 //     as root, and cannot make another.

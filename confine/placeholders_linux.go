@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // A placeholder keeps a missing ReadOnly path from being created: an empty
@@ -29,15 +32,22 @@ import (
 
 // placeholderLock is a held shared lock on the sandbox's placeholder
 // record.
-type placeholderLock struct{ f *os.File }
+type placeholderLock struct {
+	f *os.File
+	// places are the sandbox whose record it is and the run's other
+	// writable places: placeholders are made beneath them, and a record
+	// naming anything else is not followed.
+	places []string
+}
 
-// lockPlaceholders takes the shared lock of sandbox's record.
-func lockPlaceholders(root, sandbox string) (*placeholderLock, error) {
+// lockPlaceholders takes the shared lock of sandbox's record, kept in
+// root, for a run that may also write beneath writable.
+func lockPlaceholders(root, sandbox string, writable []string) (*placeholderLock, error) {
 	dir := filepath.Join(root, "placeholders")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("confine: the placeholder record: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, digest(sandbox)), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, digest(sandbox)), os.O_RDWR|os.O_CREATE|os.O_APPEND|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("confine: the placeholder record: %w", err)
 	}
@@ -45,7 +55,7 @@ func lockPlaceholders(root, sandbox string) (*placeholderLock, error) {
 		f.Close()
 		return nil, fmt.Errorf("confine: locking the placeholder record: %w", err)
 	}
-	return &placeholderLock{f}, nil
+	return &placeholderLock{f: f, places: append([]string{sandbox}, writable...)}, nil
 }
 
 // placeholder is one path made to stand for a missing ReadOnly path: an
@@ -159,7 +169,7 @@ func (l *placeholderLock) release() {
 	if unix.Flock(int(l.f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
 		return // another run of the sandbox still relies on them
 	}
-	data, err := os.ReadFile(l.f.Name())
+	data, err := io.ReadAll(io.NewSectionReader(l.f, 0, 1<<30))
 	if err != nil {
 		return
 	}
@@ -173,7 +183,8 @@ func (l *placeholderLock) release() {
 		}
 		dev, derr := strconv.ParseUint(fields[4], 10, 64)
 		ino, ierr := strconv.ParseUint(fields[5], 10, 64)
-		if derr == nil && ierr == nil && filepath.IsAbs(fields[1]) && fields[2] != "" {
+		// Only beneath the places where placeholders are made.
+		if derr == nil && ierr == nil && filepath.IsAbs(fields[1]) && fields[2] != "" && l.beneathPlaces(filepath.Join(fields[1], fields[2])) {
 			phs = append(phs, placeholder{root: fields[1], rel: fields[2], isFile: fields[0] == "f", content: fields[3], dev: dev, ino: ino})
 		}
 		fields = fields[:0]
@@ -185,6 +196,16 @@ func (l *placeholderLock) release() {
 		ph.remove()
 	}
 	_ = l.f.Truncate(0)
+}
+
+// beneathPlaces reports whether p lies beneath one of l's places.
+func (l *placeholderLock) beneathPlaces(p string) bool {
+	for _, w := range l.places {
+		if p != w && pathres.Within(w, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // support returns the bubblewrap to use and the Landlock ABI when this
@@ -61,18 +63,28 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	if err != nil {
 		return err
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return fmt.Errorf("confine: no user cache directory for confinement's bookkeeping (%v); set HOME or XDG_CACHE_HOME", err)
-	}
-	if p.PrivateRoot == "" {
-		p.PrivateRoot = filepath.Join(cache, "sandboxauth", "private")
-	}
 	sandbox, _, ok := existing(p.Sandbox)
 	if !ok {
 		return fmt.Errorf("confine: Policy.Sandbox %q cannot be resolved", p.Sandbox)
 	}
-	lock, err := lockPlaceholders(filepath.Join(cache, "sandboxauth"), sandbox)
+	// The writable places, less those the view refuses anyway (the home
+	// directory or above: resolveView says so, better than a complaint
+	// about the bookkeeping could).
+	var writable []string
+	home, _ := os.UserHomeDir()
+	for _, w := range p.Writable {
+		if real, _, ok := existing(w); ok && (home == "" || !pathres.Within(real, home)) {
+			writable = append(writable, real)
+		}
+	}
+	book, err := bookkeepingDir(sandbox, writable)
+	if err != nil {
+		return err
+	}
+	if p.PrivateRoot == "" {
+		p.PrivateRoot = filepath.Join(book, "private")
+	}
+	lock, err := lockPlaceholders(book, sandbox, writable)
 	if err != nil {
 		return err
 	}
@@ -122,9 +134,10 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 
-	devices := snapshotDevices()
+	devices, terminals := snapshotDevices(), snapshotTerminals(cmd.Stdin, cmd.Stdout, cmd.Stderr)
 	afterExit := func() {
 		restoreDevices(devices)
+		restoreTerminals(terminals)
 		if p.AfterExit != nil {
 			p.AfterExit()
 		}
@@ -133,6 +146,9 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	go runFrom(cmd, scope, lock, ctl, afterExit, finished, errc, nil)
 	err = <-errc
 	cmd.ExtraFiles = cmd.ExtraFiles[:n]
+	if err != nil {
+		restoreTerminals(terminals) // nothing ran: this closes their descriptors
+	}
 	return err
 }
 

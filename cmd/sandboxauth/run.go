@@ -284,11 +284,20 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	done := make(chan struct{})
+	got := make(chan syscall.Signal, 1) // the first interrupt, if any
 	go func() {
 		for {
 			select {
 			case s := <-sigs:
-				_ = cmd.Process.Signal(s)
+				select {
+				case got <- s.(syscall.Signal):
+				default:
+				}
+				// Any of them ends the sandbox, and SIGKILL does so
+				// even when this program was started with the others
+				// ignored (nohup, a script's &), which bubblewrap
+				// would have inherited.
+				_ = cmd.Process.Kill()
 			case <-done:
 				return
 			}
@@ -303,6 +312,11 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):
+		select {
+		case s := <-got:
+			return 128 + int(s) // as a shell reports a command it interrupted
+		default:
+		}
 		fmt.Fprintln(e.stderr, withheld(p))
 		if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
 			return 128 + int(st.Signal())

@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 	"github.com/sandboxauth/sandboxauth/confine"
@@ -204,4 +207,57 @@ func homeVictim(t *testing.T) string {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = os.RemoveAll(d) })
 	return d
+}
+
+// TestRunInterrupted: an interrupt ends the confined command and run
+// reports it as a shell would (128+N), after the sandbox is gone; also
+// when run was started with interrupts ignored (nohup, a script's &),
+// which bubblewrap would inherit, and when the command ignores them.
+func TestRunInterrupted(t *testing.T) {
+	requireLandlock(t)
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	script := filepath.Join(sb, "loop.sh")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\ntrap '' INT TERM HUP\necho started\nwhile :; do sleep 0.1; done\n"), 0o755))
+	for _, tc := range []struct {
+		name   string
+		signal syscall.Signal
+		ignore string
+	}{
+		{"SIGINT", syscall.SIGINT, ""},
+		{"SIGTERM", syscall.SIGTERM, ""},
+		{"SIGINT, started with it ignored", syscall.SIGINT, "INT HUP"},
+		{"SIGHUP, started with it ignored", syscall.SIGHUP, "INT HUP"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command("/bin/sh", "-c", "trap '' "+tc.ignore+"; exec \"$0\" run -- ./loop.sh", bin)
+			if tc.ignore == "" {
+				cmd = exec.Command(bin, "run", "--", "./loop.sh")
+			}
+			cmd.Dir = sb
+			out, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			line := make([]byte, len("started\n"))
+			_, err = io.ReadFull(out, line)
+			require.NoError(t, err)
+			require.NoError(t, cmd.Process.Signal(tc.signal))
+			ended := make(chan error, 1)
+			go func() { ended <- cmd.Wait() }()
+			select {
+			case err = <-ended:
+			case <-time.After(20 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatal("run did not end on the interrupt")
+			}
+			var ee *exec.ExitError
+			require.ErrorAs(t, err, &ee)
+			assert.Equal(t, 128+int(tc.signal), ee.ExitCode())
+			procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+			for _, c := range procs {
+				b, _ := os.ReadFile(c)
+				assert.NotContains(t, string(b), "loop.sh", "a process of the sandbox outlived run: %s", c)
+			}
+		})
+	}
 }

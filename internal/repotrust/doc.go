@@ -64,10 +64,15 @@
 // they are not in a .git directory) is a problem for every command,
 // reading ones included: git would read another repository through it.
 //
-// The index is read (gitindex.go: versions 2 to 4; a split or sparse index
-// is not understood): its gitlinks are submodules whose configuration is
-// read like those .gitmodules names, and its paths are what git diff and
-// git grep --cached can print.
+// The index is read (gitindex.go: versions 2 to 4; a sparse index is not
+// understood, and neither is anything git would read otherwise than the
+// reader: a path length in the flags that disagrees with the path, an
+// end-of-entries or entry offset table that disagrees with the entries, a
+// required extension other than "link"): its gitlinks are submodules whose
+// configuration is read like those .gitmodules names, and its paths are
+// what git diff and git grep --cached can print. A split index is read
+// with the shared index it names (.git/sharedindex.<name>), merged as git
+// merges them.
 //
 // # Contents: what git can print
 //

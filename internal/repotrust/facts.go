@@ -135,16 +135,13 @@ const maxIndexSize = 64 << 20
 // gitlinks whose submodules git status and git diff enter.
 func (g *gatherer) index(gitDir string) {
 	name := filepath.Join(gitDir, "index")
-	b, exists, err := readWhole(name, g.ss, maxIndexSize)
-	switch {
-	case err != nil:
-		g.f.IndexErr = name + " cannot be read: " + err.Error()
-	case !exists:
-		return
-	default:
-		if g.f.Index, err = parseIndex(b, g.f.HashLen); err != nil {
-			g.f.Index, g.f.IndexErr = nil, name+": "+err.Error()
-		}
+	entries, err := readIndex(gitDir, g.f.HashLen, func(path string) ([]byte, bool, error) {
+		return readWhole(path, g.ss, maxIndexSize)
+	})
+	if err != nil {
+		g.f.IndexErr = name + ": " + err.Error()
+	} else {
+		g.f.Index = entries
 	}
 	if g.f.IndexErr != "" {
 		g.f.Problems = append(g.f.Problems, Problem{Where: name, Why: "is not understood, so the submodules git enters are not known: " + g.f.IndexErr})

@@ -1,0 +1,79 @@
+package confine
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// A confined command has no controlling terminal, but its standard
+// streams may be the user's terminal, and a terminal's settings belong to
+// the terminal, not to a process: `stty intr undef -echo` would leave
+// Ctrl-C doing nothing and typing unseen after the command ended, and
+// TIOCEXCL would make every later open of the terminal fail. The filter
+// cannot tell such requests from a program's ordinary ones (a test runner
+// that reads keys raw), so the starting thread notes the settings of each
+// terminal among the streams before the command starts and puts them back
+// once the sandbox has ended, as with the device nodes. (What the command
+// discards of the input typed ahead, TCFLSH, is not put back.)
+
+// terminalState is a terminal's settings: a descriptor of its own for
+// it (the caller may close its file meanwhile), its termios, and whether
+// it was in exclusive mode.
+type terminalState struct {
+	fd        int
+	termios   unix.Termios
+	exclusive bool
+}
+
+// snapshotTerminals returns the settings of the terminals among streams
+// (each once).
+func snapshotTerminals(streams ...any) []terminalState {
+	var out []terminalState
+	var seen []uint64
+	for _, s := range streams {
+		f, ok := s.(*os.File)
+		if !ok || f == nil {
+			continue
+		}
+		t, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+		if err != nil {
+			continue // not a terminal
+		}
+		var st unix.Stat_t
+		if unix.Fstat(int(f.Fd()), &st) != nil || containsRdev(seen, st.Rdev) {
+			continue
+		}
+		fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 3)
+		if err != nil {
+			continue
+		}
+		excl, _ := unix.IoctlGetInt(fd, unix.TIOCGEXCL)
+		seen = append(seen, st.Rdev)
+		out = append(out, terminalState{fd: fd, termios: *t, exclusive: excl != 0})
+	}
+	return out
+}
+
+func containsRdev(seen []uint64, r uint64) bool {
+	for _, s := range seen {
+		if s == r {
+			return true
+		}
+	}
+	return false
+}
+
+// restoreTerminals puts back the settings in states where they changed,
+// and closes the descriptors.
+func restoreTerminals(states []terminalState) {
+	for _, s := range states {
+		if t, err := unix.IoctlGetTermios(s.fd, unix.TCGETS); err == nil && *t != s.termios {
+			_ = unix.IoctlSetTermios(s.fd, unix.TCSETS, &s.termios)
+		}
+		if excl, err := unix.IoctlGetInt(s.fd, unix.TIOCGEXCL); err == nil && excl != 0 && !s.exclusive {
+			_ = unix.IoctlSetInt(s.fd, unix.TIOCNXCL, 0)
+		}
+		unix.Close(s.fd)
+	}
+}
