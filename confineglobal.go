@@ -48,7 +48,8 @@ func globalGitConfigFiles(home string) []string {
 // included file by an empty file, which git reads as nothing). Git runs
 // what they hold in every repository of the user, unconfined. Files are
 // read as untrusted ones, never by running git; includeIf conditions are
-// taken as true, the worse case.
+// taken as true, the worse case. The programs and files other settings
+// name in the sandbox are read-only too (see programs).
 func (c *confinePaths) globalGitConfig() {
 	home, err := os.UserHomeDir()
 	if err != nil || !filepath.IsAbs(home) {
@@ -91,6 +92,7 @@ func (g *globalGitConfigReader) file(path string, depth int) {
 	dir := filepath.Dir(path)
 	var includes []string
 	visit := func(section, key, value string) {
+		g.programs(section, key, value)
 		switch {
 		case key == "path" && (section == "include" || section == "includeif"):
 			// Relative to the directory of the file that names it.

@@ -24,6 +24,8 @@ func TestConfinedGlobalGitConfigInSandbox(t *testing.T) {
 	}{
 		{"~/.gitconfig links into the sandbox", "", "dotfiles/gitconfig",
 			`printf '[core]\n\tfsmonitor = "touch MARKER; false"\n' >> dotfiles/gitconfig`},
+		{"core.fsmonitor names a program in the sandbox", "[core]\n\tfsmonitor = SB/tools/fsmon.sh\n", "",
+			`printf '#!/bin/sh\ntouch MARKER\nexit 1\n' > tools/fsmon.sh`},
 		{"relative core.hooksPath", "[core]\n\thooksPath = ci/hookscripts\n", "",
 			`mkdir -p ci/hookscripts && printf '#!/bin/sh\ntouch MARKER\n' > ci/hookscripts/pre-commit && chmod +x ci/hookscripts/pre-commit`},
 	} {
@@ -39,7 +41,9 @@ func TestConfinedGlobalGitConfigInSandbox(t *testing.T) {
 				require.NoError(t, os.WriteFile(target, []byte("[alias]\n\tst = status\n"), 0o644))
 				require.NoError(t, os.Symlink(target, filepath.Join(home, ".gitconfig")))
 			} else {
-				require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(c.gitconfig), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(strings.ReplaceAll(c.gitconfig, "SB", sb)), 0o644))
+				require.NoError(t, os.MkdirAll(filepath.Join(sb, "tools"), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(sb, "tools", "fsmon.sh"), []byte("#!/bin/sh\nexit 1\n"), 0o755))
 			}
 			p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 			require.NoError(t, err)

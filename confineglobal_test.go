@@ -73,6 +73,20 @@ func TestProtectConfinementGlobalGitConfig(t *testing.T) {
 			files:       map[string]string{"proj/.git/config": "[core]\n\tbare = false\n\thooksPath = ~/proj/repohooks\n[include]\n\tpath = ~/proj/tools/repo.gitconfig\n"},
 			readOnly:    []string{"proj/tools/repo.gitconfig", "proj/repohooks"},
 			placeholder: []string{"proj/tools/repo.gitconfig"}},
+		{name: "programs the configuration runs",
+			files: map[string]string{
+				".gitconfig": "[core]\n\tfsmonitor = ~/proj/tools/watch\n\tpager = tools/pager.sh -R\n[credential]\n\thelper = !~/proj/bin/cred\n" +
+					"[diff \"x\"]\n\ttextconv = sh $HOME/proj/conv.sh\n[core]\n\texcludesFile = ~/proj/ignore\n",
+				"proj/tools/watch": "", "proj/tools/pager.sh": "", "proj/conv.sh": "", "proj/ignore": "",
+			},
+			readOnly:    []string{"proj/tools/watch", "proj/tools/pager.sh", "proj/bin/cred", "proj/conv.sh", "proj/ignore"},
+			placeholder: []string{"proj/bin/cred"}},
+		{name: "directories and aliases' project scripts stay writable",
+			files: map[string]string{
+				".gitconfig": "[safe]\n\tdirectory = ~/proj/sub\n[alias]\n\tt = !sh tools/t.sh src/main.go\n\tu = !cd ~/proj/sub && make\n",
+				"proj/sub/x": "", "proj/tools/t.sh": "", "proj/src/main.go": "",
+			},
+			notReadOnly: []string{"proj/sub", "proj/tools/t.sh", "proj/src/main.go"}},
 		{name: "include loop",
 			files:    map[string]string{".gitconfig": "[include]\n\tpath = ~/proj/a\n", "proj/a": "[include]\n\tpath = a\n"},
 			readOnly: []string{"proj/a"}},
