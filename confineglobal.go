@@ -1,6 +1,7 @@
 package sandboxauth
 
 import (
+	"io/fs"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -79,10 +80,10 @@ func (g *globalGitConfigReader) file(path string, depth int) {
 		return
 	}
 	g.read[real] = true
-	if g.inSandbox(real) {
-		g.c.readOnly(real)
-		if _, err := os.Lstat(real); err != nil {
-			g.c.policy.Placeholders[real] = "" // git reads an empty file as nothing
+	if p, ok := g.inSandbox(path); ok {
+		g.c.readOnly(p)
+		if _, err := os.Lstat(p); err != nil {
+			g.c.policy.Placeholders[p] = "" // git reads an empty file as nothing
 		}
 	}
 	b, err := readSmallFile(real)
@@ -131,15 +132,60 @@ func (g *globalGitConfigReader) file(path string, depth int) {
 // directory keeps the directory p (a hooks or template directory)
 // read-only when it lies in the sandbox, existing or not.
 func (g *globalGitConfigReader) directory(p string) {
-	real, err := pathres.Resolve(p)
-	if err == nil && g.inSandbox(real) {
-		g.c.readOnly(real)
+	if p, ok := g.inSandbox(p); ok {
+		g.c.readOnly(p)
 	}
 }
 
-// inSandbox reports whether the real path p lies beneath the sandbox.
-func (g *globalGitConfigReader) inSandbox(p string) bool {
-	return p != g.c.sandbox && pathres.Within(g.c.sandbox, p)
+// inSandbox returns the path in the sandbox by which git reaches p, an
+// absolute path, if it reaches it there: p itself when it lies there
+// (with the symbolic links on its way in the sandbox left as they are, so
+// that confinement refuses a read-only path the command could redirect,
+// see confine.Policy.ReadOnly), or the path its symbolic links outside
+// the sandbox (which the command cannot change) lead to, ~/.gitconfig
+// linked into a dotfiles project for one.
+func (g *globalGitConfigReader) inSandbox(p string) (string, bool) {
+	for links := 0; links <= pathres.MaxLinks; links++ {
+		p = filepath.Clean(p)
+		if pathres.Within(g.c.sandbox, p) {
+			return p, p != g.c.sandbox
+		}
+		// Outside the sandbox lexically: no directory on the way lies in
+		// it. Follow the first symbolic link, if any.
+		next, ok := followFirstLink(p)
+		if !ok {
+			return "", false
+		}
+		p = next
+	}
+	return "", false
+}
+
+// followFirstLink returns p, an absolute clean path, with its first
+// component that is a symbolic link replaced by the link's target; ok is
+// false when no existing component of p is one.
+func followFirstLink(p string) (string, bool) {
+	cur := "/"
+	elems := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, elem := range elems {
+		next := filepath.Join(cur, elem)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return "", false
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(next)
+			if err != nil {
+				return "", false
+			}
+			if !filepath.IsAbs(target) {
+				target = cur + "/" + target
+			}
+			return target + "/" + strings.Join(elems[i+1:], "/"), true
+		}
+		cur = next
+	}
+	return "", false
 }
 
 // expandGitPath returns the paths a git configuration value may name, as git

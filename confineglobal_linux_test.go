@@ -57,3 +57,27 @@ func TestConfinedGlobalGitConfigInSandbox(t *testing.T) {
 		})
 	}
 }
+
+// TestConfinedGlobalGitConfigThroughLinkInSandbox: a file the user's git
+// configuration includes through a symbolic link in the sandbox could be
+// redirected by replacing the link: confinement refuses to start rather
+// than protect the file the link points to now.
+func TestConfinedGlobalGitConfigThroughLinkInSandbox(t *testing.T) {
+	sb := escapeSandbox(t)
+	home := homeVictimDir(t)
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "real"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "real", "gc"), nil, 0o644))
+	require.NoError(t, os.Symlink("real", filepath.Join(sb, "link")))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = "+filepath.Join(sb, "link", "gc")+"\n"), 0o644))
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", "rm link && mkdir link && echo x > link/gc")
+	cmd.Dir = sb
+	_, err = runConfined(cmd, p)
+	require.ErrorIs(t, err, confine.ErrUnsafePolicy)
+	fi, err := os.Lstat(filepath.Join(sb, "link"))
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&os.ModeSymlink, "the command ran and replaced the link")
+}

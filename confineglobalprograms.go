@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
-
-	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // gitProgramKeys are the last parts of the names of git settings whose
@@ -57,8 +55,8 @@ func (g *globalGitConfigReader) programs(section, key, value string) {
 			}
 		}
 		for _, p := range paths {
-			real, err := pathres.Resolve(p)
-			if err != nil || !g.inSandbox(real) {
+			real, ok := g.inSandbox(p)
+			if !ok {
 				continue
 			}
 			fi, err := os.Lstat(real)
