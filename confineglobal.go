@@ -145,10 +145,15 @@ func (g *globalGitConfigReader) directory(p string) {
 // the sandbox (which the command cannot change) lead to, ~/.gitconfig
 // linked into a dotfiles project for one.
 func (g *globalGitConfigReader) inSandbox(p string) (string, bool) {
+	return sandboxPath(g.c.sandbox, p)
+}
+
+// sandboxPath is inSandbox for the sandbox sandbox (a real path).
+func sandboxPath(sandbox, p string) (string, bool) {
 	for links := 0; links <= pathres.MaxLinks; links++ {
 		p = filepath.Clean(p)
-		if pathres.Within(g.c.sandbox, p) {
-			return p, p != g.c.sandbox
+		if pathres.Within(sandbox, p) {
+			return p, p != sandbox
 		}
 		// Outside the sandbox lexically: no directory on the way lies in
 		// it. Follow the first symbolic link, if any.

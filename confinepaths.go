@@ -776,8 +776,8 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 	// a repository below the top may be the command's, naming what it
 	// likes.
 	named := func(p string) (string, bool) {
-		p = filepath.Clean(p)
-		if !pathres.Within(c.sandbox, p) || p == c.sandbox {
+		p, ok := sandboxPath(c.sandbox, p)
+		if !ok {
 			return "", false
 		}
 		if _, err := os.Lstat(p); err != nil && !top {
