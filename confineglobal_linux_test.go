@@ -58,6 +58,26 @@ func TestConfinedGlobalGitConfigInSandbox(t *testing.T) {
 	}
 }
 
+// TestConfinedRepositoryConfigProgram: the repository's configuration is
+// read-only, and so is the program in the project its core.fsmonitor
+// names (relative to the work tree): the user's git status runs it.
+func TestConfinedRepositoryConfigProgram(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "tools"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "tools", "fsmon.sh"), []byte("#!/bin/sh\nexit 1\n"), 0o755))
+	userGit(t, sb, "config", "core.fsmonitor", "tools/fsmon.sh")
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `printf '#!/bin/sh\ntouch `+marker+`\nexit 1\n' > tools/fsmon.sh`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	t.Log(out, err)
+
+	t.Logf("git status: %s", userGit(t, sb, "status", "--short"))
+	assert.NoFileExists(t, marker, "the user's git status ran the fsmonitor program the confined command rewrote")
+}
+
 // TestConfinedGlobalGitConfigThroughLinkInSandbox: a file the user's git
 // configuration includes through a symbolic link in the sandbox could be
 // redirected by replacing the link: confinement refuses to start rather

@@ -790,6 +790,7 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 	if err != nil || !filepath.IsAbs(home) {
 		home = ""
 	}
+	c.repositoryPrograms(filepath.Join(common, "config"), dir, home, top)
 	for _, hp := range expandGitPath(cfg.hooksPath, dir, home) {
 		if hp, ok := named(hp); ok {
 			c.readOnly(hp)
