@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
@@ -49,7 +50,8 @@ func globalGitConfigFiles(home string) []string {
 // included file by an empty file, which git reads as nothing). Git runs
 // what they hold in every repository of the user, unconfined. Files are
 // read as untrusted ones, never by running git; includeIf conditions are
-// taken as true, the worse case. The programs and files other settings
+// taken as true, the worse case. Settings in the environment
+// (GIT_CONFIG_COUNT) count too. The programs and files other settings
 // name in the sandbox are read-only too (see programs).
 func (c *confinePaths) globalGitConfig() {
 	home, err := os.UserHomeDir()
@@ -60,6 +62,7 @@ func (c *confinePaths) globalGitConfig() {
 	for _, f := range globalGitConfigFiles(home) {
 		g.file(f, 0)
 	}
+	g.environment()
 }
 
 // globalGitConfigReader follows the user's git configuration files.
@@ -93,23 +96,7 @@ func (g *globalGitConfigReader) file(path string, depth int) {
 	dir := filepath.Dir(path)
 	var includes []string
 	visit := func(section, key, value string) {
-		g.programs(section, key, value)
-		switch {
-		case key == "path" && (section == "include" || section == "includeif"):
-			// Relative to the directory of the file that names it.
-			includes = append(includes, expandGitPath(value, dir, g.home)...)
-		case section == "core" && key == "hookspath":
-			// Relative to the work tree where git runs the hooks.
-			for _, repo := range g.c.knownRepositories() {
-				for _, p := range expandGitPath(value, repo, g.home) {
-					g.directory(p)
-				}
-			}
-		case section == "init" && key == "templatedir":
-			for _, p := range expandGitPath(value, g.c.sandbox, g.home) {
-				g.directory(p)
-			}
-		}
+		includes = append(includes, g.setting(section, key, value, dir)...)
 	}
 	// Both readers, so that text one of them does not understand is
 	// still followed by the other.
@@ -128,6 +115,55 @@ func (g *globalGitConfigReader) file(path string, depth int) {
 		g.file(inc, depth+1)
 	}
 }
+
+// setting keeps read-only what one setting of the user's configuration
+// names in the sandbox, and returns the files it includes (to be read in
+// turn), a relative one in dir.
+func (g *globalGitConfigReader) setting(section, key, value, dir string) []string {
+	g.programs(section, key, value)
+	switch {
+	case key == "path" && (section == "include" || section == "includeif"):
+		// Relative to the directory of the file that names it.
+		return expandGitPath(value, dir, g.home)
+	case section == "core" && key == "hookspath":
+		// Relative to the work tree where git runs the hooks.
+		for _, repo := range g.c.knownRepositories() {
+			for _, p := range expandGitPath(value, repo, g.home) {
+				g.directory(p)
+			}
+		}
+	case section == "init" && key == "templatedir":
+		for _, p := range expandGitPath(value, g.c.sandbox, g.home) {
+			g.directory(p)
+		}
+	}
+	return nil
+}
+
+// environment reads the settings git takes from the environment
+// (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n>, GIT_CONFIG_VALUE_<n>), which a
+// user's shell may set for every git it runs: like those of a file, with
+// relative includes in the home directory.
+func (g *globalGitConfigReader) environment() {
+	n, err := strconv.Atoi(os.Getenv("GIT_CONFIG_COUNT"))
+	if err != nil {
+		return
+	}
+	for i := 0; i < n && i < maxGitConfigEnv; i++ {
+		name := os.Getenv("GIT_CONFIG_KEY_" + strconv.Itoa(i))
+		first, last := strings.Index(name, "."), strings.LastIndex(name, ".")
+		if first <= 0 || last == len(name)-1 {
+			continue
+		}
+		section, key := strings.ToLower(name[:first]), strings.ToLower(name[last+1:])
+		for _, inc := range g.setting(section, key, os.Getenv("GIT_CONFIG_VALUE_"+strconv.Itoa(i)), g.home) {
+			g.file(inc, 1)
+		}
+	}
+}
+
+// maxGitConfigEnv bounds the settings read from the environment.
+const maxGitConfigEnv = 1000
 
 // directory keeps the directory p (a hooks or template directory)
 // read-only when it lies in the sandbox, existing or not.

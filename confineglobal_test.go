@@ -104,6 +104,11 @@ func TestProtectConfinementGlobalGitConfig(t *testing.T) {
 			files:       map[string]string{"proj/.git/config": "[core]\n\tbare = false\n\tfsmonitor = tools/fsmon.sh\n[diff \"x\"]\n\ttextconv = ~/proj/conv\n", "proj/tools/fsmon.sh": ""},
 			readOnly:    []string{"proj/tools/fsmon.sh", "proj/conv"},
 			placeholder: []string{"proj/conv"}},
+		{name: "settings in the environment",
+			files:       map[string]string{"proj/tools/watch": ""},
+			env:         map[string]string{"GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": "includeIf.onbranch:main.path", "GIT_CONFIG_VALUE_0": "HOME/proj/env.gc", "GIT_CONFIG_KEY_1": "core.fsmonitor", "GIT_CONFIG_VALUE_1": "HOME/proj/tools/watch"},
+			readOnly:    []string{"proj/env.gc", "proj/tools/watch"},
+			placeholder: []string{"proj/env.gc"}},
 		{name: "include loop",
 			files:    map[string]string{".gitconfig": "[include]\n\tpath = ~/proj/a\n", "proj/a": "[include]\n\tpath = a\n"},
 			readOnly: []string{"proj/a"}},
@@ -119,8 +124,12 @@ func TestProtectConfinementGlobalGitConfig(t *testing.T) {
 			t.Setenv("XDG_CONFIG_HOME", "")
 			t.Setenv("GIT_CONFIG_GLOBAL", "")
 			t.Setenv("GIT_CONFIG_SYSTEM", "")
+			t.Setenv("GIT_CONFIG_COUNT", "")
 			for k, v := range c.env {
-				t.Setenv(k, filepath.Join(home, v[len("HOME"):]))
+				if rest, ok := strings.CutPrefix(v, "HOME"); ok {
+					v = filepath.Join(home, rest)
+				}
+				t.Setenv(k, v)
 			}
 			for rel, content := range c.files {
 				p := filepath.Join(home, rel)
