@@ -20,7 +20,8 @@ const maxGitIncludeDepth = 10
 // in every repository of the user, home being the home directory (""
 // when unknown): the files GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM name
 // when set, and the default ones in any case (the user's own terminal
-// may not set them): /etc/gitconfig, ~/.gitconfig and
+// may not set them): /etc/gitconfig (/usr/local/etc/gitconfig for a git
+// installed there), ~/.gitconfig and
 // $XDG_CONFIG_HOME/git/config (~/.config/git/config without it).
 func globalGitConfigFiles(home string) []string {
 	var files []string
@@ -29,7 +30,7 @@ func globalGitConfigFiles(home string) []string {
 			files = append(files, f)
 		}
 	}
-	files = append(files, "/etc/gitconfig")
+	files = append(files, "/etc/gitconfig", "/usr/local/etc/gitconfig")
 	if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
 		files = append(files, filepath.Join(x, "git", "config"))
 	}
