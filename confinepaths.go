@@ -276,8 +276,9 @@ func isPlaceholder(path string, p *confine.Policy) bool {
 
 // quarantine renames path, which lies beneath sandbox, to a free name
 // ending in quarantineSuffix (".N" after it when taken, a random one
-// after that; see quarantineNames for names too long to take it), through a descriptor of its directory opened beneath the
-// sandbox with no symbolic link on the way; a directory the command made
+// after that; a name too long for them is cut short, see
+// quarantineNames), through a descriptor of its directory opened beneath
+// the sandbox with no symbolic link on the way; a directory the command made
 // read-only is made writable for its owner first. It reports whether
 // path is gone. Nothing is ever removed: a name is all it takes.
 func quarantine(sandbox, path string) bool {
