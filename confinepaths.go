@@ -560,7 +560,7 @@ func (c *confinePaths) walk() {
 		if !c.changedSince(d.abs) {
 			read++
 		}
-		entries, err := os.ReadDir(d.abs)
+		entries, err := c.readDir(d.abs)
 		if err != nil {
 			continue
 		}
@@ -645,7 +645,7 @@ func (c *confinePaths) repositoriesBelow(root string, depth, dirs int) {
 		if !c.changedSince(d) {
 			read++
 		}
-		entries, err := os.ReadDir(d)
+		entries, err := c.readDir(d)
 		if err != nil {
 			continue
 		}
@@ -666,6 +666,35 @@ func (c *confinePaths) repositoriesBelow(root string, depth, dirs int) {
 			}
 		}
 	}
+}
+
+// readDir reads the entries of the directory dir, which lies in the
+// sandbox, sorted by name, reached from the sandbox with no symbolic link
+// on the way: a concurrent confined command that swaps a directory for a
+// link while the quarantine walks cannot lead the walk (unbounded when
+// deepRepositories runs) out of the sandbox.
+func (c *confinePaths) readDir(dir string) ([]os.DirEntry, error) {
+	rel, err := filepath.Rel(c.sandbox, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, errors.New("outside the sandbox")
+	}
+	root, err := unix.Open(c.sandbox, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(root)
+	fd, err := unix.Openat2(root, rel, &unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // gitDirectoryAt reports whether the directory dir, whose entries are

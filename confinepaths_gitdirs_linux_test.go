@@ -211,3 +211,24 @@ grep -q sdir .git/index`,
 		})
 	}
 }
+
+// TestQuarantineWalkFollowsNoLink: the walks read a directory only when
+// no symbolic link lies on the way from the sandbox, so that a directory
+// swapped for a link by a concurrent run cannot lead them (the whole
+// sandbox's search included) out of it.
+func TestQuarantineWalkFollowsNoLink(t *testing.T) {
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	outside := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(outside, "deep", "repo", ".git"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "real", "sub"), 0o755))
+	require.NoError(t, os.Symlink(outside, filepath.Join(sb, "link")))
+	c := newConfinePaths(sb, nil, nil)
+	for _, tc := range []struct {
+		rel string
+		ok  bool
+	}{{".", true}, {"real", true}, {"real/sub", true}, {"link", false}, {"link/deep", false}, {"../", false}} {
+		_, err := c.readDir(filepath.Join(sb, tc.rel))
+		assert.Equal(t, tc.ok, err == nil, "%s: %v", tc.rel, err)
+	}
+}
