@@ -185,47 +185,46 @@ func (g *globalGitConfigReader) inSandbox(p string) (string, bool) {
 	return sandboxPath(g.c.sandbox, p)
 }
 
-// sandboxPath is inSandbox for the sandbox sandbox (a real path).
+// sandboxPath is inSandbox for the sandbox sandbox (a real path). It
+// resolves p one component at a time, as the kernel does, until it
+// enters the sandbox; from there on the rest is kept by name.
 func sandboxPath(sandbox, p string) (string, bool) {
-	for links := 0; links <= pathres.MaxLinks; links++ {
-		p = filepath.Clean(p)
-		if pathres.Within(sandbox, p) {
-			return p, p != sandbox
-		}
-		// Outside the sandbox lexically: no directory on the way lies in
-		// it. Follow the first symbolic link, if any.
-		next, ok := followFirstLink(p)
-		if !ok {
-			return "", false
-		}
-		p = next
+	if !filepath.IsAbs(p) {
+		return "", false
 	}
-	return "", false
-}
-
-// followFirstLink returns p, an absolute clean path, with its first
-// component that is a symbolic link replaced by the link's target; ok is
-// false when no existing component of p is one.
-func followFirstLink(p string) (string, bool) {
-	cur := "/"
-	elems := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, elem := range elems {
+	pending := strings.Split(p, "/")
+	cur, links := "/", 0
+	for len(pending) > 0 {
+		elem := pending[0]
+		pending = pending[1:]
+		switch elem {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
 		next := filepath.Join(cur, elem)
+		if pathres.Within(sandbox, next) {
+			named := filepath.Join(append([]string{next}, pending...)...)
+			return named, named != sandbox && pathres.Within(sandbox, named)
+		}
 		fi, err := os.Lstat(next)
 		if err != nil {
+			return "", false // missing outside the sandbox: not in it
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		target, err := os.Readlink(next)
+		if links++; err != nil || links > pathres.MaxLinks {
 			return "", false
 		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			target, err := os.Readlink(next)
-			if err != nil {
-				return "", false
-			}
-			if !filepath.IsAbs(target) {
-				target = cur + "/" + target
-			}
-			return target + "/" + strings.Join(elems[i+1:], "/"), true
+		if filepath.IsAbs(target) {
+			cur = "/"
 		}
-		cur = next
+		pending = append(strings.Split(target, "/"), pending...)
 	}
 	return "", false
 }
