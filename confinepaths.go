@@ -51,6 +51,18 @@ import (
 // it changed: a confined command can work in a stopped rebase, but the
 // user's next `git rebase --continue` never runs steps it wrote.
 //
+// What the user's own git configuration (~/.gitconfig and the others
+// git reads in every repository) makes git read or run from the sandbox
+// is read-only too: the files it includes, its hooks and template
+// directories (see globalGitConfig).
+//
+// The quarantine (see quarantineNew) runs once the command has ended:
+// while it runs, what it has made is in place, and the user's git run
+// meanwhile (an editor's, a shell prompt's) obeys a repository the command
+// made and recorded as a submodule, its core.fsmonitor included. This is
+// not prevented (the index must stay writable for git add); see "What is
+// not enforced" in package confine.
+//
 // Matches below the top are found by a walk of the sandbox's directories,
 // three levels deep and 256 directories at most, that skips dependency and
 // build directories (node_modules, vendor, target, ...): it runs before
@@ -91,6 +103,9 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if c.indexUnknown {
 		c.deepRepositories()
 		c.nestedGitlinks()
+	}
+	if c.gitWriteProtected() {
+		c.globalGitConfig()
 	}
 	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
 	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
@@ -261,8 +276,9 @@ func isPlaceholder(path string, p *confine.Policy) bool {
 
 // quarantine renames path, which lies beneath sandbox, to a free name
 // ending in quarantineSuffix (".N" after it when taken, a random one
-// after that), through a descriptor of its directory opened beneath the
-// sandbox with no symbolic link on the way; a directory the command made
+// after that; a name too long for them is cut short, see
+// quarantineNames), through a descriptor of its directory opened beneath
+// the sandbox with no symbolic link on the way; a directory the command made
 // read-only is made writable for its owner first. It reports whether
 // path is gone. Nothing is ever removed: a name is all it takes.
 func quarantine(sandbox, path string) bool {
@@ -281,19 +297,12 @@ func quarantine(sandbox, path string) bool {
 	}
 	defer unix.Close(parent)
 	base := filepath.Base(rel)
-	names := make([]string, 0, 12)
-	for i := 0; i < 10; i++ {
-		n := base + quarantineSuffix
-		if i > 0 {
-			n += "." + strconv.Itoa(i)
-		}
-		names = append(names, n)
-	}
 	var r [8]byte
+	random := ""
 	if _, err := rand.Read(r[:]); err == nil {
-		names = append(names, base+quarantineSuffix+"."+hex.EncodeToString(r[:]))
+		random = hex.EncodeToString(r[:])
 	}
-	for _, to := range names {
+	for _, to := range quarantineNames(base, random) {
 		err := unix.Renameat2(parent, base, parent, to, unix.RENAME_NOREPLACE)
 		if err == unix.EACCES || err == unix.EPERM {
 			// The command took the write permission away: give it back
@@ -797,11 +806,8 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 	// a repository below the top may be the command's, naming what it
 	// likes.
 	named := func(p string) (string, bool) {
-		if strings.HasPrefix(p, "~") {
-			return "", false
-		}
-		p = filepath.Clean(p)
-		if !pathres.Within(c.sandbox, p) || p == c.sandbox {
+		p, ok := sandboxPath(c.sandbox, p)
+		if !ok {
 			return "", false
 		}
 		if _, err := os.Lstat(p); err != nil && !top {
@@ -810,19 +816,22 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 		}
 		return p, true
 	}
-	if cfg.hooksPath != "" {
-		hp := cfg.hooksPath
-		if !filepath.IsAbs(hp) {
-			hp = filepath.Join(dir, hp)
-		}
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		home = ""
+	}
+	c.repositoryPrograms(filepath.Join(common, "config"), dir, home, top)
+	for _, hp := range expandGitPath(cfg.hooksPath, dir, home) {
 		if hp, ok := named(hp); ok {
 			c.readOnly(hp)
 		}
 	}
+	var includes []string
 	for _, inc := range cfg.includes {
-		if !filepath.IsAbs(inc) {
-			inc = filepath.Join(common, inc) // relative to the file that names it
-		}
+		// Relative to the file that names it; ~ is the home directory.
+		includes = append(includes, expandGitPath(inc, common, home)...)
+	}
+	for _, inc := range includes {
 		if inc, ok := named(inc); ok {
 			c.readOnly(inc)
 			if _, err := os.Lstat(inc); err != nil {

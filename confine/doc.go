@@ -143,6 +143,15 @@
 //     Only the ReadOnly paths are kept from it. Protected paths below the
 //     top of the sandbox are kept read-only when they exist; a new one
 //     created below the top is not prevented.
+//   - While the command runs, what it has made is in place: the user's own
+//     programs that run in the project meanwhile (an editor's git
+//     integration, which runs git status whenever files change; a shell
+//     prompt showing the branch) obey it unconfined, a new repository the
+//     command recorded as a submodule included (git status enters it and
+//     runs its core.fsmonitor). A caller's AfterExit (the sandboxauth
+//     package's quarantine) acts only once the command has ended. No
+//     mount can stop it, since the command must be able to write the
+//     index (git add) and make directories.
 //   - A file of the sandbox that is a hard link to a file outside (pnpm's
 //     store links into node_modules, for example) is one file: writing it
 //     writes the original. New hard links into the sandbox cannot be made
