@@ -163,7 +163,14 @@
 //     and /run, which it does not see); nor is a socket bound by a
 //     process in another network or mount namespace (a container's), whose
 //     paths /proc/net/unix does not show as the command sees them. Landlock
-//     on this kernel does not cover connecting to a socket by its path.
+//     before its pathname-socket right (LANDLOCK_ACCESS_FS_RESOLVE_UNIX,
+//     added to Linux after 6.18) does not cover connecting to a socket by
+//     its path.
+//   - The user's terminal while the command runs: its settings (stty) are
+//     put back when the sandbox ends, not before, and input typed ahead
+//     that the command discarded (TCFLSH) is lost. A stopped
+//     `sandboxauth run` (Ctrl-Z) does not stop the sandbox, which runs in
+//     a session of its own.
 //   - File metadata (mode, times, extended attributes) of the command's
 //     standard streams when they are files or terminals of the caller
 //     (chmod /proc/self/fd/0), and of files on a file system mounted on
@@ -175,6 +182,11 @@
 //     last at most as long as the command (devices_linux.go).
 //   - What the caller's host does after a killed run: Policy.AfterExit
 //     runs only when the calling process lives to see the end.
+//   - Credentials written into git's configuration: a CI checkout's token
+//     in the repository's .git/config (http.<url>.extraheader), a token in
+//     a url.<https://TOKEN@host/>.insteadOf rewrite of ~/.gitconfig. git
+//     needs both files, so they stay readable (the repository's
+//     read-only); without Network the command cannot send what it reads.
 //   - What git has recorded: a tracked .env can be read from .git/objects
 //     (git show HEAD:.env), and the command can commit files that the work
 //     tree keeps read-only onto a branch the user later checks out.
