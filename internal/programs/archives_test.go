@@ -30,6 +30,8 @@ func TestArchiveForms(t *testing.T) {
 		{"tar -xf a.tar", 0, "unsafe", nil},
 		{"tar C0t", 0, "unknown", nil},       // old style: C takes the next word, and there is none (tar refuses)
 		{"tar tfC a.tar", 0, "unknown", nil}, // f takes a.tar, C has nothing left
+		{"tar t-00", 0, "unknown", nil},      // "-" is no option letter (it would end the options)
+		{"tar tQf a.tar", 0, "unknown", nil}, // Q is no option tar's spec knows
 		{"7z l a.7z", 1, "ok", []Arg{{"a.7z", Read}}},
 		{"7z l -slt a.7z", 1, "ok", nil},
 		{"7z l a.7z -slt", 1, "unknown", nil},

@@ -343,10 +343,15 @@ func (p *Parsed) getopt(args []string) {
 	s := p.Spec
 	ended := false
 	if s.OldStyle && len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		var missing byte
-		if args, missing = oldStyle(s, args); missing != 0 {
-			p.unknown("option "+string(missing)+" without its value",
-				"the bundled option "+string(missing)+" takes the next word as its value, and there is none; a person decides")
+		var bad byte
+		var missing bool
+		if args, bad, missing = oldStyle(s, args); bad != 0 {
+			if !missing {
+				p.unknownOption("-" + string(bad))
+				return
+			}
+			p.unknown("option "+string(bad)+" without its value",
+				"the bundled option "+string(bad)+" takes the next word as its value, and there is none; a person decides")
 			return
 		}
 	}
@@ -506,23 +511,28 @@ func (p *Parsed) single(args []string) {
 
 // oldStyle rewrites a first word without a dash (tar's "tzvf a.tgz") as the
 // options it bundles: each letter is a short option, and each one that
-// takes a value takes the next unused word. It returns the letter that
-// takes a value when no word is left for it (the program refuses the
-// command line), and 0 otherwise.
-func oldStyle(s *Spec, args []string) ([]string, byte) {
+// takes a value takes the next unused word. It returns, instead, a letter
+// that is no option of the spec (missing false; a "-" among the letters
+// would otherwise end the options), or one that takes a value when no
+// word is left for it (missing true): the program refuses both.
+func oldStyle(s *Spec, args []string) (out []string, bad byte, missing bool) {
 	letters, rest := args[0], args[1:]
-	out := make([]string, 0, len(args)+len(letters))
+	out = make([]string, 0, len(args)+len(letters))
 	for k := 0; k < len(letters); k++ {
+		o := s.short(letters[k])
+		if o == nil {
+			return nil, letters[k], false
+		}
 		out = append(out, "-"+letters[k:k+1])
-		if o := s.short(letters[k]); o != nil && o.Arity == Value {
+		if o.Arity == Value {
 			if len(rest) == 0 {
-				return nil, letters[k]
+				return nil, letters[k], true
 			}
 			out = append(out, rest[0])
 			rest = rest[1:]
 		}
 	}
-	return append(out, rest...), 0
+	return append(out, rest...), 0, false
 }
 
 // goFlags reads Go's flag package syntax (GoFlag) and the go command's
