@@ -14,7 +14,8 @@ import (
 // cannot tell such requests from a program's ordinary ones (a test runner
 // that reads keys raw), so the starting thread notes the settings of each
 // terminal among the streams before the command starts and puts them back
-// once the sandbox has ended, as with the device nodes. (What the command
+// once the sandbox has ended, as with the device nodes: its termios, its
+// window size, exclusive mode, and output suspended with tcflow. (What the command
 // discards of the input typed ahead, TCFLSH, is not put back.)
 
 // terminalState is a terminal's settings: a descriptor of its own for
@@ -23,6 +24,7 @@ import (
 type terminalState struct {
 	fd        int
 	termios   unix.Termios
+	winsize   *unix.Winsize
 	exclusive bool
 }
 
@@ -49,8 +51,9 @@ func snapshotTerminals(streams ...any) []terminalState {
 			continue
 		}
 		excl, _ := unix.IoctlGetInt(fd, unix.TIOCGEXCL)
+		ws, _ := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ)
 		seen = append(seen, st.Rdev)
-		out = append(out, terminalState{fd: fd, termios: *t, exclusive: excl != 0})
+		out = append(out, terminalState{fd: fd, termios: *t, winsize: ws, exclusive: excl != 0})
 	}
 	return out
 }
@@ -74,6 +77,12 @@ func restoreTerminals(states []terminalState) {
 		if excl, err := unix.IoctlGetInt(s.fd, unix.TIOCGEXCL); err == nil && excl != 0 && !s.exclusive {
 			_ = unix.IoctlSetInt(s.fd, unix.TIOCNXCL, 0)
 		}
+		if ws, err := unix.IoctlGetWinsize(s.fd, unix.TIOCGWINSZ); err == nil && s.winsize != nil && *ws != *s.winsize {
+			_ = unix.IoctlSetWinsize(s.fd, unix.TIOCSWINSZ, s.winsize)
+		}
+		// Output the command suspended (tcflow TCOOFF, as Ctrl-S does)
+		// would leave the user's next write blocked: resume it.
+		_ = unix.IoctlSetInt(s.fd, unix.TCXONC, unix.TCOON)
 		unix.Close(s.fd)
 	}
 }
