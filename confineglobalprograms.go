@@ -20,6 +20,40 @@ var gitProgramKeys = map[string]bool{
 	"clean": true, "smudge": true, "process": true, "textconv": true,
 	"command": true, "driver": true, "external": true, "cmd": true,
 	"difffilter": true, "browser": true, "path": true,
+	"packobjectshook": true, "alternaterefscommand": true, "defaultkeycommand": true,
+	"sendmailcmd": true, "smtpserver": true, "tunnel": true, "uploadpack": true,
+	"receivepack": true,
+}
+
+// gitProgramSections are the sections every setting of which git runs as
+// a command (pager.log, pager.diff, ...).
+var gitProgramSections = map[string]bool{"pager": true}
+
+// valueWords returns the words of a setting's value that may name a file:
+// those between white space, quotes and the shell's operators, each quoted
+// string whole (a path with a space, as the shell git runs it with reads
+// it), and the whole value.
+func valueWords(value string) []string {
+	words := strings.FieldsFunc(value, gitValueWord)
+	for _, q := range []byte{'"', '\''} {
+		rest := value
+		for {
+			i := strings.IndexByte(rest, q)
+			if i < 0 {
+				break
+			}
+			j := strings.IndexByte(rest[i+1:], q)
+			if j < 0 {
+				break
+			}
+			words = append(words, rest[i+1:i+1+j])
+			rest = rest[i+1+j+1:]
+		}
+	}
+	if v := strings.TrimSpace(value); v != "" {
+		words = append(words, v)
+	}
+	return words
 }
 
 // gitValueWord splits a setting's value into the words that may name a
@@ -61,11 +95,11 @@ func (c *confinePaths) repositoryPrograms(config, workTree, home string, missing
 // relative one holding a "/", taken in each of workTrees (git runs them
 // from the top of the work tree). An existing directory is not a program
 // (a safe.directory, a cd in an alias) and is left writable; a missing
-// path a command-valued setting names is kept from being created when
-// missing is set.
+// absolute path any setting names is kept from being created when missing
+// is set.
 func (c *confinePaths) configPrograms(home string, workTrees []string, missing bool, section, key, value string) {
-	program := section != "alias" && gitProgramKeys[key]
-	for _, w := range strings.FieldsFunc(value, gitValueWord) {
+	program := section != "alias" && (gitProgramKeys[key] || gitProgramSections[section])
+	for _, w := range valueWords(value) {
 		for _, prefix := range []string{"${HOME}/", "$HOME/"} {
 			if rest, ok := strings.CutPrefix(w, prefix); ok && home != "" {
 				w = home + "/" + rest
@@ -90,7 +124,9 @@ func (c *confinePaths) configPrograms(home string, workTrees []string, missing b
 			case err == nil && fi.IsDir():
 			case err == nil:
 				c.readOnly(real)
-			case missing && program && (filepath.IsAbs(w) || strings.HasPrefix(w, "~")):
+			case missing && (filepath.IsAbs(w) || strings.HasPrefix(w, "~")):
+				// Any setting's: a list of the keys that run a command
+				// is never complete.
 				c.readOnly(real)
 				c.policy.Placeholders[real] = "" // an empty file, not executable
 			}

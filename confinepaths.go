@@ -453,11 +453,42 @@ func (c *confinePaths) top() {
 // (see repotrust.IndexGitlinks) sets indexUnknown: any repository of the
 // sandbox may then be one git status enters (see deepRepositories).
 func (c *confinePaths) gitlinkRepositories() {
-	gitdir := filepath.Join(c.sandbox, ".git")
-	if fi, err := os.Lstat(gitdir); err != nil || !fi.IsDir() {
-		return
+	if gitdir, ok := workTreeGitDir(c.sandbox); ok {
+		c.gitlinksOf(c.sandbox, gitdir)
 	}
-	c.gitlinksOf(c.sandbox, gitdir)
+}
+
+// workTreeGitDir returns the git directory of the work tree dir, as git
+// finds it: dir/.git when that is a directory or a link to one, or the
+// directory a .git file names ("gitdir: PATH", relative to dir), as
+// --separate-git-dir, worktrees and submodules make it.
+func workTreeGitDir(dir string) (string, bool) {
+	dotgit := filepath.Join(dir, ".git")
+	fi, err := os.Stat(dotgit)
+	switch {
+	case err != nil:
+		return "", false
+	case fi.IsDir():
+		return dotgit, true
+	case !fi.Mode().IsRegular():
+		return "", false
+	}
+	b, err := readSmallFile(dotgit)
+	if err != nil {
+		return "", false
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", false
+	}
+	if target = strings.TrimSpace(target); !filepath.IsAbs(target) {
+		target = filepath.Join(dir, target)
+	}
+	if fi, err := os.Stat(target); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	return target, true
 }
 
 // nestedGitlinks does for the repositories found below the top what
