@@ -18,6 +18,13 @@ type control struct {
 	endedR, endedW       *os.File // the helper writes a byte to endedW when the sandbox has ended
 	releasedR, releasedW *os.File // the thread closes releasedW when it has released
 	infoR, infoW         *os.File // bubblewrap writes the helper's PID (--info-fd) to infoW
+	// lifeR and lifeW are the lifeline: bubblewrap's outer process keeps
+	// lifeW open as its status descriptor (--json-status-fd) while it
+	// lives, and closes it in the sandbox, so the helper reads end of file
+	// from lifeR when bubblewrap is gone, even if bubblewrap's
+	// parent-death signal did not reach it (bubblewrap sets it, and
+	// credential changes clear it, while it sets the sandbox up).
+	lifeR, lifeW *os.File
 }
 
 // newControl makes the pipes and writes the filter into its own.
@@ -32,10 +39,11 @@ func newControl(filter []byte) (*control, error) {
 		_, _ = fw.Write(filter)
 		fw.Close()
 	}()
-	for _, p := range []struct{ r, w **os.File }{{&c.endedR, &c.endedW}, {&c.releasedR, &c.releasedW}, {&c.infoR, &c.infoW}} {
+	for _, p := range []struct{ r, w **os.File }{{&c.endedR, &c.endedW}, {&c.releasedR, &c.releasedW}, {&c.infoR, &c.infoW}, {&c.lifeR, &c.lifeW}} {
 		if *p.r, *p.w, err = os.Pipe(); err != nil {
 			c.closeChildEnds()
 			c.closeOurEnds()
+			c.closeLifeline()
 			return nil, fmt.Errorf("confine: %w", err)
 		}
 	}
@@ -45,16 +53,16 @@ func newControl(filter []byte) (*control, error) {
 // childFiles are the descriptors bubblewrap gets, in order, after the
 // caller's ExtraFiles: the filter, the "ended" pipe's write end and the
 // "released" pipe's read end (which bubblewrap passes on to the helper),
-// and the info pipe's write end.
+// the info pipe's write end, and both ends of the lifeline.
 func (c *control) childFiles() []*os.File {
-	return []*os.File{c.filter, c.endedW, c.releasedR, c.infoW}
+	return []*os.File{c.filter, c.endedW, c.releasedR, c.infoW, c.lifeR, c.lifeW}
 }
 
 // helperSpec returns the helper's spec for executing path with view v's
 // writable places, the caller's descriptors being 0..keep-1 and
 // childFiles following them.
 func (c *control) helperSpec(path string, v *view, abi, keep int) (string, error) {
-	b, err := json.Marshal(helperSpec{Path: path, Writable: helperWritable(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2})
+	b, err := json.Marshal(helperSpec{Path: path, Writable: helperWritable(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2, Lifeline: keep + 4, LifelineW: keep + 5})
 	return string(b), err
 }
 
@@ -63,9 +71,13 @@ func (c *control) helperSpec(path string, v *view, abi, keep int) (string, error
 func filterFD(keep int) string { return strconv.Itoa(keep) }
 func infoFD(keep int) string   { return strconv.Itoa(keep + 3) }
 
-// closeChildEnds closes this process's copies of what bubblewrap got.
+// lifelineFD is the descriptor of the lifeline's write end in bubblewrap.
+func lifelineFD(keep int) string { return strconv.Itoa(keep + 5) }
+
+// closeChildEnds closes this process's copies of what bubblewrap got, but
+// the lifeline's read end (see closeOurEnds).
 func (c *control) closeChildEnds() {
-	for _, f := range []*os.File{c.filter, c.endedW, c.releasedR, c.infoW} {
+	for _, f := range []*os.File{c.filter, c.endedW, c.releasedR, c.infoW, c.lifeW} {
 		if f != nil {
 			f.Close()
 		}
@@ -108,9 +120,21 @@ func waitReadable(fd int) {
 	}
 }
 
-// closeOurEnds lets the helper exit.
+// closeOurEnds lets the helper exit. The lifeline's read end stays open
+// until bubblewrap has exited (closeLifeline): bubblewrap writes its
+// status there at its end, and a pipe without a reader would kill it.
 func (c *control) closeOurEnds() {
 	for _, f := range []*os.File{c.endedR, c.releasedW, c.infoR} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// closeLifeline closes the lifeline's read end, once bubblewrap has
+// exited or never started.
+func (c *control) closeLifeline() {
+	for _, f := range []*os.File{c.lifeR} {
 		if f != nil {
 			f.Close()
 		}

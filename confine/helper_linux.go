@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -55,12 +56,14 @@ const helperPath = "/run/sandboxauth-confine-helper"
 
 // helperSpec is what the helper needs to know.
 type helperSpec struct {
-	Path     string   `json:"path"`     // the program to execute, with the helper's arguments as its argv
-	Writable []string `json:"writable"` // paths in the view beneath which writing is allowed
-	ABI      int      `json:"abi"`      // the kernel's Landlock ABI, as the starter found it
-	Keep     int      `json:"keep"`     // descriptors 0..Keep-1 go to the command
-	Ended    int      `json:"ended"`    // descriptor: written when the sandbox has ended
-	Released int      `json:"released"` // descriptor: reaches its end when the caller is done
+	Path      string   `json:"path"`      // the program to execute, with the helper's arguments as its argv
+	Writable  []string `json:"writable"`  // paths in the view beneath which writing is allowed
+	ABI       int      `json:"abi"`       // the kernel's Landlock ABI, as the starter found it
+	Keep      int      `json:"keep"`      // descriptors 0..Keep-1 go to the command
+	Ended     int      `json:"ended"`     // descriptor: written when the sandbox has ended
+	Released  int      `json:"released"`  // descriptor: reaches its end when the caller is done
+	Lifeline  int      `json:"lifeline"`  // descriptor: reaches its end when bubblewrap is gone
+	LifelineW int      `json:"lifelineW"` // descriptor: the lifeline's write end, closed at once
 }
 
 func init() {
@@ -79,13 +82,40 @@ func runHelper(spec string, argv []string) int {
 		fmt.Fprintf(os.Stderr, "sandboxauth confinement: bad helper spec %q for %q\n", spec, argv)
 		return 126
 	}
+	if os.Getpid() != 1 {
+		// Outside a PID namespace of its own (the variable set by hand),
+		// killing "everything left" would kill every process of the user.
+		fmt.Fprintf(os.Stderr, "sandboxauth confinement: %s is set, but this is not the first process of a sandbox; unset it\n", helperEnv)
+		return 126
+	}
 	ended := os.NewFile(uintptr(s.Ended), "ended")
 	released := os.NewFile(uintptr(s.Released), "released")
+	// Once bubblewrap is gone nothing may go on: its parent-death signal
+	// should end this process, but may have been lost while bubblewrap
+	// set the sandbox up.
+	var orphaned atomic.Bool
+	if s.LifelineW >= s.Keep && s.Lifeline >= s.Keep {
+		unix.Close(s.LifelineW)
+		go func() {
+			// bubblewrap writes its status there; the end of file is
+			// what counts.
+			var b [512]byte
+			for {
+				n, err := unix.Read(s.Lifeline, b[:])
+				if err == unix.EINTR || n > 0 {
+					continue
+				}
+				break
+			}
+			orphaned.Store(true)
+			_ = unix.Kill(-1, unix.SIGKILL)
+		}()
+	}
 	status := 126
 	if pid, err := startCommand(s, argv); err != nil {
 		fmt.Fprintf(os.Stderr, "sandboxauth confinement: %v\n", err)
 	} else {
-		status = reapAll(pid)
+		status = reapAll(pid, &orphaned)
 	}
 	_, _ = ended.Write([]byte{1})
 	var b [1]byte
@@ -174,12 +204,13 @@ func startRestricted(s helperSpec, argv, env []string, files []uintptr) (int, er
 
 // reapAll waits for every process of the sandbox and returns the
 // command's exit status (128+N when signal N ended it). When the command
-// has exited, what it left running is killed.
-func reapAll(pid int) int {
+// has exited, or bubblewrap is gone (orphaned), what is left running is
+// killed.
+func reapAll(pid int, orphaned *atomic.Bool) int {
 	status := 126
 	ended := false
 	for {
-		if ended {
+		if ended || orphaned.Load() {
 			// Every process of the namespace but this one, again for any
 			// that a dying one started.
 			_ = unix.Kill(-1, unix.SIGKILL)

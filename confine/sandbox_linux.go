@@ -77,9 +77,11 @@ func bwrapArgs(v *view, network bool, keep int, src *sources, helper string, arg
 	// can hold it), the sandbox's first process: it puts the command in a
 	// Landlock domain that lets it write only beneath the writable places,
 	// starts it, and waits for the whole sandbox; bubblewrap reports its
-	// PID. Then where it starts, the system-call filter, the command.
+	// PID, and holds the lifeline (its status descriptor, which it keeps
+	// open while it lives) whose end tells the helper it is gone. Then
+	// where it starts, the system-call filter, the command.
 	a = append(a, "--ro-bind-fd", src.fd(helperPath), helperPath, "--setenv", helperEnv, helper)
-	a = append(a, "--as-pid-1", "--info-fd", infoFD(keep))
+	a = append(a, "--as-pid-1", "--info-fd", infoFD(keep), "--json-status-fd", lifelineFD(keep))
 	a = append(a, "--chdir", v.chdir, "--seccomp", filterFD(keep), "--", helperPath)
 	return append(a, argv...)
 }

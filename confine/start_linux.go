@@ -109,6 +109,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	src, err := openSources(v, 3+n+len(ctl.childFiles()))
 	if err != nil {
 		ctl.closeOurEnds()
+		ctl.closeLifeline()
 		lock.release()
 		return err
 	}
@@ -121,6 +122,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	spec, err := ctl.helperSpec(cmd.Path, v, abi, keep)
 	if err != nil {
 		ctl.closeOurEnds()
+		ctl.closeLifeline()
 		lock.release()
 		return fmt.Errorf("confine: %w", err)
 	}
@@ -182,6 +184,7 @@ func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, aft
 	fail := func(err error) {
 		lock.release()
 		ctl.closeOurEnds()
+		ctl.closeLifeline()
 		errc <- err
 	}
 	if scope {
@@ -211,6 +214,7 @@ func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, aft
 	if finished != nil {
 		finished()
 	}
+	defer ctl.closeLifeline()
 	if pidErr != nil {
 		return
 	}
