@@ -180,38 +180,3 @@ func TestDescriptors(t *testing.T) {
 	assert.Equal(t, []string{"0", "1", "2", "3"}, fds[:4])
 	assert.Len(t, cmd.ExtraFiles, 1, "Start gives back the caller's ExtraFiles as they were")
 }
-
-// TestSignalDuringSetup: a signal that ends bubblewrap while it is still
-// making the sandbox (before it sets its child's parent-death signal, which
-// it does just before starting the helper) once left the sandbox running
-// with nobody waiting for it: the helper now learns from its lifeline
-// that bubblewrap is gone and ends everything.
-func TestSignalDuringSetup(t *testing.T) {
-	sb, _, p := dirs(t)
-	marker := fmt.Sprintf("%d.%d", 400+os.Getpid()%100, time.Now().UnixNano()%1000)
-	for i := 0; i < 30; i++ {
-		ended := make(chan struct{})
-		q := p
-		q.AfterExit = func() { close(ended) }
-		cmd := exec.Command("/bin/sh", "-c", "trap '' TERM INT HUP; while :; do sleep "+marker+"; done")
-		cmd.Dir = sb
-		require.NoError(t, Start(cmd, q))
-		_ = cmd.Process.Signal(unix.SIGTERM) // at once: bubblewrap is still setting up
-		_ = cmd.Wait()
-		select {
-		case <-ended:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("try %d: the sandbox did not end after bubblewrap did", i+1)
-		}
-	}
-	require.Eventually(t, func() bool {
-		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-		for _, c := range procs {
-			b, _ := os.ReadFile(c)
-			if strings.Contains(string(b), marker) {
-				return false
-			}
-		}
-		return true
-	}, 10*time.Second, 20*time.Millisecond, "a process of a sandbox outlived bubblewrap")
-}
