@@ -473,7 +473,20 @@ func workTreeGitDir(dir string) (string, bool) {
 	case !fi.Mode().IsRegular():
 		return "", false
 	}
-	b, err := readSmallFile(dotgit)
+	target, ok := gitFileTarget(dir)
+	if !ok {
+		return "", false
+	}
+	if fi, err := os.Stat(target); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	return target, true
+}
+
+// gitFileTarget returns the git directory that the .git file of the work
+// tree dir names ("gitdir: PATH", a relative PATH taken from dir).
+func gitFileTarget(dir string) (string, bool) {
+	b, err := readSmallFile(filepath.Join(dir, ".git"))
 	if err != nil {
 		return "", false
 	}
@@ -484,9 +497,6 @@ func workTreeGitDir(dir string) (string, bool) {
 	}
 	if target = strings.TrimSpace(target); !filepath.IsAbs(target) {
 		target = filepath.Join(dir, target)
-	}
-	if fi, err := os.Stat(target); err != nil || !fi.IsDir() {
-		return "", false
 	}
 	return target, true
 }
@@ -767,18 +777,9 @@ func (c *confinePaths) repository(dir string, top bool) {
 	switch {
 	case err == nil && fi.Mode().IsRegular():
 		// A worktree or a submodule's checkout: "gitdir: PATH".
-		b, err := readSmallFile(dotgit)
-		if err != nil {
-			return
-		}
-		line, _, _ := strings.Cut(string(b), "\n")
-		target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		target, ok := gitFileTarget(dir)
 		if !ok {
 			return
-		}
-		target = strings.TrimSpace(target)
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(dir, target)
 		}
 		gitdir = target
 		c.readOnly(dotgit) // the pointer itself

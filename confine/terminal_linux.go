@@ -2,6 +2,7 @@ package confine
 
 import (
 	"os"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,7 +44,7 @@ func snapshotTerminals(streams ...any) []terminalState {
 			continue // not a terminal
 		}
 		var st unix.Stat_t
-		if unix.Fstat(int(f.Fd()), &st) != nil || containsRdev(seen, st.Rdev) {
+		if unix.Fstat(int(f.Fd()), &st) != nil || slices.Contains(seen, st.Rdev) {
 			continue
 		}
 		fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 3)
@@ -56,15 +57,6 @@ func snapshotTerminals(streams ...any) []terminalState {
 		out = append(out, terminalState{fd: fd, termios: *t, winsize: ws, exclusive: excl != 0})
 	}
 	return out
-}
-
-func containsRdev(seen []uint64, r uint64) bool {
-	for _, s := range seen {
-		if s == r {
-			return true
-		}
-	}
-	return false
 }
 
 // restoreTerminals puts back the settings in states where they changed,
