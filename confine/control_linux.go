@@ -89,10 +89,22 @@ func (c *control) closeChildEnds() {
 // the helper was killed), the sandbox is over once its first process is
 // gone, for the kernel ends every other process of a PID namespace before
 // its first one's end can be seen. bubblewrap reports that process's PID
-// right after making it.
-func (c *control) waitEnded() {
-	var b [1]byte
-	if n, _ := c.endedR.Read(b[:]); n == 1 {
+// right after making it. bwrap is a pidfd of bubblewrap's outer process,
+// or -1: when bubblewrap ends first, the sandbox is orphaned and its
+// processes are killed (see orphans_linux.go).
+func (c *control) waitEnded(bwrap int) {
+	if bwrap >= 0 && !c.endedFirst(bwrap) {
+		o, err := killHolders(c.endedR)
+		if err == nil {
+			c.readEnded()
+			o.wait()
+			return
+		}
+		// Without a view of /proc the orphans cannot be found: the wait
+		// below may then be long, but the sandbox is never taken for
+		// ended while its processes may still act.
+	}
+	if c.readEnded() {
 		return
 	}
 	var info struct {
@@ -107,6 +119,35 @@ func (c *control) waitEnded() {
 	}
 	defer unix.Close(pidfd)
 	waitReadable(pidfd)
+}
+
+// endedFirst waits until the "ended" pipe has something to read (the
+// helper's word or end of file) or bubblewrap's outer process has ended,
+// and reports whether the pipe came first.
+func (c *control) endedFirst(bwrap int) bool {
+	fds := []unix.PollFd{{Fd: int32(c.endedR.Fd()), Events: unix.POLLIN}, {Fd: int32(bwrap), Events: unix.POLLIN}}
+	for {
+		if _, err := unix.Poll(fds, -1); err != nil {
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			return true // the blocking read decides
+		}
+		if fds[0].Revents != 0 {
+			return true
+		}
+		if fds[1].Revents != 0 {
+			return false
+		}
+	}
+}
+
+// readEnded reads the "ended" pipe and reports whether the helper said the
+// sandbox had ended (rather than every writer being gone).
+func (c *control) readEnded() bool {
+	var b [1]byte
+	n, _ := c.endedR.Read(b[:])
+	return n == 1
 }
 
 // waitReadable polls fd until it is readable (a pidfd: its process has

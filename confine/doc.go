@@ -30,7 +30,9 @@
 // Landlock rulesets, helper_linux.go the sandbox's first process (which
 // adds Landlock's write rules, starts the command and waits for the whole
 // sandbox), control_linux.go the pipes between it and the starting thread
-// that let cmd.Wait return only once the sandbox is gone,
+// that let cmd.Wait return only once the sandbox is gone, orphans_linux.go
+// ends a sandbox whose bubblewrap was killed before the helper could
+// take over,
 // placeholders_linux.go keeps missing read-only paths from being created,
 // bookkeeping_linux.go chooses where the placeholder records are kept (out
 // of every command's reach), devices_linux.go and terminal_linux.go put

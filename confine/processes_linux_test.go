@@ -1,6 +1,8 @@
 package confine
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -179,4 +181,71 @@ func TestDescriptors(t *testing.T) {
 	require.Len(t, fds, 5, "descriptors: %v", fds)
 	assert.Equal(t, []string{"0", "1", "2", "3"}, fds[:4])
 	assert.Len(t, cmd.ExtraFiles, 1, "Start gives back the caller's ExtraFiles as they were")
+}
+
+// TestSignalDuringSetup: a signal that ends bubblewrap while it is still
+// making the sandbox once left the sandbox running with nobody waiting for
+// it (before bubblewrap's child has its parent-death signal, the helper
+// its lifeline), or, earlier still, left bubblewrap's child waiting
+// forever for its dead parent, so that Run never returned and AfterExit
+// never ran. The host now ends an orphaned sandbox itself.
+func TestSignalDuringSetup(t *testing.T) {
+	sb, _, p := dirs(t)
+	marker := fmt.Sprintf("%d.%d", 400+os.Getpid()%100, time.Now().UnixNano()%1000)
+	for i := 0; i < 40; i++ {
+		ended := make(chan struct{})
+		q := p
+		q.AfterExit = func() { close(ended) }
+		cmd := exec.Command("/bin/sh", "-c", "trap '' TERM INT HUP; while :; do sleep "+marker+"; done")
+		cmd.Dir = sb
+		require.NoError(t, Start(cmd, q))
+		time.Sleep(time.Duration(i%8) * 300 * time.Microsecond) // bubblewrap is still setting up
+		sig := unix.SIGTERM
+		if i%2 == 1 {
+			sig = unix.SIGKILL
+		}
+		_ = cmd.Process.Signal(sig)
+		_ = cmd.Wait()
+		select {
+		case <-ended:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("try %d (%v): the sandbox did not end after bubblewrap did", i+1, sig)
+		}
+	}
+	require.Eventually(t, func() bool {
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, c := range procs {
+			b, _ := os.ReadFile(c)
+			if strings.Contains(string(b), marker) {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, 20*time.Millisecond, "a process of a sandbox outlived bubblewrap")
+}
+
+// TestSignalDuringSetupRun: Run returns, after AfterExit, whenever a
+// context's cancellation ends bubblewrap, however early.
+func TestSignalDuringSetupRun(t *testing.T) {
+	sb, _, p := dirs(t)
+	for i := 0; i < 20; i++ {
+		var after atomic.Bool
+		q := p
+		q.AfterExit = func() { after.Store(true) }
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(i)*time.Millisecond/2)
+		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "sleep 30")
+		cmd.Dir = sb
+		done := make(chan error, 1)
+		go func() { done <- Run(cmd, q) }()
+		select {
+		case err := <-done:
+			require.Error(t, err, "try %d: the command was cancelled", i+1)
+			if !errors.Is(err, context.DeadlineExceeded) { // else it never started
+				assert.True(t, after.Load(), "try %d: Run returned before AfterExit ran", i+1)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("try %d: Run did not return after its context was cancelled", i+1)
+		}
+		cancel()
+	}
 }

@@ -205,7 +205,10 @@ func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, aft
 	pidfd, pidErr := unix.PidfdOpen(cmd.Process.Pid, 0)
 	ctl.closeChildEnds()
 	errc <- nil
-	ctl.waitEnded()
+	if pidErr != nil {
+		pidfd = -1
+	}
+	ctl.waitEnded(pidfd)
 	if afterExit != nil {
 		afterExit()
 	}
