@@ -59,16 +59,7 @@ func TestNothingOutlivesTheCommand(t *testing.T) {
 	marker := fmt.Sprintf("%d.%d", 300+os.Getpid()%100, time.Now().UnixNano()%1000)
 	out, err := sh(t, p, sb, "setsid sleep "+marker+" </dev/null >/dev/null 2>&1 & nohup sleep "+marker+" >/dev/null 2>&1 & echo started")
 	require.NoError(t, err, out)
-	require.Eventually(t, func() bool {
-		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-		for _, c := range procs {
-			b, _ := os.ReadFile(c)
-			if strings.Contains(string(b), marker) {
-				return false
-			}
-		}
-		return true
-	}, 10*time.Second, 20*time.Millisecond, "a process the command started outlived it")
+	requireNoProcess(t, marker, "a process the command started outlived it")
 }
 
 // TestFirstProcessOutOfReach: the sandbox's first process (the helper,
@@ -212,16 +203,7 @@ func TestSignalDuringSetup(t *testing.T) {
 			t.Fatalf("try %d (%v): the sandbox did not end after bubblewrap did", i+1, sig)
 		}
 	}
-	require.Eventually(t, func() bool {
-		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-		for _, c := range procs {
-			b, _ := os.ReadFile(c)
-			if strings.Contains(string(b), marker) {
-				return false
-			}
-		}
-		return true
-	}, 10*time.Second, 20*time.Millisecond, "a process of a sandbox outlived bubblewrap")
+	requireNoProcess(t, marker, "a process of a sandbox outlived bubblewrap")
 }
 
 // TestSignalDuringSetupRun: Run returns, after AfterExit, whenever a
@@ -248,4 +230,19 @@ func TestSignalDuringSetupRun(t *testing.T) {
 		}
 		cancel()
 	}
+}
+
+// requireNoProcess waits until no process has marker in its command line.
+func requireNoProcess(t *testing.T, marker, msg string) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, c := range procs {
+			b, _ := os.ReadFile(c)
+			if strings.Contains(string(b), marker) {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, 20*time.Millisecond, msg)
 }
