@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -172,20 +171,22 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 // the helper (which would end it, and the sandbox with it, before the
 // caller is done), nor ptrace it or read its /proc entries.
 func startRestricted(s helperSpec, argv, env []string, files []uintptr) (int, error) {
-	runtime.LockOSThread()
-	if unix.Gettid() == unix.Getpid() {
-		// The main thread (where package initialization runs) is never
-		// retired: start from another.
-		defer runtime.UnlockOSThread()
-		type started struct {
-			pid int
-			err error
-		}
-		res := make(chan started, 1)
-		go func() { pid, err := startRestricted(s, argv, env, files); res <- started{pid, err} }()
-		r := <-res
-		return r.pid, r.err
+	type started struct {
+		pid int
+		err error
 	}
+	res := make(chan started, 1)
+	onRetiredThread(func() {
+		pid, err := forkRestricted(s, argv, env, files)
+		res <- started{pid, err}
+	})
+	r := <-res
+	return r.pid, r.err
+}
+
+// forkRestricted restricts the calling thread and starts the command from
+// it (see startRestricted).
+func forkRestricted(s helperSpec, argv, env []string, files []uintptr) (int, error) {
 	fd, err := writeRuleset(s.ABI, s.Writable)
 	if err != nil {
 		return 0, err

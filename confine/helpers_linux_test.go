@@ -47,6 +47,8 @@ func helper(how string, args []string) error {
 		return ""
 	}
 	switch how {
+	case "retired-thread":
+		return retiredThread()
 	case "tcp":
 		c, err := net.DialTimeout("tcp", arg(0), 2*time.Second)
 		if err != nil {

@@ -145,7 +145,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		}
 	}
 	errc := make(chan error, 1)
-	go runFrom(cmd, scope, lock, ctl, afterExit, finished, errc, nil)
+	onRetiredThread(func() { runFrom(cmd, scope, lock, ctl, afterExit, finished, errc) })
 	err = <-errc
 	cmd.ExtraFiles = cmd.ExtraFiles[:n]
 	if err != nil {
@@ -154,33 +154,16 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	return err
 }
 
-// runFrom starts cmd from an OS thread of its own and keeps that thread
-// until bubblewrap has exited: bubblewrap's parent-death signal, and
-// through its --die-with-parent the sandbox's life, are tied to the thread
-// that started it, and, with scope, the thread is first put in a Landlock
-// domain that the command inherits (which no other thread of the process
-// has). The thread is then retired rather than returned to the runtime.
-// Once the sandbox has ended, afterExit runs and the sandbox's
-// placeholders are released, and only then is the helper let go, so that
-// cmd.Wait returns after the project is as it was; then finished, if not
-// nil, is called.
-//
-// The main thread is the exception: the runtime never retires it, so a
-// goroutine that finds itself there hands the work to a fresh goroutine,
-// which cannot run on the main thread while this one holds it. locked, if
-// not nil, is closed once the thread is locked.
-func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, afterExit, finished func(), errc chan<- error, locked chan<- struct{}) {
-	runtime.LockOSThread()
-	if locked != nil {
-		close(locked)
-	}
-	if unix.Gettid() == unix.Getpid() {
-		elsewhere := make(chan struct{})
-		go runFrom(cmd, scope, lock, ctl, afterExit, finished, errc, elsewhere)
-		<-elsewhere
-		runtime.UnlockOSThread()
-		return
-	}
+// runFrom starts cmd and keeps its thread until bubblewrap has exited; it
+// runs on a retired thread of its own (onRetiredThread): bubblewrap's
+// parent-death signal, and through its --die-with-parent the sandbox's
+// life, are tied to the thread that started it, and, with scope, the
+// thread is first put in a Landlock domain that the command inherits
+// (which no other thread of the process has). Once the sandbox has ended,
+// afterExit runs and the sandbox's placeholders are released, and only
+// then is the helper let go, so that cmd.Wait returns after the project
+// is as it was; then finished, if not nil, is called.
+func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, afterExit, finished func(), errc chan<- error) {
 	fail := func(err error) {
 		lock.release()
 		ctl.closeOurEnds()
