@@ -53,11 +53,7 @@ func TestEscapeQuarantineIndexNotUnderstood(t *testing.T) {
 			marker := homeMarker(t)
 			p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 			require.NoError(t, err)
-			cmd := exec.Command("/bin/sh", "-c", `set -e
-mkdir -p a/b/c/d/evil && cd a/b/c/d/evil && git init -q && git commit -q --allow-empty -m x
-printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config
-cd "$OLDPWD" && git update-index --add --cacheinfo 160000,$(git -C a/b/c/d/evil rev-parse HEAD),a/b/c/d/evil
-`+hide)
+			cmd := exec.Command("/bin/sh", "-c", deepFsmonitorGitlink(marker)+hide)
 			cmd.Dir = sb
 			cmd.Env = append(os.Environ(), gitEnv...)
 			out, err := runConfined(cmd, p)
@@ -480,4 +476,16 @@ echo '{"*": "touch $HOME/pwned"}' > .lintstagedrc.json`)
 	assert.Equal(t, "echo lint\n", string(b), "the command changed a script lefthook runs on the user's next commit")
 	assert.NoFileExists(t, filepath.Join(sb, ".lefthook-local", "pre-commit", "a.sh"), "the command added a local lefthook script")
 	assert.NoFileExists(t, filepath.Join(sb, ".lintstagedrc.json"), "the command wrote lint-staged's configuration, which a pre-commit hook runs")
+}
+
+// deepFsmonitorGitlink is a script that makes a repository deeper than the
+// quarantine's walk, gives it a core.fsmonitor that touches marker, and
+// records it as a gitlink in the index of the repository at the working
+// directory; the caller may append more lines.
+func deepFsmonitorGitlink(marker string) string {
+	return `set -e
+mkdir -p a/b/c/d/evil && cd a/b/c/d/evil && git init -q && git commit -q --allow-empty -m x
+printf '[core]\n\tfsmonitor = "touch ` + marker + `; false"\n' >> .git/config
+cd "$OLDPWD" && git update-index --add --cacheinfo 160000,$(git -C a/b/c/d/evil rev-parse HEAD),a/b/c/d/evil
+`
 }

@@ -112,10 +112,7 @@ func TestEscapeTopGitFileGitlinks(t *testing.T) {
 			marker := homeMarker(t)
 			p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 			require.NoError(t, err)
-			cmd := exec.Command("/bin/sh", "-c", `set -e
-mkdir -p a/b/c/d/evil && cd a/b/c/d/evil && git init -q && git commit -q --allow-empty -m x
-printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config
-cd "$OLDPWD" && git update-index --add --cacheinfo 160000,$(git -C a/b/c/d/evil rev-parse HEAD),a/b/c/d/evil`)
+			cmd := exec.Command("/bin/sh", "-c", deepFsmonitorGitlink(marker))
 			cmd.Dir = sb
 			cmd.Env = append(os.Environ(), gitEnv...)
 			out2, err := runConfined(cmd, p)

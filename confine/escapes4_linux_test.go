@@ -178,15 +178,7 @@ func TestEscapeSystemSecretsReadableAsRoot(t *testing.T) {
 //	stty intr undef -echo
 func TestEscapeTerminalSettings(t *testing.T) {
 	sb, _, p := dirs(t)
-	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	require.NoError(t, err)
-	defer ptmx.Close()
-	require.NoError(t, unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0))
-	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
-	require.NoError(t, err)
-	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	require.NoError(t, err)
-	defer tty.Close()
+	ptmx, tty := openPty(t)
 	go func() { _, _ = io.Copy(io.Discard, ptmx) }()
 	before, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
 	require.NoError(t, err)

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"testing"
 	"time"
 
@@ -99,15 +98,7 @@ func TestEscapeDeviceNodeACL(t *testing.T) {
 //	python3 -c 'import termios,fcntl,struct; termios.tcflow(1, termios.TCOOFF); fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH",3,4,0,0))'
 func TestEscapeTerminalFlowAndWindow(t *testing.T) {
 	sb, _, p := dirs(t)
-	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	require.NoError(t, err)
-	defer ptmx.Close()
-	require.NoError(t, unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0))
-	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
-	require.NoError(t, err)
-	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	require.NoError(t, err)
-	defer tty.Close()
+	ptmx, tty := openPty(t)
 	t.Cleanup(func() { _ = unix.IoctlSetInt(int(tty.Fd()), unix.TCXONC, unix.TCOON) })
 	got := make(chan string, 16)
 	go func() {

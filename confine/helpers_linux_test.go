@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -372,4 +373,20 @@ func assertSecretsHidden(t *testing.T, home string, secrets map[string]string) {
 		out, _ := sh(t, p, sb, "cat "+filepath.Join(home, rel))
 		assert.NotContains(t, out, body, "%s was readable", rel)
 	}
+}
+
+// openPty opens a new pseudo-terminal, closed when t ends: its master and
+// its terminal.
+func openPty(t *testing.T) (ptmx, tty *os.File) {
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	require.NoError(t, err)
+	t.Cleanup(func() { ptmx.Close() })
+	require.NoError(t, unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0))
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	require.NoError(t, err)
+	tty, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	require.NoError(t, err)
+	t.Cleanup(func() { tty.Close() })
+	return ptmx, tty
 }
