@@ -87,7 +87,10 @@ type Policy struct {
 	// started have ended, before cmd.Wait returns: the caller's last look
 	// at what the command left in its sandbox (sandboxauth's
 	// ProtectConfinement moves aside protected files it created where no
-	// mount could stop it). It runs on the thread that started the
+	// mount could stop it). By then the sandbox is as confinement found
+	// it (the placeholders of missing read-only paths are gone, device
+	// nodes and terminals put back), so a caller whose AfterExit has
+	// returned may exit at once. It runs on the thread that started the
 	// command and must not block for long.
 	AfterExit func()
 

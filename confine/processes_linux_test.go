@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -245,4 +246,45 @@ func requireNoProcess(t *testing.T, marker, msg string) {
 		}
 		return true
 	}, 10*time.Second, 20*time.Millisecond, msg)
+}
+
+// TestAfterExitSeesNoPlaceholder: when AfterExit runs, the placeholders of
+// missing read-only paths are gone, also when a signal ended the sandbox
+// (cmd.Wait then returns at once), so that a caller that exits as soon as
+// its AfterExit has returned leaves none behind in the project.
+func TestAfterExitSeesNoPlaceholder(t *testing.T) {
+	sb, _, p := dirs(t)
+	missing := filepath.Join(sb, ".envrc")
+	p.ReadOnly = append(p.ReadOnly, missing)
+	for _, kill := range []bool{false, true} {
+		left := make(chan error, 1)
+		q := p
+		q.AfterExit = func() {
+			_, err := os.Lstat(missing)
+			left <- err
+		}
+		cmd := exec.Command("/bin/sh", "-c", "echo started; sleep 30")
+		if !kill {
+			cmd = exec.Command("/bin/true")
+		}
+		cmd.Dir = sb
+		out, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, Start(cmd, q))
+		if kill {
+			line := make([]byte, len("started\n"))
+			_, err = io.ReadFull(out, line)
+			require.NoError(t, err)
+			_, err = os.Lstat(missing)
+			require.NoError(t, err, "the placeholder is there while the command runs")
+			require.NoError(t, cmd.Process.Kill())
+		}
+		_ = cmd.Wait()
+		select {
+		case err := <-left:
+			assert.True(t, os.IsNotExist(err), "killed %v: the placeholder was still there when AfterExit ran (%v)", kill, err)
+		case <-time.After(20 * time.Second):
+			t.Fatal("AfterExit did not run")
+		}
+	}
 }

@@ -140,6 +140,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	afterExit := func() {
 		restoreDevices(devices)
 		restoreTerminals(terminals)
+		lock.release()
 		if p.AfterExit != nil {
 			p.AfterExit()
 		}
@@ -160,9 +161,10 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 // life, are tied to the thread that started it, and, with scope, the
 // thread is first put in a Landlock domain that the command inherits
 // (which no other thread of the process has). Once the sandbox has ended,
-// afterExit runs and the sandbox's placeholders are released, and only
-// then is the helper let go, so that cmd.Wait returns after the project
-// is as it was; then finished, if not nil, is called.
+// afterExit runs (releasing the sandbox's placeholders before the
+// caller's AfterExit), and only then is the helper let go, so that
+// cmd.Wait returns after the project is as it was; then finished, if not
+// nil, is called.
 func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, afterExit, finished func(), errc chan<- error) {
 	fail := func(err error) {
 		lock.release()
@@ -192,10 +194,7 @@ func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, aft
 		pidfd = -1
 	}
 	ctl.waitEnded(pidfd)
-	if afterExit != nil {
-		afterExit()
-	}
-	lock.release()
+	afterExit()        // releases the placeholders too
 	ctl.closeOurEnds() // lets the helper exit
 	if finished != nil {
 		finished()

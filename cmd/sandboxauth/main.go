@@ -60,6 +60,9 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// detach is set when the streams are this program's own, so that run
+	// may start its worker with them (see runsupervise_linux.go).
+	detach bool
 }
 
 // subcommand is one verb of the program.
@@ -83,7 +86,7 @@ func subcommands() []subcommand {
 }
 
 func main() {
-	os.Exit(run(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+	os.Exit(run(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, detach: true}, os.Args[1:]))
 }
 
 // run dispatches args to a subcommand and returns the exit status.

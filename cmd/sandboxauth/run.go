@@ -54,6 +54,9 @@ const (
 )
 
 func runRun(e *env, args []string) int {
+	if code, done := supervise(e, args); done {
+		return code
+	}
 	fs := newFlagSet(e, "run", runSynopsis, runDescription+configHelp, runExamples)
 	configPath := configFlag(fs)
 	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR` the command may write beneath (default: the current directory)")
@@ -268,6 +271,12 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 			after()
 		}
 	}
+	// Interrupts end the sandbox; this process outlives it. They are
+	// caught from before the start, so that none ends this process
+	// between the start and the wait.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
 	if err := confine.Start(cmd, p); err != nil {
 		switch {
 		case errors.Is(err, confine.ErrUnavailable):
@@ -280,9 +289,6 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 		fmt.Fprintf(e.stderr, "sandboxauth run: %v\n", err)
 		return exitRunNotFound
 	}
-	// Interrupts end the sandbox; this process outlives it.
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	done := make(chan struct{})
 	got := make(chan syscall.Signal, 1) // the first interrupt, if any
 	go func() {
@@ -305,7 +311,6 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 	}()
 	err := cmd.Wait()
 	<-cleaned
-	signal.Stop(sigs)
 	close(done)
 	var ee *exec.ExitError
 	switch {

@@ -261,3 +261,64 @@ func TestRunInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestRunSurvivesGroupKill: agents end a tool call that takes too long by
+// killing its process group with SIGKILL. run's cleanup still happens:
+// the sandbox ends, the quarantine moves aside the repository the command
+// made with a core.fsmonitor (which the user's next git status would run
+// unconfined), and the placeholders of missing protected files are gone.
+func TestRunSurvivesGroupKill(t *testing.T) {
+	requireLandlock(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	marker := filepath.Join(homeVictim(t), "pwned")
+	gitEnv := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null"}
+	git := func(args ...string) string {
+		c := exec.Command("git", args...)
+		c.Dir, c.Env = sb, append(os.Environ(), gitEnv...)
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+		return string(out)
+	}
+	git("init", "-q")
+	git("commit", "-q", "--allow-empty", "-m", "x")
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "payload.sh"), []byte(`#!/bin/sh
+set -e
+mkdir evil && cd evil && git init -q && git commit -q --allow-empty -m x
+printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config
+cd .. && git update-index --add --cacheinfo 160000,$(git -C evil rev-parse HEAD),evil
+echo started
+while :; do sleep 1; done
+`), 0o755))
+	placeholder := filepath.Join(sb, ".envrc") // missing, so a placeholder during the run
+
+	cmd := exec.Command(bin, "run", "--", "./payload.sh")
+	cmd.Dir, cmd.Env = sb, append(os.Environ(), gitEnv...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	line := make([]byte, len("started\n"))
+	_, err = io.ReadFull(out, line)
+	require.NoError(t, err)
+	_, err = os.Lstat(placeholder)
+	require.NoError(t, err, "the run's placeholder")
+	require.NoError(t, syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL))
+	_ = cmd.Wait()
+
+	require.Eventually(t, func() bool {
+		_, err := os.Lstat(filepath.Join(sb, "evil", ".git"))
+		_, perr := os.Lstat(placeholder)
+		return os.IsNotExist(err) && os.IsNotExist(perr)
+	}, 20*time.Second, 20*time.Millisecond, "the quarantine did not move evil/.git aside, or a placeholder was left, after run was killed")
+	git("status", "--short")
+	assert.NoFileExists(t, marker, "the user's git status ran the fsmonitor of the repository the killed run's command made")
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, c := range procs {
+		b, _ := os.ReadFile(c)
+		assert.NotContains(t, string(b), "payload.sh", "a process of the sandbox outlived run: %s", c)
+	}
+}
