@@ -3,7 +3,6 @@ package sandboxauth
 import (
 	"bufio"
 	"bytes"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -236,20 +234,14 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 // repository that the quarantine would take for that file.
 type fileID struct {
 	dev, ino uint64
-	birth    unix.StatxTimestamp
+	birth    birthTime
 }
 
-// identify returns path's identity, without following a final link.
-func identify(path string) (fileID, bool) {
-	var st unix.Statx_t
-	if err := unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_INO|unix.STATX_BTIME, &st); err != nil {
-		return fileID{}, false
-	}
-	id := fileID{dev: unix.Mkdev(st.Dev_major, st.Dev_minor), ino: st.Ino}
-	if st.Mask&unix.STATX_BTIME != 0 {
-		id.birth = st.Btime
-	}
-	return id, true
+// birthTime is when a file was made, as the file system records it (zero
+// where it does not).
+type birthTime struct {
+	sec  int64
+	nsec uint32
 }
 
 // isPlaceholder reports whether path is one of p's read-only paths
@@ -272,100 +264,6 @@ func isPlaceholder(path string, p *confine.Policy) bool {
 	}
 	entries, err := os.ReadDir(path)
 	return err == nil && len(entries) == 0
-}
-
-// quarantine renames path, which lies beneath sandbox, to a free name
-// ending in quarantineSuffix (".N" after it when taken, a random one
-// after that; a name too long for them is cut short, see
-// quarantineNames), through a descriptor of its directory opened beneath
-// the sandbox with no symbolic link on the way; a directory the command made
-// read-only is made writable for its owner first. It reports whether
-// path is gone. Nothing is ever removed: a name is all it takes.
-func quarantine(sandbox, path string) bool {
-	rel, err := filepath.Rel(sandbox, path)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return false
-	}
-	root, err := unix.Open(sandbox, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	defer unix.Close(root)
-	parent, ok := openBeneath(root, filepath.Dir(rel))
-	if !ok {
-		return false
-	}
-	defer unix.Close(parent)
-	base := filepath.Base(rel)
-	var r [8]byte
-	random := ""
-	if _, err := rand.Read(r[:]); err == nil {
-		random = hex.EncodeToString(r[:])
-	}
-	for _, to := range quarantineNames(base, random) {
-		err := unix.Renameat2(parent, base, parent, to, unix.RENAME_NOREPLACE)
-		if err == unix.EACCES || err == unix.EPERM {
-			// The command took the write permission away: give it back
-			// to the owner and try again.
-			ownerAll(parent)
-			if fd, err := unix.Openat2(parent, base, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW}); err == nil {
-				// Renaming a directory rewrites its "..": it must be
-				// writable too.
-				var ts unix.Stat_t
-				if unix.Fstat(fd, &ts) == nil && ts.Mode&unix.S_IFMT == unix.S_IFDIR {
-					ownerAll(fd)
-				}
-				unix.Close(fd)
-			}
-			err = unix.Renameat2(parent, base, parent, to, unix.RENAME_NOREPLACE)
-		}
-		if err == nil {
-			return true
-		}
-		if err != unix.EEXIST && err != unix.ENOTEMPTY {
-			return false
-		}
-	}
-	return false
-}
-
-// openBeneath opens rel (a directory) beneath root with O_PATH, one
-// element at a time with no symbolic link allowed, giving back to the
-// owner the search permission a directory on the way was made to lack.
-func openBeneath(root int, rel string) (int, bool) {
-	cur, err := unix.Dup(root)
-	if err != nil {
-		return -1, false
-	}
-	if rel == "." {
-		return cur, true
-	}
-	for _, elem := range strings.Split(rel, "/") {
-		how := &unix.OpenHow{
-			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
-			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-		}
-		next, err := unix.Openat2(cur, elem, how)
-		if err == unix.EACCES {
-			ownerAll(cur)
-			next, err = unix.Openat2(cur, elem, how)
-		}
-		unix.Close(cur)
-		if err != nil {
-			return -1, false
-		}
-		cur = next
-	}
-	return cur, true
-}
-
-// ownerAll gives the owner read, write and search permission on the
-// directory fd (an O_PATH descriptor).
-func ownerAll(fd int) {
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) == nil {
-		_ = unix.Fchmodat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), st.Mode&0o7777|0o700, 0)
-	}
 }
 
 // readSmallFile reads a project file of at most 1 MiB as an untrusted
@@ -707,35 +605,6 @@ func (c *confinePaths) repositoriesBelow(root string, depth, dirs int) {
 			}
 		}
 	}
-}
-
-// readDir reads the entries of the directory dir, which lies in the
-// sandbox, sorted by name, reached from the sandbox with no symbolic link
-// on the way: a concurrent confined command that swaps a directory for a
-// link while the quarantine walks cannot lead the walk (unbounded when
-// deepRepositories runs) out of the sandbox.
-func (c *confinePaths) readDir(dir string) ([]os.DirEntry, error) {
-	rel, err := filepath.Rel(c.sandbox, dir)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return nil, errors.New("outside the sandbox")
-	}
-	root, err := unix.Open(c.sandbox, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer unix.Close(root)
-	fd, err := unix.Openat2(root, rel, &unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	})
-	if err != nil {
-		return nil, err
-	}
-	f := os.NewFile(uintptr(fd), dir)
-	defer f.Close()
-	entries, err := f.ReadDir(-1)
-	slices.SortFunc(entries, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return entries, err
 }
 
 // gitDirectoryAt reports whether the directory dir, whose entries are

@@ -4,8 +4,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // stamp is what a cached decision remembers of one path it consulted: the
@@ -24,8 +25,8 @@ type stamp struct {
 }
 
 func statStamp(path string) stamp {
-	var st syscall.Stat_t
-	if err := syscall.Stat(path, &st); err != nil {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
 		return stamp{path: path}
 	}
 	return stamp{
