@@ -177,9 +177,12 @@ func homeCredentials(home string) []string {
 		".config/exercism", ".config/hut", ".config/tea", ".config/jira", ".jira.d",
 		".config/twine", ".config/coveralls", ".config/nordvpn", ".config/openvpn",
 		".config/vpn", ".config/rbw", ".config/Bitwarden CLI", ".config/keybase",
+		".subversion/auth", ".config/pypoetry/auth.toml", ".mc/config.json", ".smbcredentials",
+		".config/filezilla", ".wgetrc", ".curlrc", ".cache/huggingface/stored_tokens",
+		".ollama/id_ed25519", ".config/io.datasette.llm/keys.json", ".codeium/config.json",
 		// Coding agents' own credentials and sessions.
 		".claude/.credentials.json", ".claude.json", ".codex/auth.json",
-		".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".config/github-copilot",
+		".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".gemini/.env", ".config/github-copilot",
 		".copilot", ".cursor", ".config/Cursor", ".aider", ".continue",
 		// Browser profiles.
 		".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
@@ -189,7 +192,8 @@ func homeCredentials(home string) []string {
 		".bash_history", ".zsh_history", ".zhistory", ".history", ".local/share/fish/fish_history",
 		".python_history", ".node_repl_history", ".psql_history", ".mysql_history",
 		".sqlite_history", ".irb_history", ".lesshst", ".viminfo", ".local/share/nvim/shada",
-		".local/state/nvim/shada", ".rediscli_history", ".wget-hsts",
+		".local/state/nvim/shada", ".rediscli_history", ".wget-hsts", ".histfile", ".sh_history",
+		".Rhistory", ".julia/logs/repl_history.jl", ".duckdb_history",
 	} {
 		out = append(out, filepath.Join(home, rel))
 	}

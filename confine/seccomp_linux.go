@@ -34,6 +34,19 @@ func auditArch() uint32 {
 //   - ioctl TIOCSTI and TIOCLINUX fail with EPERM: they type characters
 //     into a terminal, which its shell would run unconfined (the command
 //     has no controlling terminal, but its standard streams may be one);
+//     so does TIOCSETD, which would give the user's terminal a line
+//     discipline that outlives the command (N_NULL drops all that is
+//     typed and written);
+//   - sockets of a family the network namespace does not separate fail
+//     with EAFNOSUPPORT: only AF_UNIX (whose names are files, or abstract
+//     ones that Landlock scopes), AF_INET, AF_INET6, AF_NETLINK, AF_PACKET
+//     and AF_ALG (the kernel's ciphers) are made; AF_VSOCK, for one,
+//     shares the virtual machine's port space and reaches its host;
+//   - prlimit64 on another process than the caller fails with EPERM: the
+//     pid namespace leaves only the sandbox's own processes in reach, but
+//     among them is its first process, the helper, whose CPU time or
+//     memory limit would let the command end the sandbox when it chose
+//     (setrlimit, and prlimit on pid 0, are the caller's own);
 //   - the kernel keyring (keyctl, add_key, request_key) fails with EPERM:
 //     keyrings are not namespaced, so the user's keys (and those of the
 //     session the command was started from) would be readable and
@@ -61,6 +74,8 @@ func filterProgram() ([]unix.SockFilter, error) {
 	a.load(offNr)
 	a.jumpIf(unix.BPF_JSET, x32Bit, "kill", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "")
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_PRLIMIT64, "prlimit", "")
 	for _, nr := range []uint32{unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY} {
 		a.jumpIf(unix.BPF_JEQ, nr, "eperm", "")
 	}
@@ -91,6 +106,18 @@ func filterProgram() ([]unix.SockFilter, error) {
 	a.load(offArg(1))
 	a.jumpIf(unix.BPF_JEQ, unix.TIOCSTI, "eperm", "")
 	a.jumpIf(unix.BPF_JEQ, unix.TIOCLINUX, "eperm", "")
+	a.jumpIf(unix.BPF_JEQ, unix.TIOCSETD, "eperm", "")
+	a.ret(unix.SECCOMP_RET_ALLOW)
+	a.label("socket") // socket(domain, ...): domain is an int
+	a.load(offArg(0))
+	for _, family := range []uint32{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK, unix.AF_PACKET, unix.AF_ALG} {
+		a.jumpIf(unix.BPF_JEQ, family, "allow", "")
+	}
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EAFNOSUPPORT))
+	a.label("prlimit") // prlimit64(pid, ...): pid is an int, 0 the caller
+	a.load(offArg(0))
+	a.jumpIf(unix.BPF_JEQ, 0, "allow", "eperm")
+	a.label("allow")
 	a.ret(unix.SECCOMP_RET_ALLOW)
 	a.label("nosys")
 	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))
