@@ -64,7 +64,12 @@ import (
 // Matches below the top are found by a walk of the sandbox's directories,
 // three levels deep and 256 directories at most, that skips dependency and
 // build directories (node_modules, vendor, target, ...): it runs before
-// every command. Patterns that match at any depth still protect, through
+// every command. Git directories deeper than that (a repository, or a
+// directory turned into a git directory, anywhere) are found after the
+// run by a scan of every directory, which moves aside what git would obey
+// in them (configuration, hooks, redirections, legacy remotes) when it
+// changed while the command ran (see confinedeep.go): git started in such
+// a directory by the user's terminal or editor obeys it. Patterns that match at any depth still protect, through
 // the tools, what the walk does not reach. p.Sandbox must
 // be set. The lists of p are copied, not changed.
 func ProtectConfinement(p confine.Policy, ps []ProtectedPath) (confine.Policy, error) {
@@ -177,6 +182,7 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 	after := newConfinePaths(sandbox, rules, &confine.Policy{Placeholders: map[string]string{}})
 	after.since = was.since
 	after.walk()
+	var paths []string
 	if after.gitWriteProtected() {
 		after.gitlinkRepositories()
 		after.nestedGitlinks()
@@ -184,8 +190,12 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 			after.deepRepositories()
 			after.nestedGitlinks()
 		}
+		// What the policy kept read-only did not change by the command's
+		// hand, whatever its change time says.
+		paths = slices.DeleteFunc(after.changedGitFiles(), func(q string) bool {
+			return slices.ContainsFunc(p.ReadOnly, func(r string) bool { return pathres.Within(r, q) })
+		})
 	}
-	var paths []string
 	for path := range after.seen {
 		if id, ok := identify(path); ok && !was.ids[id] {
 			paths = append(paths, path)
@@ -615,20 +625,7 @@ func (c *confinePaths) repositoriesBelow(root string, depth, dirs int) {
 // superset of what git accepts. Such a directory is counted in gitDirs
 // and its files are kept like a nested repository's.
 func (c *confinePaths) gitDirectoryAt(dir string, entries []os.DirEntry) bool {
-	var head, objects, refs, commondir bool
-	for _, e := range entries {
-		switch e.Name() {
-		case "HEAD":
-			head = true
-		case "objects":
-			objects = true
-		case "refs":
-			refs = true
-		case "commondir":
-			commondir = true
-		}
-	}
-	if !head || !commondir && !(objects && refs) {
+	if !isGitDirectory(entries) {
 		return false
 	}
 	c.gitDirs[dir] = true
@@ -690,6 +687,11 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 	add(filepath.Join(common, "hooks"), "", false)
 	add(filepath.Join(common, "modules"), "", false)
 	add(filepath.Join(common, "worktrees"), "", false)
+	// Remotes that the configuration does not define, in git's legacy
+	// files (remotes/NAME, branches/NAME): the user's git push and fetch
+	// would go where they say, a repository of the command's with hooks.
+	add(filepath.Join(common, "remotes"), "", false)
+	add(filepath.Join(common, "branches"), "", false)
 	// Read by git when present: placeholders that git takes as absence.
 	add(filepath.Join(gitdir, "commondir"), ".", gitdir == common)
 	add(filepath.Join(common, "objects", "info", "alternates"), "", true)
