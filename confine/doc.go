@@ -89,7 +89,12 @@
 //     meanwhile.
 //   - A system-call filter (installed by bubblewrap just before the
 //     command starts): TIOCSTI and TIOCLINUX, which type into a terminal,
-//     the kernel keyring, which no namespace separates, and io_uring fail;
+//     TIOCSETD, whose line discipline would outlive the command, the
+//     kernel keyring, which no namespace separates, sockets of families
+//     the network namespace does not separate (AF_VSOCK reaches a virtual
+//     machine's host; only UNIX, INET, INET6, NETLINK, PACKET and ALG are
+//     made), prlimit on another process (the helper's limits would let the
+//     command end it when it chose), and io_uring fail;
 //     so does giving a file the set-user-ID or set-group-ID bit (chmod, or
 //     creating it so), since the file would stay set-ID on the user's disk
 //     after the run (openat2, whose mode a filter cannot read, reports
