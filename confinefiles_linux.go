@@ -126,6 +126,23 @@ func ownerAll(fd int) {
 	}
 }
 
+// openReadable opens rel (a directory) beneath root for reading, giving
+// back to the owner the permissions the directories on the way were made
+// to lack.
+func openReadable(root int, rel string) (int, error) {
+	dir, ok := openBeneath(root, rel)
+	if !ok {
+		return -1, unix.EACCES
+	}
+	defer unix.Close(dir)
+	fd, err := unix.Openat(dir, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err == unix.EACCES {
+		ownerAll(dir)
+		fd, err = unix.Openat(dir, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	}
+	return fd, err
+}
+
 // readDir reads the entries of the directory dir, which lies in the
 // sandbox, sorted by name, reached from the sandbox with no symbolic link
 // on the way: a concurrent confined command that swaps a directory for a
@@ -145,6 +162,13 @@ func (c *confinePaths) readDir(dir string) ([]os.DirEntry, error) {
 		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	})
+	if err == unix.EACCES {
+		// The command took away the read or search permission of a
+		// directory on the way (chmod 111 hides a directory's entries
+		// from the walk, not from git started beneath it): give it back
+		// to the owner, as the quarantine does to rename.
+		fd, err = openReadable(root, rel)
+	}
 	if err != nil {
 		return nil, err
 	}

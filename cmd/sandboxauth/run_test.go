@@ -322,3 +322,59 @@ while :; do sleep 1; done
 		assert.NotContains(t, string(b), "payload.sh", "a process of the sandbox outlived run: %s", c)
 	}
 }
+
+// TestRunDeepGitDirectoryBehindUnreadableDirectory: the quarantine looks
+// for git directories at every depth, and a command hid one from it by
+// taking the read permission of a directory on the way (chmod 111): git
+// started beneath it (by path, through the search permission left)
+// still found the git directory and ran its core.fsmonitor. The
+// permission is now given back to its owner and the directory read. Run
+// as an unprivileged user (nobody, when the tests run as root), whom
+// permissions bind.
+func TestRunDeepGitDirectoryBehindUnreadableDirectory(t *testing.T) {
+	requireLandlock(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	base, err := os.MkdirTemp("", "sandboxauth-unreadable-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = exec.Command("chmod", "-R", "u+rwx", base).Run(); _ = os.RemoveAll(base) })
+	require.NoError(t, os.Chmod(base, 0o755))
+	home, sb := filepath.Join(base, "home"), filepath.Join(base, "project")
+	require.NoError(t, os.MkdirAll(home, 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "a", "b", "c", "d", "e"), 0o755))
+	exe := filepath.Join(base, "sandboxauth")
+	b, err := os.ReadFile(bin)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(exe, b, 0o755))
+	marker := filepath.Join(home, "pwned")
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "payload.sh"), []byte(`#!/bin/sh
+set -e
+(cd a/b/c/d/e && mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ../../../../..\n\tfsmonitor = "touch `+marker+`; false"\n' > config)
+chmod 111 a/b
+`), 0o755))
+	var cred *syscall.Credential
+	if os.Geteuid() == 0 {
+		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
+		require.NoError(t, filepath.Walk(base, func(p string, _ os.FileInfo, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Lchown(p, 65534, 65534)
+		}))
+	}
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null"}
+	do := func(dir string, name string, args ...string) string {
+		c := exec.Command(name, args...)
+		c.Dir, c.Env = dir, env
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		out, _ := c.CombinedOutput()
+		return string(out)
+	}
+	t.Log(do(sb, "git", "init", "-q"))
+	t.Log(do(sb, "git", "commit", "-q", "--allow-empty", "-m", "x"))
+	t.Log(do(sb, exe, "run", "--", "./payload.sh"))
+	t.Log(do(filepath.Join(sb, "a", "b", "c", "d", "e"), "git", "status", "--short"))
+	assert.NoFileExists(t, marker, "git status beneath a directory the command made unreadable ran the fsmonitor of the git directory it made there")
+}
