@@ -272,7 +272,12 @@ func decisionOf(req *hookproto.Request, asked *sandboxauth.UserRequest, err erro
 
 // decideTool decides a tool the hook does not look into by the tool policy.
 func decideTool(p *hookPolicy, req *hookproto.Request) hookproto.Decision {
-	d := p.tools.Explain(req.Tool)
+	tools, err := p.tools()
+	if err != nil {
+		return hookproto.Decision{Action: hookproto.Deny,
+			Reason: fmt.Sprintf("sandboxauth: the tool policy could not be compiled (%v), so the tool %q was refused.", err, req.Tool)}
+	}
+	d := tools.Explain(req.Tool)
 	switch {
 	case d.Allowed:
 		return hookproto.Decision{Action: hookproto.Allow}
