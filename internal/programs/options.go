@@ -177,9 +177,9 @@ func words(s string) []string { return strings.Fields(s) }
 // tools, GNU for every other.
 func MatcherSyntax(name string) Syntax {
 	switch {
-	case findNames[name], jvmNames[name]:
+	case findNames()[name], jvmNames()[name]:
 		return Find
-	case goToolNames[name]:
+	case goToolNames()[name]:
 		return GoFlag
 	}
 	return GNU

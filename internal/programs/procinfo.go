@@ -39,11 +39,13 @@ const (
 )
 
 // psLong maps ps's long options to whether they take a value.
-var psLong = map[string]bool{
-	"pid": true, "ppid": true, "sid": true, "tty": true, "user": true, "User": true, "group": true, "Group": true,
-	"sort": true, "format": true, "cols": true, "columns": true, "width": true, "lines": true, "rows": true, "quick-pid": true,
-	"headers": false, "no-headers": false, "forest": false, "cumulative": false, "deselect": false, "help": false, "version": false,
-}
+var psLong = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"pid": true, "ppid": true, "sid": true, "tty": true, "user": true, "User": true, "group": true, "Group": true,
+		"sort": true, "format": true, "cols": true, "columns": true, "width": true, "lines": true, "rows": true, "quick-pid": true,
+		"headers": false, "no-headers": false, "forest": false, "cumulative": false, "deselect": false, "help": false, "version": false,
+	}
+})
 
 // psFormatKeywords are the output columns ps prints that hold no secret
 // (the list ps L prints; environ, which it does not list, prints
@@ -77,7 +79,7 @@ func psCheck(p *Parsed) *Problem {
 			return unknownWord("ps", `""`, "an empty word")
 		case strings.HasPrefix(a, "--"):
 			name, v, attached := strings.Cut(a[2:], "=")
-			takes, ok := psLong[name]
+			takes, ok := psLong()[name]
 			if !ok || attached && !takes {
 				return unknownWord("ps", a, "not a long option it knows")
 			}
