@@ -1,7 +1,6 @@
 package programs
 
 import (
-	"net/netip"
 	"strings"
 	"sync"
 )
@@ -256,15 +255,13 @@ func lsofAddress(v string) *Problem {
 	host, numeric := v[at+1:], false
 	if rest, ok := strings.CutPrefix(host, "["); ok {
 		if end := strings.IndexByte(rest, ']'); end > 0 {
-			a, err := netip.ParseAddr(rest[:end])
-			numeric = err == nil && a.Is6() && !a.Is4In6() && a.Zone() == ""
+			numeric = isPlainIPv6(rest[:end])
 		}
 	} else {
 		if colon := strings.IndexByte(host, ':'); colon >= 0 {
 			host = host[:colon]
 		}
-		a, err := netip.ParseAddr(host)
-		numeric = strings.Count(host, ".") == 3 && err == nil && a.Is4()
+		numeric = isIPv4(host)
 	}
 	if !numeric {
 		return &Problem{Rule: "lsof -i with a host name",
