@@ -30,6 +30,9 @@ const (
 	EnvDangerous
 )
 
+// harmlessEnv returns the variables that change nothing a command does
+// to files, programs or the network (locale, terminal, verbosity, test
+// switches). It is built on first use.
 var harmlessEnv = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"LANG": true, "LANGUAGE": true, "TZ": true, "TERM": true, "COLUMNS": true, "LINES": true,
@@ -43,6 +46,8 @@ var harmlessEnv = sync.OnceValue(func() map[string]bool {
 	}
 })
 
+// dangerousEnv returns the variables that change what a command runs,
+// loads or reaches, each with why. It is built on first use.
 var dangerousEnv = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"PATH": "changes which program a name runs", "HOME": "changes where configuration is read from",

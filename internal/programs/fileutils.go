@@ -69,7 +69,7 @@ func CopyDestination(p *Parsed) (dest string, sources []string, noDir, ok bool) 
 }
 
 // fileutilKinds: rsync reaches another host when an operand names one
-// (RsyncRemoteOperand).
+// (RsyncRemoteOperand). It is built on first use.
 var fileutilKinds = sync.OnceValue(func() map[string]Kind {
 	return map[string]Kind{"rsync": KindRemoteCopy}
 })

@@ -33,7 +33,7 @@ func finders() []*Spec {
 	}
 }
 
-// findNames are find and its clones, which read find's expression.
+// findNames are find and its clones, which read find's expression. It is built on first use.
 var findNames = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"find": true, "gfind": true, "bfs": true}
 })

@@ -365,7 +365,7 @@ func hasLongPrefix(a, name string) bool {
 }
 
 // gitKinds: git is read after its global options (GitGlobals), and its
-// repository's configuration is judged before its spec.
+// repository's configuration is judged before its spec. It is built on first use.
 var gitKinds = sync.OnceValue(func() map[string]Kind {
 	return map[string]Kind{"git": KindGit}
 })

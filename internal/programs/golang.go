@@ -118,7 +118,7 @@ func goProjectFiles(command string, args []string) ProjectFiles {
 }
 
 // goToolNames are the Go tools that read options with Go's flag package:
-// -name and --name alike, no bundling.
+// -name and --name alike, no bundling. It is built on first use.
 var goToolNames = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"go": true, "gofmt": true, "goimports": true, "godoc": true, "gopls": true}
 })

@@ -96,7 +96,7 @@ func simctlList(p *Parsed) *Problem {
 
 // casedNames are the programs whose real names have capitals. Every other
 // name not written in lower case is never safe (LS runs ls on a
-// case-insensitive file system, and imitates it elsewhere).
+// case-insensitive file system, and imitates it elsewhere). It is built on first use.
 var casedNames = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"R": true, "Rscript": true}
 })

@@ -37,7 +37,7 @@ const (
 	psBSDValues = "oOpqtUk"
 )
 
-// psLong maps ps's long options to whether they take a value.
+// psLong maps ps's long options to whether they take a value. It is built on first use.
 var psLong = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"pid": true, "ppid": true, "sid": true, "tty": true, "user": true, "User": true, "group": true, "Group": true,

@@ -37,7 +37,7 @@ func ReadsProjectFiles(command string, args []string) ProjectFiles {
 
 // steeringFiles are the project files, beyond hidden ones, whose contents
 // steer what a program runs or fetches: toolchain and manifest files read
-// by the programs this package knows.
+// by the programs this package knows. It is built on first use.
 var steeringFiles = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"go.mod": true, "go.work": true, "go.env": true,

@@ -47,7 +47,7 @@ func search() []*Spec {
 // rgTypes are the globs of rg's most used built-in file types, as rg 13
 // and 14 define them (the union of both): rg -t TYPE searches the files
 // they match, hidden ones included. A type not listed here stands for
-// every file.
+// every file. It is built on first use.
 var rgTypes = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"go": "*.go", "py": "*.py,*.pyi", "rust": "*.rs",

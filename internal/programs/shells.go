@@ -12,7 +12,7 @@ import (
 // shells on different systems is read with each grammar it may mean, and
 // the worst answer is taken: sh is dash on Debian, bash on Fedora and
 // macOS, busybox ash (which takes some bash syntax) on Alpine; ksh is ksh93
-// or a pdksh. zsh has no grammar of its own (see shell.Zsh).
+// or a pdksh. zsh has no grammar of its own (see shell.Zsh). It is built on first use.
 var shellDialects = sync.OnceValue(func() map[string][]shell.Dialect {
 	return map[string][]shell.Dialect{
 		"bash": {shell.Bash},
@@ -38,7 +38,7 @@ func ShellDefaultPath(name string) string {
 	return "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
 }
 
-// Shells whose language the classifier does not parse.
+// Shells whose language the classifier does not parse. It is built on first use.
 var foreignShells = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"tcsh": true, "csh": true, "fish": true, "nu": true, "xonsh": true, "elvish": true,

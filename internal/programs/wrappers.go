@@ -45,7 +45,7 @@ func ClearsPath(settings []EnvSetting) bool {
 
 // transparentWrappers are programs that run their operand command with
 // different scheduling, signals, buffering or environment, and nothing
-// else: the inner command is classified in their place.
+// else: the inner command is classified in their place. It is built on first use.
 var transparentWrappers = sync.OnceValue(func() map[string]func(args []string) (int, []EnvSetting, string) {
 	return map[string]func(args []string) (int, []EnvSetting, string){
 		"env":     unwrapEnv,
@@ -66,7 +66,7 @@ var transparentWrappers = sync.OnceValue(func() map[string]func(args []string) (
 })
 
 // wrapperKinds: xargs runs commands built from its input, which the
-// engine cannot see.
+// engine cannot see. It is built on first use.
 var wrapperKinds = sync.OnceValue(func() map[string]Kind {
 	return map[string]Kind{"xargs": KindXargs}
 })
