@@ -3,7 +3,6 @@ package sandboxauth
 import (
 	"io/fs"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -260,11 +259,11 @@ func expandGitPathOnce(v, dir, home string) (string, bool) {
 		return home + v[1:], true
 	case strings.HasPrefix(v, "~"):
 		name, rest, _ := strings.Cut(v[1:], "/")
-		u, err := user.Lookup(name)
-		if err != nil || !filepath.IsAbs(u.HomeDir) {
+		h, ok := userHome(name)
+		if !ok {
 			return "", false
 		}
-		return u.HomeDir + "/" + rest, true
+		return h + "/" + rest, true
 	case strings.HasPrefix(v, "%(prefix)/"):
 		return "", false
 	case filepath.IsAbs(v):

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/sandboxauth/sandboxauth/internal/repotrust"
@@ -13,21 +14,25 @@ import (
 // value git runs as a command (core.fsmonitor, core.editor,
 // credential.helper, filter.<driver>.clean, diff.<driver>.textconv,
 // gpg.program, difftool.<tool>.path, ...); alias.* values starting with
-// "!" are commands too.
-var gitProgramKeys = map[string]bool{
-	"fsmonitor": true, "editor": true, "pager": true, "sshcommand": true,
-	"askpass": true, "gitproxy": true, "program": true, "helper": true,
-	"clean": true, "smudge": true, "process": true, "textconv": true,
-	"command": true, "driver": true, "external": true, "cmd": true,
-	"difffilter": true, "browser": true, "path": true,
-	"packobjectshook": true, "alternaterefscommand": true, "defaultkeycommand": true,
-	"sendmailcmd": true, "smtpserver": true, "tunnel": true, "uploadpack": true,
-	"receivepack": true,
-}
+// "!" are commands too. It is built on first use.
+var gitProgramKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"fsmonitor": true, "editor": true, "pager": true, "sshcommand": true,
+		"askpass": true, "gitproxy": true, "program": true, "helper": true,
+		"clean": true, "smudge": true, "process": true, "textconv": true,
+		"command": true, "driver": true, "external": true, "cmd": true,
+		"difffilter": true, "browser": true, "path": true,
+		"packobjectshook": true, "alternaterefscommand": true, "defaultkeycommand": true,
+		"sendmailcmd": true, "smtpserver": true, "tunnel": true, "uploadpack": true,
+		"receivepack": true,
+	}
+})
 
 // gitProgramSections are the sections every setting of which git runs as
-// a command (pager.log, pager.diff, ...).
-var gitProgramSections = map[string]bool{"pager": true}
+// a command (pager.log, pager.diff, ...). It is built on first use.
+var gitProgramSections = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"pager": true}
+})
 
 // valueWords returns the words of a setting's value that may name a file:
 // those between white space, quotes and the shell's operators, each quoted
@@ -98,7 +103,7 @@ func (c *confinePaths) repositoryPrograms(config, workTree, home string, missing
 // absolute path any setting names is kept from being created when missing
 // is set.
 func (c *confinePaths) configPrograms(home string, workTrees []string, missing bool, section, key, value string) {
-	program := section != "alias" && (gitProgramKeys[key] || gitProgramSections[section])
+	program := section != "alias" && (gitProgramKeys()[key] || gitProgramSections()[section])
 	for _, w := range valueWords(value) {
 		for _, prefix := range []string{"${HOME}/", "$HOME/"} {
 			if rest, ok := strings.CutPrefix(w, prefix); ok && home != "" {

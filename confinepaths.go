@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -487,12 +488,14 @@ func (c *confinePaths) changedSince(dir string) bool {
 }
 
 // walkSkip are directories whose contents the walk does not look at:
-// dependencies and build output, large and rebuilt by tools.
-var walkSkip = map[string]bool{
-	"node_modules": true, "vendor": true, "target": true, "dist": true, "build": true,
-	".venv": true, "venv": true, "__pycache__": true, ".tox": true, ".mypy_cache": true,
-	".pytest_cache": true, ".next": true, ".nuxt": true, ".gradle": true, ".cache": true,
-}
+// dependencies and build output, large and rebuilt by tools. It is built on first use.
+var walkSkip = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"node_modules": true, "vendor": true, "target": true, "dist": true, "build": true,
+		".venv": true, "venv": true, "__pycache__": true, ".tox": true, ".mypy_cache": true,
+		".pytest_cache": true, ".next": true, ".nuxt": true, ".gradle": true, ".cache": true,
+	}
+})
 
 // walk adds the existing matches below the top (and the top's glob
 // matches), and nested repositories.
@@ -547,7 +550,7 @@ func (c *confinePaths) walk() {
 			}
 			switch {
 			case !e.IsDir() || matched || gitDir && d.rel != "":
-			case walkSkip[name]:
+			case walkSkip()[name]:
 				if git {
 					c.repositoriesIn(abs)
 				}

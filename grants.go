@@ -191,18 +191,20 @@ func (s *Grants) Import(data []byte) error {
 
 // noGrantPrograms are programs no grant may name: shells, interpreters,
 // wrappers that run another command, and privilege escalation. A grant for
-// one would be a grant for anything.
-var noGrantPrograms = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true, "csh": true, "tcsh": true, "ash": true, "busybox": true,
-	"python": true, "python2": true, "python3": true, "pypy": true, "pypy3": true, "node": true, "nodejs": true, "deno": true, "bun": true,
-	"perl": true, "ruby": true, "php": true, "lua": true, "luajit": true, "tclsh": true, "wish": true, "Rscript": true, "osascript": true,
-	"awk": true, "gawk": true, "mawk": true, "nawk": true,
-	"env": true, "timeout": true, "nice": true, "nohup": true, "time": true, "command": true, "builtin": true, "exec": true, "eval": true,
-	"stdbuf": true, "setsid": true, "ionice": true, "chrt": true, "taskset": true, "flock": true, "watch": true, "xargs": true, "parallel": true,
-	"strace": true, "ltrace": true, "gdb": true, "lldb": true, "valgrind": true, "script": true, "expect": true, "unbuffer": true, "caffeinate": true,
-	"sudo": true, "doas": true, "su": true, "pkexec": true, "runuser": true, "chroot": true, "nsenter": true, "unshare": true, "firejail": true,
-	"npx": true, "bunx": true, "pnpx": true, "uvx": true, "pipx": true,
-}
+// one would be a grant for anything. It is built on first use.
+var noGrantPrograms = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true, "csh": true, "tcsh": true, "ash": true, "busybox": true,
+		"python": true, "python2": true, "python3": true, "pypy": true, "pypy3": true, "node": true, "nodejs": true, "deno": true, "bun": true,
+		"perl": true, "ruby": true, "php": true, "lua": true, "luajit": true, "tclsh": true, "wish": true, "Rscript": true, "osascript": true,
+		"awk": true, "gawk": true, "mawk": true, "nawk": true,
+		"env": true, "timeout": true, "nice": true, "nohup": true, "time": true, "command": true, "builtin": true, "exec": true, "eval": true,
+		"stdbuf": true, "setsid": true, "ionice": true, "chrt": true, "taskset": true, "flock": true, "watch": true, "xargs": true, "parallel": true,
+		"strace": true, "ltrace": true, "gdb": true, "lldb": true, "valgrind": true, "script": true, "expect": true, "unbuffer": true, "caffeinate": true,
+		"sudo": true, "doas": true, "su": true, "pkexec": true, "runuser": true, "chroot": true, "nsenter": true, "unshare": true, "firejail": true,
+		"npx": true, "bunx": true, "pnpx": true, "uvx": true, "pipx": true,
+	}
+})
 
 // grantWord reports whether w may be a word of a command grant: a plain
 // lower-case name, not a flag, path, file name or assignment.
@@ -246,7 +248,7 @@ func checkGrant(g Grant) error {
 				return invalid(ErrInvalidConfig, "sandboxauth: %q cannot be part of a grant: only plain names (no flags, paths or file names)", w)
 			}
 		}
-		if noGrantPrograms[g.Command[0]] {
+		if noGrantPrograms()[g.Command[0]] {
 			return invalid(ErrInvalidConfig, "sandboxauth: %q runs other programs, so no grant may cover it", g.Command[0])
 		}
 		if r, _ := defaultCommands().Check(g.Command); r == CommandCheckResultBlocked {
@@ -281,7 +283,7 @@ func checkExactGrant(g Grant) error {
 			return invalid(ErrInvalidConfig, "sandboxauth: a grant word cannot contain a NUL byte")
 		}
 	}
-	if !grantWord(g.Command[0]) || noGrantPrograms[g.Command[0]] {
+	if !grantWord(g.Command[0]) || noGrantPrograms()[g.Command[0]] {
 		return invalid(ErrInvalidConfig, "sandboxauth: %q cannot be granted: the program must be a plain name that runs no other program", g.Command[0])
 	}
 	if r, _ := defaultCommands().Check(g.Command[:1]); r == CommandCheckResultBlocked {

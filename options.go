@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/sandboxauth/sandboxauth/internal/classify"
@@ -31,12 +32,19 @@ type options struct {
 }
 
 func defaultOptions() options {
+	return options{buffer: 16, protected: defaultProtected()}
+}
+
+// defaultProtected returns DefaultProtectedPaths compiled, once per
+// process: every authorizer (and every wrapper's options) starts from
+// them, and compiled rules are never changed, only replaced.
+var defaultProtected = sync.OnceValue(func() []classify.Protected {
 	protected, err := compileProtected(DefaultProtectedPaths())
 	if err != nil {
 		panic(err) // the defaults are constants; a test pins that they compile
 	}
-	return options{buffer: 16, protected: protected}
-}
+	return protected
+})
 
 func buildOptions(opts []Option) (options, error) {
 	o := defaultOptions()

@@ -92,6 +92,9 @@ func TestSearchPathThroughSymlink(t *testing.T) {
 	for _, c := range []struct{ path, sandbox string }{
 		{filepath.Join(alias, "bin"), sb}, // PATH through the link, sandbox real
 		{filepath.Join(sb, "bin"), alias}, // PATH real, sandbox through the link
+		// A repeated entry is resolved once; each spelling still counts.
+		{"/usr/bin:" + filepath.Join(alias, "bin") + ":/usr/bin:" + filepath.Join(alias, "bin/"), sb},
+		{filepath.Join(sb, "bin") + ":" + filepath.Join(alias, "bin") + "/.:" + filepath.Join(sb, "bin"), alias},
 	} {
 		t.Setenv("PATH", c.path+":/usr/bin:/bin")
 		cl, err := cmds.Classify(CommandSite{SandboxDir: c.sandbox}, []string{"cat", "README.md"})

@@ -4,28 +4,32 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 )
 
-// defaultGroups are the built-in groups. They are copied into every
-// Registry and never modified.
-var defaultGroups = map[string][]string{
-	// group:fs and group:runtime are the tools of the vocabulary that
-	// touch files and run commands.
-	"group:fs":        namesOfKinds(KindRead, KindWrite, KindEdit, KindSearch),
-	"group:runtime":   namesOfKinds(KindShell),
-	"group:sessions":  {"sessions_list", "sessions_history", "sessions_send", "sessions_spawn"},
-	"group:memory":    {"memory_search", "memory_get"},
-	"group:web":       {"web_search", "web_fetch"},
-	"group:messaging": {"message"},
-	// group:platform holds the tools the host platform itself provides.
-	"group:platform": {"browser", "canvas", "nodes", "cron", "message", "gateway", "agents_list", "session_status", "image"},
-}
+// defaultGroups returns the built-in groups, built on first use (a
+// process that never compiles a policy never builds them). They are
+// copied into every Registry and never modified.
+var defaultGroups = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		// group:fs and group:runtime are the tools of the vocabulary that
+		// touch files and run commands.
+		"group:fs":        namesOfKinds(KindRead, KindWrite, KindEdit, KindSearch),
+		"group:runtime":   namesOfKinds(KindShell),
+		"group:sessions":  {"sessions_list", "sessions_history", "sessions_send", "sessions_spawn"},
+		"group:memory":    {"memory_search", "memory_get"},
+		"group:web":       {"web_search", "web_fetch"},
+		"group:messaging": {"message"},
+		// group:platform holds the tools the host platform itself provides.
+		"group:platform": {"browser", "canvas", "nodes", "cron", "message", "gateway", "agents_list", "session_status", "image"},
+	}
+})
 
 // DefaultGroups returns a copy of the built-in groups, keyed by their
 // "group:NAME" reference.
 func DefaultGroups() map[string][]string {
-	m := make(map[string][]string, len(defaultGroups))
-	for k, v := range defaultGroups {
+	m := make(map[string][]string, len(defaultGroups()))
+	for k, v := range defaultGroups() {
 		m[k] = slices.Clone(v)
 	}
 	return m

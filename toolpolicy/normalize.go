@@ -3,6 +3,7 @@ package toolpolicy
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // MaxNameLen is the longest canonical tool name, in bytes.
@@ -32,17 +33,18 @@ var alphaIndex = func() (t [256]int8) {
 // alphabetSize is len(nameAlphabet).
 const alphabetSize = len(nameAlphabet)
 
-// defaultAliases maps an alias to the canonical name it stands for: the
-// agents' tool names of the vocabulary (see [Vocabulary]) and a few generic
-// spellings. It is copied into every Registry and never modified.
-var defaultAliases = vocabularyAliases()
+// defaultAliases returns the map of an alias to the canonical name it
+// stands for: the agents' tool names of the vocabulary (see [Vocabulary])
+// and a few generic spellings. It is built on first use, copied into every
+// Registry and never modified.
+var defaultAliases = sync.OnceValue(vocabularyAliases)
 
 // DefaultAliases returns a copy of the built-in aliases (alias → canonical
 // name): "bash" and every agent's own name of a tool of the [Vocabulary],
 // lower-cased, such as "run_shell_command" → "exec", "read_file" → "read",
 // "replace" → "edit", "notebookedit" → "notebook_edit".
 func DefaultAliases() map[string]string {
-	return cloneStringMap(defaultAliases)
+	return cloneStringMap(defaultAliases())
 }
 
 // normalizer turns raw tool names into canonical ones. It is built from a
@@ -147,10 +149,12 @@ func validName(s string) error {
 // aliases, and false when name is not a valid tool name. Registries with
 // their own aliases have [Registry.Normalize].
 func Normalize(name string) (string, bool) {
-	return defaultNormalizer.canonical(name)
+	return defaultNormalizer().canonical(name)
 }
 
-var defaultNormalizer = newNormalizer(defaultAliases)
+// defaultNormalizer returns the normalizer of the default aliases, built
+// on first use and never modified.
+var defaultNormalizer = sync.OnceValue(func() *normalizer { return newNormalizer(defaultAliases()) })
 
 func cloneStringMap(m map[string]string) map[string]string {
 	c := make(map[string]string, len(m))

@@ -148,7 +148,7 @@ func (p *Policy) Layers() []string {
 // valid tool name.
 func (p *Policy) Normalize(tool string) (string, bool) {
 	if p == nil {
-		return defaultNormalizer.canonical(tool)
+		return defaultNormalizer().canonical(tool)
 	}
 	return p.reg.norm.canonical(tool)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // Profile is a named preset: an allow list and a deny list that form the
@@ -21,19 +22,22 @@ func (p Profile) clone() Profile {
 	return Profile{Allow: slices.Clone(p.Allow), Deny: slices.Clone(p.Deny)}
 }
 
-// defaultProfiles are the built-in profiles, copied into every Registry.
-var defaultProfiles = map[string]Profile{
-	"minimal":   {Allow: []string{"session_status"}},
-	"coding":    {Allow: []string{"group:fs", "group:runtime", "group:sessions", "group:memory", "image"}},
-	"messaging": {Allow: []string{"group:messaging", "sessions_list", "sessions_history", "sessions_send", "session_status"}},
-	"full":      {Allow: []string{"*"}},
-}
+// defaultProfiles returns the built-in profiles, built on first use and
+// copied into every Registry.
+var defaultProfiles = sync.OnceValue(func() map[string]Profile {
+	return map[string]Profile{
+		"minimal":   {Allow: []string{"session_status"}},
+		"coding":    {Allow: []string{"group:fs", "group:runtime", "group:sessions", "group:memory", "image"}},
+		"messaging": {Allow: []string{"group:messaging", "sessions_list", "sessions_history", "sessions_send", "session_status"}},
+		"full":      {Allow: []string{"*"}},
+	}
+})
 
 // DefaultProfiles returns a copy of the built-in profiles: minimal,
 // coding, messaging and full.
 func DefaultProfiles() map[string]Profile {
-	m := make(map[string]Profile, len(defaultProfiles))
-	for k, v := range defaultProfiles {
+	m := make(map[string]Profile, len(defaultProfiles()))
+	for k, v := range defaultProfiles() {
 		m[k] = v.clone()
 	}
 	return m

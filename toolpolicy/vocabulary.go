@@ -3,6 +3,7 @@ package toolpolicy
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Kind says what a tool does to the world, whatever it is called.
@@ -46,46 +47,51 @@ type ToolName struct {
 // vocabulary is the one table of tool names. Every alias of every agent is
 // a default alias of the registry (lower-cased), the kinds build group:fs
 // and group:runtime, and the authorizers name the shell tool after it. It
-// is never modified: Vocabulary returns a copy.
-var vocabulary = []ToolName{
-	{"read", KindRead, map[Agent][]string{
-		AgentClaudeCode: {"Read"}, AgentGeminiCLI: {"read_file", "read_many_files"}, AgentOpenClaw: {"read"}}},
-	{"write", KindWrite, map[Agent][]string{
-		AgentClaudeCode: {"Write"}, AgentGeminiCLI: {"write_file"}, AgentOpenClaw: {"write"}}},
-	{"edit", KindEdit, map[Agent][]string{
-		AgentClaudeCode: {"Edit", "MultiEdit"}, AgentGeminiCLI: {"replace"}, AgentOpenClaw: {"edit"}}},
-	{"apply_patch", KindEdit, map[Agent][]string{
-		AgentCodex: {"apply_patch"}, AgentOpenClaw: {"apply_patch"}}},
-	{"notebook_edit", KindEdit, map[Agent][]string{
-		AgentClaudeCode: {"NotebookEdit"}}},
-	{"glob", KindSearch, map[Agent][]string{
-		AgentClaudeCode: {"Glob"}, AgentGeminiCLI: {"glob"}}},
-	{"grep", KindSearch, map[Agent][]string{
-		AgentClaudeCode: {"Grep"}, AgentGeminiCLI: {"grep_search", "search_file_content"}}},
-	{"ls", KindSearch, map[Agent][]string{
-		AgentClaudeCode: {"LS"}, AgentGeminiCLI: {"list_directory"}}},
-	{"exec", KindShell, map[Agent][]string{
-		AgentClaudeCode: {"Bash"}, AgentGeminiCLI: {"run_shell_command"}, AgentCodex: {"shell"}, AgentOpenClaw: {"exec"}}},
-	{"process", KindShell, map[Agent][]string{
-		AgentOpenClaw: {"process"}}},
-	{"web_fetch", KindOther, map[Agent][]string{
-		AgentClaudeCode: {"WebFetch"}, AgentGeminiCLI: {"web_fetch"}, AgentOpenClaw: {"web_fetch"}}},
-	{"web_search", KindOther, map[Agent][]string{
-		AgentClaudeCode: {"WebSearch"}, AgentGeminiCLI: {"google_web_search"}, AgentOpenClaw: {"web_search"}}},
-}
+// is never modified: Vocabulary returns a copy. It is built on first use.
+var vocabulary = sync.OnceValue(func() []ToolName {
+	return []ToolName{
+		{"read", KindRead, map[Agent][]string{
+			AgentClaudeCode: {"Read"}, AgentGeminiCLI: {"read_file", "read_many_files"}, AgentOpenClaw: {"read"}}},
+		{"write", KindWrite, map[Agent][]string{
+			AgentClaudeCode: {"Write"}, AgentGeminiCLI: {"write_file"}, AgentOpenClaw: {"write"}}},
+		{"edit", KindEdit, map[Agent][]string{
+			AgentClaudeCode: {"Edit", "MultiEdit"}, AgentGeminiCLI: {"replace"}, AgentOpenClaw: {"edit"}}},
+		{"apply_patch", KindEdit, map[Agent][]string{
+			AgentCodex: {"apply_patch"}, AgentOpenClaw: {"apply_patch"}}},
+		{"notebook_edit", KindEdit, map[Agent][]string{
+			AgentClaudeCode: {"NotebookEdit"}}},
+		{"glob", KindSearch, map[Agent][]string{
+			AgentClaudeCode: {"Glob"}, AgentGeminiCLI: {"glob"}}},
+		{"grep", KindSearch, map[Agent][]string{
+			AgentClaudeCode: {"Grep"}, AgentGeminiCLI: {"grep_search", "search_file_content"}}},
+		{"ls", KindSearch, map[Agent][]string{
+			AgentClaudeCode: {"LS"}, AgentGeminiCLI: {"list_directory"}}},
+		{"exec", KindShell, map[Agent][]string{
+			AgentClaudeCode: {"Bash"}, AgentGeminiCLI: {"run_shell_command"}, AgentCodex: {"shell"}, AgentOpenClaw: {"exec"}}},
+		{"process", KindShell, map[Agent][]string{
+			AgentOpenClaw: {"process"}}},
+		{"web_fetch", KindOther, map[Agent][]string{
+			AgentClaudeCode: {"WebFetch"}, AgentGeminiCLI: {"web_fetch"}, AgentOpenClaw: {"web_fetch"}}},
+		{"web_search", KindOther, map[Agent][]string{
+			AgentClaudeCode: {"WebSearch"}, AgentGeminiCLI: {"google_web_search"}, AgentOpenClaw: {"web_search"}}},
+	}
+})
 
-// genericAliases are spellings of no particular agent.
-var genericAliases = map[string]string{
-	"bash":        "exec",
-	"apply-patch": "apply_patch",
+// genericAliases returns the spellings of no particular agent.
+func genericAliases() map[string]string {
+	return map[string]string{
+		"bash":        "exec",
+		"apply-patch": "apply_patch",
+	}
 }
 
 // Vocabulary returns a copy of the table of tool names.
 func Vocabulary() []ToolName {
-	out := make([]ToolName, len(vocabulary))
-	for i, t := range vocabulary {
-		t.Aliases = make(map[Agent][]string, len(vocabulary[i].Aliases))
-		for a, names := range vocabulary[i].Aliases {
+	voc := vocabulary()
+	out := make([]ToolName, len(voc))
+	for i, t := range voc {
+		t.Aliases = make(map[Agent][]string, len(voc[i].Aliases))
+		for a, names := range voc[i].Aliases {
 			t.Aliases[a] = slices.Clone(names)
 		}
 		out[i] = t
@@ -97,8 +103,8 @@ func Vocabulary() []ToolName {
 // and every agent name that differs from its canonical name once
 // lower-cased.
 func vocabularyAliases() map[string]string {
-	m := cloneStringMap(genericAliases)
-	for _, t := range vocabulary {
+	m := genericAliases()
+	for _, t := range vocabulary() {
 		for _, names := range t.Aliases {
 			for _, n := range names {
 				if l := strings.ToLower(n); l != t.Name {
@@ -114,7 +120,7 @@ func vocabularyAliases() map[string]string {
 // order.
 func namesOfKinds(kinds ...Kind) []string {
 	var out []string
-	for _, t := range vocabulary {
+	for _, t := range vocabulary() {
 		if slices.Contains(kinds, t.Kind) {
 			out = append(out, t.Name)
 		}
@@ -130,7 +136,7 @@ func KindOf(name string) Kind {
 	if !ok {
 		return KindOther
 	}
-	for _, t := range vocabulary {
+	for _, t := range vocabulary() {
 		if t.Name == n {
 			return t.Kind
 		}
@@ -146,7 +152,7 @@ func AgentToolName(agent Agent, canonical string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	for _, t := range vocabulary {
+	for _, t := range vocabulary() {
 		if t.Name == n {
 			names := t.Aliases[agent]
 			if len(names) == 0 {

@@ -234,7 +234,10 @@ var noPath = hookproto.Decision{Action: hookproto.Deny, Reason: "sandboxauth: th
 // turns its outcome into the hook's decision.
 func decideCall(p *hookPolicy, req *hookproto.Request, call func() error) hookproto.Decision {
 	done := make(chan error, 1)
-	go func() { done <- call() }()
+	go func() {
+		growStack(0)
+		done <- call()
+	}()
 	var asked *sandboxauth.UserRequest
 	requests := p.requests
 	for {
@@ -252,6 +255,27 @@ func decideCall(p *hookPolicy, req *hookproto.Request, call func() error) hookpr
 			return decisionOf(req, asked, err)
 		}
 	}
+}
+
+// decisionStack is the stack a decision's goroutine is given before it
+// starts (see growStack): a shell command's decision, through the
+// parser's and the classifier's recursion, reaches between 16 and 32 KiB.
+const decisionStack = 20 << 10
+
+// growStack grows the calling goroutine's stack at once to what a decision
+// needs. A goroutine starts with a small stack that the runtime doubles
+// and copies whenever a call does not fit, adjusting every frame of the
+// copy through the binary's tables; a hook process decides one call, so
+// each copy (four, each deeper than the last) is paid cold. Grown here,
+// at two frames deep, the stack is copied once and is never shrunk, since
+// a hook process runs without the collector (see runHook). i is 0; it
+// keeps the compiler from removing the frame.
+//
+//go:noinline
+func growStack(i int) byte {
+	var frame [decisionStack]byte
+	frame[i] = 1
+	return frame[(i+1)%len(frame)]
 }
 
 // decisionOf turns the authorizer's answer into the hook's.
@@ -272,7 +296,12 @@ func decisionOf(req *hookproto.Request, asked *sandboxauth.UserRequest, err erro
 
 // decideTool decides a tool the hook does not look into by the tool policy.
 func decideTool(p *hookPolicy, req *hookproto.Request) hookproto.Decision {
-	d := p.tools.Explain(req.Tool)
+	tools, err := p.tools()
+	if err != nil {
+		return hookproto.Decision{Action: hookproto.Deny,
+			Reason: fmt.Sprintf("sandboxauth: the tool policy could not be compiled (%v), so the tool %q was refused.", err, req.Tool)}
+	}
+	d := tools.Explain(req.Tool)
 	switch {
 	case d.Allowed:
 		return hookproto.Decision{Action: hookproto.Allow}

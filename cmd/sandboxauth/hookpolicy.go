@@ -29,12 +29,20 @@ type hookPolicy struct {
 	sandbox  string                         // the project directory
 	source   string                         // the configuration file used, or "" for the defaults
 
-	// tools decides the calls that are not shell commands, reads or
-	// writes, under the agent's tool names. A tool it does not allow is
-	// asked about when toolsAsk is set (the default policy knows only a
-	// few harmless tools) and refused otherwise.
-	tools    *toolpolicy.Policy
+	// tools returns what decides the calls that are not shell commands,
+	// reads or writes, under the agent's tool names. A tool it does not
+	// allow is asked about when toolsAsk is set (the default policy knows
+	// only a few harmless tools) and refused otherwise. The default
+	// policy is compiled when a call first needs it (most calls are shell
+	// commands, reads and writes); a file's is resolved at once, so that
+	// its errors stop every call.
+	tools    func() (*toolpolicy.Policy, error)
 	toolsAsk bool
+}
+
+// defaultHookTools compiles the hook's default tool policy: harmlessTools.
+func defaultHookTools() (*toolpolicy.Policy, error) {
+	return toolpolicy.Compile(toolpolicy.Layer{Name: "hook default", Allow: harmlessTools})
 }
 
 // close releases the authorizer.
@@ -143,14 +151,14 @@ func newHookPolicy(file hookConfig, cfg *sandboxauth.Config, req *hookproto.Requ
 	}
 	p := &hookPolicy{authz: authz, requests: requests, sandbox: req.ProjectDir, source: file.path}
 	if tc := cfg.Tools(); tc != nil {
-		p.tools, err = tc.Resolve(toolpolicy.Query{})
+		tools, err := tc.Resolve(toolpolicy.Query{})
+		if err != nil {
+			authz.Close()
+			return nil, err
+		}
+		p.tools = func() (*toolpolicy.Policy, error) { return tools, nil }
 	} else {
-		p.tools, err = toolpolicy.Compile(toolpolicy.Layer{Name: "hook default", Allow: harmlessTools})
-		p.toolsAsk = true
-	}
-	if err != nil {
-		authz.Close()
-		return nil, err
+		p.tools, p.toolsAsk = defaultHookTools, true
 	}
 	return p, nil
 }

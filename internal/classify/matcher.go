@@ -3,6 +3,7 @@ package classify
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sandboxauth/sandboxauth/internal/programs"
 )
@@ -304,19 +305,21 @@ func isASCIIName(name string) bool {
 
 // lookAlikes maps letters that render like Latin ones to those letters, so
 // that a blocked command spelled with Cyrillic or Greek look-alikes is still
-// recognised as blocked. A non-ASCII name is never safe either way.
-var lookAlikes = map[rune]rune{
-	'а': 'a', 'в': 'b', 'с': 'c', 'ԁ': 'd', 'е': 'e', 'һ': 'h', 'і': 'i', 'ј': 'j',
-	'к': 'k', 'ӏ': 'l', 'м': 'm', 'о': 'o', 'р': 'p', 'ԛ': 'q', 'ѕ': 's', 'т': 't',
-	'ս': 'u', 'ѵ': 'v', 'ԝ': 'w', 'х': 'x', 'у': 'y', 'г': 'r', 'п': 'n',
-	'А': 'a', 'В': 'b', 'С': 'c', 'Е': 'e', 'Н': 'h', 'І': 'i', 'Ј': 'j', 'К': 'k',
-	'М': 'm', 'О': 'o', 'Р': 'p', 'Ѕ': 's', 'Т': 't', 'Х': 'x', 'У': 'y',
-	'α': 'a', 'ο': 'o', 'ρ': 'p', 'ν': 'v', 'τ': 't', 'ι': 'i', 'κ': 'k', 'χ': 'x',
-	'Α': 'a', 'Β': 'b', 'Ε': 'e', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n',
-	'Ο': 'o', 'Ρ': 'p', 'Τ': 't', 'Χ': 'x', 'Υ': 'y', 'Ζ': 'z',
-	'ı': 'i', 'ℓ': 'l', 'ⅰ': 'i', 'ⅼ': 'l', 'ｃ': 'c', 'ｕ': 'u', 'ｒ': 'r', 'ｌ': 'l',
-	'\u00a0': ' ', 'ſ': 's',
-}
+// recognised as blocked. A non-ASCII name is never safe either way. It is built on first use.
+var lookAlikes = sync.OnceValue(func() map[rune]rune {
+	return map[rune]rune{
+		'а': 'a', 'в': 'b', 'с': 'c', 'ԁ': 'd', 'е': 'e', 'һ': 'h', 'і': 'i', 'ј': 'j',
+		'к': 'k', 'ӏ': 'l', 'м': 'm', 'о': 'o', 'р': 'p', 'ԛ': 'q', 'ѕ': 's', 'т': 't',
+		'ս': 'u', 'ѵ': 'v', 'ԝ': 'w', 'х': 'x', 'у': 'y', 'г': 'r', 'п': 'n',
+		'А': 'a', 'В': 'b', 'С': 'c', 'Е': 'e', 'Н': 'h', 'І': 'i', 'Ј': 'j', 'К': 'k',
+		'М': 'm', 'О': 'o', 'Р': 'p', 'Ѕ': 's', 'Т': 't', 'Х': 'x', 'У': 'y',
+		'α': 'a', 'ο': 'o', 'ρ': 'p', 'ν': 'v', 'τ': 't', 'ι': 'i', 'κ': 'k', 'χ': 'x',
+		'Α': 'a', 'Β': 'b', 'Ε': 'e', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n',
+		'Ο': 'o', 'Ρ': 'p', 'Τ': 't', 'Χ': 'x', 'Υ': 'y', 'Ζ': 'z',
+		'ı': 'i', 'ℓ': 'l', 'ⅰ': 'i', 'ⅼ': 'l', 'ｃ': 'c', 'ｕ': 'u', 'ｒ': 'r', 'ｌ': 'l',
+		'\u00a0': ' ', 'ſ': 's',
+	}
+})
 
 // foldLookAlikes maps look-alike letters to ASCII, lower-cases the result
 // and drops characters that render as nothing (zero-width, soft hyphen).
@@ -331,7 +334,7 @@ func foldLookAlikes(name string) string {
 		case r >= 'ａ' && r <= 'ｚ':
 			r = r - 'ａ' + 'a'
 		}
-		if a, ok := lookAlikes[r]; ok {
+		if a, ok := lookAlikes()[r]; ok {
 			r = a
 		}
 		b.WriteRune(r)

@@ -66,7 +66,8 @@ func scanSearchPath(value, sandbox string) *SearchPath {
 		return p
 	}
 	root, rootErr := pathres.NewRoot(sandbox) // resolved once for every entry
-	for _, e := range filepath.SplitList(value) {
+	entries := filepath.SplitList(value)
+	for i, e := range entries {
 		if e == "" || !filepath.IsAbs(e) {
 			if !p.hasRelative {
 				p.relative, p.hasRelative = e, true
@@ -74,6 +75,12 @@ func scanSearchPath(value, sandbox string) *SearchPath {
 			continue
 		}
 		clean := filepath.Clean(e)
+		if seenBefore(entries[:i], clean) {
+			// The same directory again (PATH set up by several
+			// profiles often repeats one): resolving it again would
+			// add nothing.
+			continue
+		}
 		if pathres.Within(sandbox, clean) {
 			p.add(clean)
 		}
@@ -85,6 +92,17 @@ func scanSearchPath(value, sandbox string) *SearchPath {
 		}
 	}
 	return p
+}
+
+// seenBefore reports whether one of the earlier PATH entries is the
+// absolute directory clean.
+func seenBefore(earlier []string, clean string) bool {
+	for _, e := range earlier {
+		if filepath.IsAbs(e) && filepath.Clean(e) == clean {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *SearchPath) add(dir string) {

@@ -1,6 +1,9 @@
 package hookproto
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"sync"
+)
 
 // Claude Code, PreToolUse command hooks.
 //
@@ -27,23 +30,25 @@ type claudeCode struct{}
 
 func (claudeCode) Name() string { return "claude-code" }
 
-// claudeTools maps Claude Code's built-in tools to what they touch.
-var claudeTools = map[string]toolSpec{
-	"Bash":         {kind: KindShell, command: "command", rewrite: true},
-	"Monitor":      {kind: KindShell, command: "command"},
-	"Read":         {kind: KindRead, path: []string{"file_path"}},
-	"NotebookRead": {kind: KindRead, path: []string{"notebook_path"}},
-	"LS":           {kind: KindRead, path: []string{"path"}},
-	"Write":        {kind: KindWrite, path: []string{"file_path"}},
-	"Edit":         {kind: KindEdit, path: []string{"file_path"}},
-	"MultiEdit":    {kind: KindEdit, path: []string{"file_path"}},
-	"NotebookEdit": {kind: KindEdit, path: []string{"notebook_path"}},
-	"Glob":         {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern"}},
-	"Grep":         {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
-}
+// claudeTools returns (built on first use: a hook decodes one agent's events) the map of Claude Code's built-in tools to what they touch.
+var claudeTools = sync.OnceValue(func() map[string]toolSpec {
+	return map[string]toolSpec{
+		"Bash":         {kind: KindShell, command: "command", rewrite: true},
+		"Monitor":      {kind: KindShell, command: "command"},
+		"Read":         {kind: KindRead, path: []string{"file_path"}},
+		"NotebookRead": {kind: KindRead, path: []string{"notebook_path"}},
+		"LS":           {kind: KindRead, path: []string{"path"}},
+		"Write":        {kind: KindWrite, path: []string{"file_path"}},
+		"Edit":         {kind: KindEdit, path: []string{"file_path"}},
+		"MultiEdit":    {kind: KindEdit, path: []string{"file_path"}},
+		"NotebookEdit": {kind: KindEdit, path: []string{"notebook_path"}},
+		"Glob":         {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern"}},
+		"Grep":         {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
+	}
+})
 
 func (c claudeCode) Decode(payload []byte) (*Request, error) {
-	return decodeClaudeStyle(c.Name(), payload, claudeTools)
+	return decodeClaudeStyle(c.Name(), payload, claudeTools())
 }
 
 // decodeClaudeStyle decodes the PreToolUse event shared by Claude Code and

@@ -3,6 +3,7 @@ package hookproto
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
 // Codex, PreToolUse hooks in .codex/hooks.json (or config.toml).
@@ -33,14 +34,16 @@ type codex struct{}
 
 func (codex) Name() string { return "codex" }
 
-// codexTools maps Codex's tools to what they touch. apply_patch is decoded
+// codexTools returns (built on first use: a hook decodes one agent's events) the map of Codex's tools to what they touch. apply_patch is decoded
 // separately (its paths are in the patch).
-var codexTools = map[string]toolSpec{
-	"Bash":        {kind: KindShell, command: "command"},
-	"shell":       {kind: KindShell, command: "command"},
-	"local_shell": {kind: KindShell, command: "command"},
-	"exec":        {kind: KindShell, command: "command"},
-}
+var codexTools = sync.OnceValue(func() map[string]toolSpec {
+	return map[string]toolSpec{
+		"Bash":        {kind: KindShell, command: "command"},
+		"shell":       {kind: KindShell, command: "command"},
+		"local_shell": {kind: KindShell, command: "command"},
+		"exec":        {kind: KindShell, command: "command"},
+	}
+})
 
 func (c codex) Decode(payload []byte) (*Request, error) {
 	// Decode the shared fields with a table that leaves the tools this
@@ -69,7 +72,7 @@ func (c codex) Decode(payload []byte) (*Request, error) {
 			}
 			req.Paths = append(req.Paths, abs)
 		}
-	case codexTools[req.Tool].kind == KindShell:
+	case codexTools()[req.Tool].kind == KindShell:
 		req.Kind = KindShell
 		// Codex's shell tools take the directory to run in as workdir;
 		// the command runs there, not in the session's cwd.
@@ -91,7 +94,7 @@ func (c codex) Decode(payload []byte) (*Request, error) {
 			req.Argv = argv
 			break
 		}
-		if err := codexTools[req.Tool].apply(req, in); err != nil {
+		if err := codexTools()[req.Tool].apply(req, in); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package hookproto
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
 // GitHub Copilot CLI, preToolUse hooks in .github/hooks/*.json.
@@ -25,19 +26,21 @@ type copilot struct{}
 
 func (copilot) Name() string { return "copilot" }
 
-// copilotTools maps Copilot CLI's tools, by lower-cased name, to what they
+// copilotTools returns (built on first use: a hook decodes one agent's events) the map of Copilot CLI's tools, by lower-cased name, to what they
 // touch.
-var copilotTools = map[string]toolSpec{
-	"bash":        {kind: KindShell, command: "command"},
-	"view":        {kind: KindRead, path: []string{"path", "file_path"}},
-	"read":        {kind: KindRead, path: []string{"path", "file_path"}},
-	"create":      {kind: KindWrite, path: []string{"path", "file_path"}},
-	"write":       {kind: KindWrite, path: []string{"path", "file_path"}},
-	"edit":        {kind: KindEdit, path: []string{"path", "file_path"}},
-	"str_replace": {kind: KindEdit, path: []string{"path", "file_path"}},
-	"glob":        {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern"}},
-	"grep":        {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
-}
+var copilotTools = sync.OnceValue(func() map[string]toolSpec {
+	return map[string]toolSpec{
+		"bash":        {kind: KindShell, command: "command"},
+		"view":        {kind: KindRead, path: []string{"path", "file_path"}},
+		"read":        {kind: KindRead, path: []string{"path", "file_path"}},
+		"create":      {kind: KindWrite, path: []string{"path", "file_path"}},
+		"write":       {kind: KindWrite, path: []string{"path", "file_path"}},
+		"edit":        {kind: KindEdit, path: []string{"path", "file_path"}},
+		"str_replace": {kind: KindEdit, path: []string{"path", "file_path"}},
+		"glob":        {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern"}},
+		"grep":        {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
+	}
+})
 
 func (c copilot) Decode(payload []byte) (*Request, error) {
 	ev, err := object("event", payload)
@@ -63,7 +66,7 @@ func (c copilot) Decode(payload []byte) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := specFor(copilotTools, strings.ToLower(req.Tool)).apply(req, in); err != nil {
+	if err := specFor(copilotTools(), strings.ToLower(req.Tool)).apply(req, in); err != nil {
 		return nil, err
 	}
 	return req, nil

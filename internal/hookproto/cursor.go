@@ -3,6 +3,7 @@ package hookproto
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Cursor, hooks in .cursor/hooks.json.
@@ -29,23 +30,25 @@ type cursor struct{}
 
 func (cursor) Name() string { return "cursor" }
 
-// cursorTools maps the tools of Cursor's preToolUse event to what they
+// cursorTools returns (built on first use: a hook decodes one agent's events) the map of the tools of Cursor's preToolUse event to what they
 // touch. Cursor names the path field differently across tools, so any of
 // the usual spellings is read.
 var cursorPathKeys = []string{"file_path", "path", "target_file"}
 
-var cursorTools = map[string]toolSpec{
-	"Shell":      {kind: KindShell, command: "command", cwdKey: "cwd"},
-	"Read":       {kind: KindRead, path: cursorPathKeys},
-	"Write":      {kind: KindWrite, path: cursorPathKeys},
-	"Edit":       {kind: KindEdit, path: cursorPathKeys},
-	"StrReplace": {kind: KindEdit, path: cursorPathKeys},
-	"MultiEdit":  {kind: KindEdit, path: cursorPathKeys},
-	"Delete":     {kind: KindEdit, path: cursorPathKeys},
-	"LS":         {kind: KindRead, path: cursorPathKeys, dirs: []string{"path"}},
-	"Glob":       {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern", "glob_pattern"}},
-	"Grep":       {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
-}
+var cursorTools = sync.OnceValue(func() map[string]toolSpec {
+	return map[string]toolSpec{
+		"Shell":      {kind: KindShell, command: "command", cwdKey: "cwd"},
+		"Read":       {kind: KindRead, path: cursorPathKeys},
+		"Write":      {kind: KindWrite, path: cursorPathKeys},
+		"Edit":       {kind: KindEdit, path: cursorPathKeys},
+		"StrReplace": {kind: KindEdit, path: cursorPathKeys},
+		"MultiEdit":  {kind: KindEdit, path: cursorPathKeys},
+		"Delete":     {kind: KindEdit, path: cursorPathKeys},
+		"LS":         {kind: KindRead, path: cursorPathKeys, dirs: []string{"path"}},
+		"Glob":       {kind: KindSearch, dirs: []string{"path"}, globs: []string{"pattern", "glob_pattern"}},
+		"Grep":       {kind: KindSearch, dirs: []string{"path"}, globs: []string{"glob"}, contents: true},
+	}
+})
 
 func (c cursor) Decode(payload []byte) (*Request, error) {
 	ev, err := object("event", payload)
@@ -109,7 +112,7 @@ func (c cursor) Decode(payload []byte) (*Request, error) {
 			return nil, err
 		}
 		if event == "preToolUse" {
-			err = specFor(cursorTools, req.Tool).apply(req, in)
+			err = specFor(cursorTools(), req.Tool).apply(req, in)
 		} else {
 			req.Kind = KindOther
 		}

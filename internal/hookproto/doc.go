@@ -36,5 +36,6 @@
 // original command never runs in place of the one meant.
 //
 // Each adapter's file cites the documentation or source its protocol
-// facts were checked against.
+// facts were checked against. Its table of tools is built on first use
+// (sync.OnceValue) and never changed: a hook process speaks one protocol.
 package hookproto

@@ -1,5 +1,7 @@
 package hookproto
 
+import "sync"
+
 // Gemini CLI, BeforeTool command hooks in settings.json.
 //
 // Checked against google-gemini/gemini-cli: docs/hooks/reference.md (the
@@ -29,23 +31,25 @@ type geminiCLI struct{}
 
 func (geminiCLI) Name() string { return "gemini-cli" }
 
-// geminiTools maps Gemini CLI's built-in tools to what they touch.
-var geminiTools = map[string]toolSpec{
-	"run_shell_command": {kind: KindShell, command: "command", cwdKey: "dir_path"},
-	"read_file":         {kind: KindRead, path: []string{"file_path"}},
-	"list_directory":    {kind: KindRead, path: []string{"dir_path"}},
-	"read_many_files":   {kind: KindSearch, dirs: []string{"dir_path"}, globLists: []string{"include", "paths"}, contents: true}, // paths: earlier versions
-	"write_file":        {kind: KindWrite, path: []string{"file_path"}},
-	"replace":           {kind: KindEdit, path: []string{"file_path"}},
-	"glob":              {kind: KindSearch, dirs: []string{"dir_path"}, globs: []string{"pattern"}},
-	"grep_search":       {kind: KindSearch, dirs: []string{"dir_path"}, globs: []string{"include_pattern"}, contents: true},
-	// search_file_content is grep_search's earlier name, whose parameters
-	// were path and include; every spelling present is checked.
-	"search_file_content": {kind: KindSearch, dirs: []string{"path", "dir_path"}, globs: []string{"include", "include_pattern"}, contents: true},
-}
+// geminiTools returns (built on first use: a hook decodes one agent's events) the map of Gemini CLI's built-in tools to what they touch.
+var geminiTools = sync.OnceValue(func() map[string]toolSpec {
+	return map[string]toolSpec{
+		"run_shell_command": {kind: KindShell, command: "command", cwdKey: "dir_path"},
+		"read_file":         {kind: KindRead, path: []string{"file_path"}},
+		"list_directory":    {kind: KindRead, path: []string{"dir_path"}},
+		"read_many_files":   {kind: KindSearch, dirs: []string{"dir_path"}, globLists: []string{"include", "paths"}, contents: true}, // paths: earlier versions
+		"write_file":        {kind: KindWrite, path: []string{"file_path"}},
+		"replace":           {kind: KindEdit, path: []string{"file_path"}},
+		"glob":              {kind: KindSearch, dirs: []string{"dir_path"}, globs: []string{"pattern"}},
+		"grep_search":       {kind: KindSearch, dirs: []string{"dir_path"}, globs: []string{"include_pattern"}, contents: true},
+		// search_file_content is grep_search's earlier name, whose parameters
+		// were path and include; every spelling present is checked.
+		"search_file_content": {kind: KindSearch, dirs: []string{"path", "dir_path"}, globs: []string{"include", "include_pattern"}, contents: true},
+	}
+})
 
 func (g geminiCLI) Decode(payload []byte) (*Request, error) {
-	return decodeSnakeCase(g.Name(), "BeforeTool", true, payload, geminiTools)
+	return decodeSnakeCase(g.Name(), "BeforeTool", true, payload, geminiTools())
 }
 
 func (geminiCLI) Encode(req *Request, d Decision) Answer {

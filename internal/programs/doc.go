@@ -71,5 +71,10 @@
 // dangerous lists (lists.go).
 //
 // Specs and tables are fixed, built once and shared: callers must not
-// change them.
+// change them. None is built when the process starts: a family's specs,
+// its project-code sets and every table held in a map are built on first
+// use (sync.Once, sync.OnceValue) from constants in the source, since a
+// hook is one process per tool call and pays for whatever its start
+// builds; the generated tables (familytable.go, listtables.go,
+// projectcodeindex.go) are static data.
 package programs

@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Environment variables: an assignment in front of a command
 // (`NAME=value cmd`, `env NAME=value cmd`) can change which program runs,
@@ -27,53 +30,62 @@ const (
 	EnvDangerous
 )
 
-var harmlessEnv = map[string]bool{
-	"LANG": true, "LANGUAGE": true, "TZ": true, "TERM": true, "COLUMNS": true, "LINES": true,
-	"NO_COLOR": true, "FORCE_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true, "COLORTERM": true,
-	"CI": true, "CGO_ENABLED": true, "GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true,
-	"GO386": true, "GOWASM": true, "GOMAXPROCS": true, "GOTRACEBACK": true, "GOGC": true,
-	"GOMEMLIMIT": true, "GODEBUG": true, "GOEXPERIMENT": true, "RUST_BACKTRACE": true, "RUST_LOG": true,
-	"RUST_MIN_STACK": true, "CARGO_TERM_COLOR": true, "CARGO_INCREMENTAL": true, "NODE_ENV": true,
-	"DEBUG": true, "VERBOSE": true, "PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true,
-	"PYTHONHASHSEED": true, "PYTHONIOENCODING": true, "TESTING": true, "RACE": true,
-}
+// harmlessEnv returns the variables that change nothing a command does
+// to files, programs or the network (locale, terminal, verbosity, test
+// switches). It is built on first use.
+var harmlessEnv = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"LANG": true, "LANGUAGE": true, "TZ": true, "TERM": true, "COLUMNS": true, "LINES": true,
+		"NO_COLOR": true, "FORCE_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true, "COLORTERM": true,
+		"CI": true, "CGO_ENABLED": true, "GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true,
+		"GO386": true, "GOWASM": true, "GOMAXPROCS": true, "GOTRACEBACK": true, "GOGC": true,
+		"GOMEMLIMIT": true, "GODEBUG": true, "GOEXPERIMENT": true, "RUST_BACKTRACE": true, "RUST_LOG": true,
+		"RUST_MIN_STACK": true, "CARGO_TERM_COLOR": true, "CARGO_INCREMENTAL": true, "NODE_ENV": true,
+		"DEBUG": true, "VERBOSE": true, "PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true,
+		"PYTHONHASHSEED": true, "PYTHONIOENCODING": true, "TESTING": true, "RACE": true,
+	}
+})
 
-var dangerousEnv = map[string]string{
-	"PATH": "changes which program a name runs", "HOME": "changes where configuration is read from",
-	"BASH_ENV": "makes bash run a file first", "ENV": "makes sh run a file first",
-	"SHELL": "names the shell programs run", "SHELLOPTS": "changes shell behaviour",
-	"BASHOPTS": "changes shell behaviour", "PS4": "runs code when tracing", "PROMPT_COMMAND": "runs code",
-	"IFS": "changes word splitting", "CDPATH": "changes where cd goes", "ZDOTDIR": "makes zsh run other files",
-	"PAGER": "names a program to run", "EDITOR": "names a program to run", "VISUAL": "names a program to run",
-	"BROWSER": "names a program to run", "LESSOPEN": "names a program to run", "LESSCLOSE": "names a program to run",
-	"GOFLAGS": "injects go command flags such as -toolexec", "GOPROXY": "changes where modules are downloaded from",
-	"GONOSUMDB": "disables checksum verification", "GONOSUMCHECK": "disables checksum verification",
-	"GOSUMDB": "changes checksum verification", "GOINSECURE": "allows insecure downloads",
-	"GOPRIVATE": "disables checksum verification", "GONOPROXY": "changes where modules are downloaded from",
-	"GOTOOLCHAIN": "downloads and runs another toolchain", "GOPATH": "changes where go writes",
-	"GOBIN": "changes where go installs", "GOROOT": "changes which toolchain runs", "GOENV": "changes go configuration",
-	"GOCACHE": "changes where go writes", "GOMODCACHE": "changes where go writes", "GOWORK": "changes the workspace",
-	"GOAUTH": "runs credential helpers", "GOTMPDIR": "changes where go writes",
-	"CC": "names the C compiler to run", "CXX": "names the C++ compiler to run", "CPP": "names a program",
-	"LD": "names the linker", "AR": "names a program", "FC": "names a program",
-	"NODE_OPTIONS": "preloads code into node", "NODE_PATH": "changes which modules node loads",
-	"RUBYOPT": "preloads code into ruby", "RUBYLIB": "changes which code ruby loads",
-	"PERLLIB": "changes which code perl loads", "JAVA_TOOL_OPTIONS": "injects JVM options",
-	"_JAVA_OPTIONS": "injects JVM options", "JDK_JAVA_OPTIONS": "injects JVM options",
-	"CLASSPATH": "changes which code java loads", "MAVEN_OPTS": "injects JVM options", "GRADLE_OPTS": "injects JVM options",
-	"RUSTFLAGS": "injects compiler flags", "RUSTDOCFLAGS": "injects compiler flags", "RUSTC": "names the compiler",
-	"RUSTC_WRAPPER": "wraps the compiler with a program", "RUSTC_WORKSPACE_WRAPPER": "wraps the compiler with a program",
-	"RIPGREP_CONFIG_PATH": "loads ripgrep options such as --pre", "GREP_OPTIONS": "injects grep options",
-	"TAR_OPTIONS": "injects tar options", "POSIXLY_CORRECT": "makes GNU programs stop reading options at the first operand, so the words after it are files", "MAKEFLAGS": "injects make options", "GCONV_PATH": "loads shared objects",
-	"LOCPATH": "loads locale data from another place", "NLSPATH": "loads message catalogs", "HOSTALIASES": "changes name resolution",
-	"RES_OPTIONS": "changes name resolution", "LOCALDOMAIN": "changes name resolution", "KUBECONFIG": "points at a cluster",
-	"TMPDIR": "changes where temporary files go", "HTTP_PROXY": "routes network traffic", "HTTPS_PROXY": "routes network traffic",
-	"ALL_PROXY": "routes network traffic", "http_proxy": "routes network traffic", "https_proxy": "routes network traffic",
-	"all_proxy": "routes network traffic", "SSL_CERT_FILE": "changes trusted certificates", "SSL_CERT_DIR": "changes trusted certificates",
-	"MANPAGER": "names a program to run", "SYSTEMD_PAGER": "names a program to run", "FCEDIT": "names a program to run",
-	"SUDO_ASKPASS": "names a program to run", "SSH_ASKPASS": "names a program to run", "DISPLAY": "reaches a display server",
-	"PROFILEREAD": "changes shell start-up", "INPUTRC": "changes shell start-up", "HISTFILE": "writes shell history",
-}
+// dangerousEnv returns the variables that change what a command runs,
+// loads or reaches, each with why. It is built on first use.
+var dangerousEnv = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"PATH": "changes which program a name runs", "HOME": "changes where configuration is read from",
+		"BASH_ENV": "makes bash run a file first", "ENV": "makes sh run a file first",
+		"SHELL": "names the shell programs run", "SHELLOPTS": "changes shell behaviour",
+		"BASHOPTS": "changes shell behaviour", "PS4": "runs code when tracing", "PROMPT_COMMAND": "runs code",
+		"IFS": "changes word splitting", "CDPATH": "changes where cd goes", "ZDOTDIR": "makes zsh run other files",
+		"PAGER": "names a program to run", "EDITOR": "names a program to run", "VISUAL": "names a program to run",
+		"BROWSER": "names a program to run", "LESSOPEN": "names a program to run", "LESSCLOSE": "names a program to run",
+		"GOFLAGS": "injects go command flags such as -toolexec", "GOPROXY": "changes where modules are downloaded from",
+		"GONOSUMDB": "disables checksum verification", "GONOSUMCHECK": "disables checksum verification",
+		"GOSUMDB": "changes checksum verification", "GOINSECURE": "allows insecure downloads",
+		"GOPRIVATE": "disables checksum verification", "GONOPROXY": "changes where modules are downloaded from",
+		"GOTOOLCHAIN": "downloads and runs another toolchain", "GOPATH": "changes where go writes",
+		"GOBIN": "changes where go installs", "GOROOT": "changes which toolchain runs", "GOENV": "changes go configuration",
+		"GOCACHE": "changes where go writes", "GOMODCACHE": "changes where go writes", "GOWORK": "changes the workspace",
+		"GOAUTH": "runs credential helpers", "GOTMPDIR": "changes where go writes",
+		"CC": "names the C compiler to run", "CXX": "names the C++ compiler to run", "CPP": "names a program",
+		"LD": "names the linker", "AR": "names a program", "FC": "names a program",
+		"NODE_OPTIONS": "preloads code into node", "NODE_PATH": "changes which modules node loads",
+		"RUBYOPT": "preloads code into ruby", "RUBYLIB": "changes which code ruby loads",
+		"PERLLIB": "changes which code perl loads", "JAVA_TOOL_OPTIONS": "injects JVM options",
+		"_JAVA_OPTIONS": "injects JVM options", "JDK_JAVA_OPTIONS": "injects JVM options",
+		"CLASSPATH": "changes which code java loads", "MAVEN_OPTS": "injects JVM options", "GRADLE_OPTS": "injects JVM options",
+		"RUSTFLAGS": "injects compiler flags", "RUSTDOCFLAGS": "injects compiler flags", "RUSTC": "names the compiler",
+		"RUSTC_WRAPPER": "wraps the compiler with a program", "RUSTC_WORKSPACE_WRAPPER": "wraps the compiler with a program",
+		"RIPGREP_CONFIG_PATH": "loads ripgrep options such as --pre", "GREP_OPTIONS": "injects grep options",
+		"TAR_OPTIONS": "injects tar options", "POSIXLY_CORRECT": "makes GNU programs stop reading options at the first operand, so the words after it are files", "MAKEFLAGS": "injects make options", "GCONV_PATH": "loads shared objects",
+		"LOCPATH": "loads locale data from another place", "NLSPATH": "loads message catalogs", "HOSTALIASES": "changes name resolution",
+		"RES_OPTIONS": "changes name resolution", "LOCALDOMAIN": "changes name resolution", "KUBECONFIG": "points at a cluster",
+		"TMPDIR": "changes where temporary files go", "HTTP_PROXY": "routes network traffic", "HTTPS_PROXY": "routes network traffic",
+		"ALL_PROXY": "routes network traffic", "http_proxy": "routes network traffic", "https_proxy": "routes network traffic",
+		"all_proxy": "routes network traffic", "SSL_CERT_FILE": "changes trusted certificates", "SSL_CERT_DIR": "changes trusted certificates",
+		"MANPAGER": "names a program to run", "SYSTEMD_PAGER": "names a program to run", "FCEDIT": "names a program to run",
+		"SUDO_ASKPASS": "names a program to run", "SSH_ASKPASS": "names a program to run", "DISPLAY": "reaches a display server",
+		"PROFILEREAD": "changes shell start-up", "INPUTRC": "changes shell start-up", "HISTFILE": "writes shell history",
+	}
+})
 
 // dangerousEnvPrefixes are families of names that change what a program
 // runs or loads.
@@ -108,13 +120,13 @@ var dangerousEnvPrefixes = []struct{ prefix, why string }{
 // EnvEffect judges the assignment name=value, and says why when it is not
 // harmless.
 func EnvEffect(name, value string) (Env, string) {
-	if harmlessEnv[name] || strings.HasPrefix(name, "LC_") {
+	if harmlessEnv()[name] || strings.HasPrefix(name, "LC_") {
 		if plainEnvValue(value) {
 			return EnvHarmless, ""
 		}
 		return EnvUnknown, name + " has an unusual value"
 	}
-	if why, ok := dangerousEnv[name]; ok {
+	if why, ok := dangerousEnv()[name]; ok {
 		return EnvDangerous, name + " " + why
 	}
 	for _, p := range dangerousEnvPrefixes {

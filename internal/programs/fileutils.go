@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // fileutils: programs that list, compare, create, copy, move and remove
 // files. Listing reads names and metadata, never contents; the ones that
@@ -66,8 +69,10 @@ func CopyDestination(p *Parsed) (dest string, sources []string, noDir, ok bool) 
 }
 
 // fileutilKinds: rsync reaches another host when an operand names one
-// (RsyncRemoteOperand).
-var fileutilKinds = map[string]Kind{"rsync": KindRemoteCopy}
+// (RsyncRemoteOperand). It is built on first use.
+var fileutilKinds = sync.OnceValue(func() map[string]Kind {
+	return map[string]Kind{"rsync": KindRemoteCopy}
+})
 
 // RsyncRemoteOperand reports an rsync operand naming another host: host:path,
 // user@host:path, host::module or rsync://host/.

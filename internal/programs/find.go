@@ -1,5 +1,7 @@
 package programs
 
+import "sync"
+
 // find and fd: they walk trees and print names. They read no file
 // contents, so their starting points are Read operands (checked as paths,
 // not searched for protected files); actions that run commands, delete or
@@ -31,11 +33,13 @@ func finders() []*Spec {
 	}
 }
 
-// findNames are find and its clones, which read find's expression.
-var findNames = map[string]bool{"find": true, "gfind": true, "bfs": true}
+// findNames are find and its clones, which read find's expression. It is built on first use.
+var findNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"find": true, "gfind": true, "bfs": true}
+})
 
 // IsFind reports whether name (a base name) is find or a clone of it.
-func IsFind(name string) bool { return findNames[name] }
+func IsFind(name string) bool { return findNames()[name] }
 
 // FindExecAction reports whether arg is one of find's actions that run a
 // command given in the following arguments, up to a lone ";" (or "+"):

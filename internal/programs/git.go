@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // git: the subcommands that only read the repository, or stage into its
 // index. The repository's own configuration and hooks are judged apart
@@ -362,8 +365,10 @@ func hasLongPrefix(a, name string) bool {
 }
 
 // gitKinds: git is read after its global options (GitGlobals), and its
-// repository's configuration is judged before its spec.
-var gitKinds = map[string]Kind{"git": KindGit}
+// repository's configuration is judged before its spec. It is built on first use.
+var gitKinds = sync.OnceValue(func() map[string]Kind {
+	return map[string]Kind{"git": KindGit}
+})
 
 // gitBlocked is git's part of the default blocked list.
 func gitBlocked() []ListEntry {

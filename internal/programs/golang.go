@@ -3,6 +3,7 @@ package programs
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
@@ -117,8 +118,10 @@ func goProjectFiles(command string, args []string) ProjectFiles {
 }
 
 // goToolNames are the Go tools that read options with Go's flag package:
-// -name and --name alike, no bundling.
-var goToolNames = map[string]bool{"go": true, "gofmt": true, "goimports": true, "godoc": true, "gopls": true}
+// -name and --name alike, no bundling. It is built on first use.
+var goToolNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"go": true, "gofmt": true, "goimports": true, "godoc": true, "gopls": true}
+})
 
 // goDangerous is go's part of the default dangerous list: commands that
 // download, install, run arbitrary tools or write outside the sandbox.

@@ -35,16 +35,16 @@ func KindOf(name string) Kind {
 
 var kinds = sync.OnceValue(func() map[string]Kind {
 	m := map[string]Kind{}
-	for n := range shellDialects {
+	for n := range shellDialects() {
 		m[n] = KindShell
 	}
-	for n := range foreignShells {
+	for n := range foreignShells() {
 		m[n] = KindForeignShell
 	}
-	for n := range transparentWrappers {
+	for n := range transparentWrappers() {
 		m[n] = KindWrapper
 	}
-	for _, ks := range []map[string]Kind{wrapperKinds, gitKinds, fileutilKinds} {
+	for _, ks := range []map[string]Kind{wrapperKinds(), gitKinds(), fileutilKinds()} {
 		for n, k := range ks {
 			m[n] = k
 		}

@@ -28,11 +28,16 @@ func opts(list string) []Option {
 	// One backing array for the options and one for all their spellings:
 	// the registry is built at the first decision of every process (a
 	// hook is one process per call), so its allocations count.
-	toks := strings.Fields(list)
-	out := make([]Option, len(toks))
-	names := make([]string, 0, len(toks)+strings.Count(list, ","))
-	for i, tok := range toks {
+	n := 0
+	for range strings.FieldsSeq(list) {
+		n++
+	}
+	out := make([]Option, n)
+	names := make([]string, 0, n+strings.Count(list, ","))
+	i := 0
+	for tok := range strings.FieldsSeq(list) {
 		out[i], names = opt(tok, names)
+		i++
 	}
 	return out
 }
@@ -177,9 +182,9 @@ func words(s string) []string { return strings.Fields(s) }
 // tools, GNU for every other.
 func MatcherSyntax(name string) Syntax {
 	switch {
-	case findNames[name], jvmNames[name]:
+	case findNames()[name], jvmNames()[name]:
 		return Find
-	case goToolNames[name]:
+	case goToolNames()[name]:
 		return GoFlag
 	}
 	return GNU

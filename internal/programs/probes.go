@@ -1,5 +1,7 @@
 package programs
 
+import "sync"
+
 // probes: version and toolchain probes of programs whose other forms are
 // blocked, dangerous or on no list (gh, R, quarto, swift, dotnet, rustup,
 // the C compilers and build tools). Each form prints what is installed and
@@ -94,13 +96,15 @@ func simctlList(p *Parsed) *Problem {
 
 // casedNames are the programs whose real names have capitals. Every other
 // name not written in lower case is never safe (LS runs ls on a
-// case-insensitive file system, and imitates it elsewhere).
-var casedNames = map[string]bool{"R": true, "Rscript": true}
+// case-insensitive file system, and imitates it elsewhere). It is built on first use.
+var casedNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"R": true, "Rscript": true}
+})
 
 // CasedName reports whether name is, exactly as written, the real name of
 // a program that has capitals in it (R, Rscript); its specs are listed
 // under the name in lower case.
-func CasedName(name string) bool { return casedNames[name] }
+func CasedName(name string) bool { return casedNames()[name] }
 
 // probeProjectFiles: swiftly's proxies read .swift-version, and dotnet
 // reads global.json, to choose the toolchain a probe runs.

@@ -1,7 +1,6 @@
 package programs
 
 import (
-	"net/netip"
 	"strings"
 	"sync"
 )
@@ -38,12 +37,14 @@ const (
 	psBSDValues = "oOpqtUk"
 )
 
-// psLong maps ps's long options to whether they take a value.
-var psLong = map[string]bool{
-	"pid": true, "ppid": true, "sid": true, "tty": true, "user": true, "User": true, "group": true, "Group": true,
-	"sort": true, "format": true, "cols": true, "columns": true, "width": true, "lines": true, "rows": true, "quick-pid": true,
-	"headers": false, "no-headers": false, "forest": false, "cumulative": false, "deselect": false, "help": false, "version": false,
-}
+// psLong maps ps's long options to whether they take a value. It is built on first use.
+var psLong = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"pid": true, "ppid": true, "sid": true, "tty": true, "user": true, "User": true, "group": true, "Group": true,
+		"sort": true, "format": true, "cols": true, "columns": true, "width": true, "lines": true, "rows": true, "quick-pid": true,
+		"headers": false, "no-headers": false, "forest": false, "cumulative": false, "deselect": false, "help": false, "version": false,
+	}
+})
 
 // psFormatKeywords are the output columns ps prints that hold no secret
 // (the list ps L prints; environ, which it does not list, prints
@@ -77,7 +78,7 @@ func psCheck(p *Parsed) *Problem {
 			return unknownWord("ps", `""`, "an empty word")
 		case strings.HasPrefix(a, "--"):
 			name, v, attached := strings.Cut(a[2:], "=")
-			takes, ok := psLong[name]
+			takes, ok := psLong()[name]
 			if !ok || attached && !takes {
 				return unknownWord("ps", a, "not a long option it knows")
 			}
@@ -254,15 +255,13 @@ func lsofAddress(v string) *Problem {
 	host, numeric := v[at+1:], false
 	if rest, ok := strings.CutPrefix(host, "["); ok {
 		if end := strings.IndexByte(rest, ']'); end > 0 {
-			a, err := netip.ParseAddr(rest[:end])
-			numeric = err == nil && a.Is6() && !a.Is4In6() && a.Zone() == ""
+			numeric = isPlainIPv6(rest[:end])
 		}
 	} else {
 		if colon := strings.IndexByte(host, ':'); colon >= 0 {
 			host = host[:colon]
 		}
-		a, err := netip.ParseAddr(host)
-		numeric = strings.Count(host, ".") == 3 && err == nil && a.Is4()
+		numeric = isIPv4(host)
 	}
 	if !numeric {
 		return &Problem{Rule: "lsof -i with a host name",

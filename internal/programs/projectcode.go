@@ -63,16 +63,23 @@ type projectCode struct {
 // projectCodeIndex numbers them.
 var projectCodeSources = [...]func() []ProjectCodeEntry{goProjectCode, rustProjectCode, nodeProjectCode, pythonProjectCode, buildProjectCode, nativeProjectCode, gitProjectCode, sysinspectProjectCode}
 
-// projectCodeTables holds each family's entries as sets, built on the
-// first lookup of a command of that family: a hook process looks up one
-// or two commands, and building every family's sets cost as much as the
-// rest of its decision.
-var projectCodeTables = func() (t [len(projectCodeSources)]func() map[string]projectCode) {
-	for i, f := range projectCodeSources {
-		t[i] = sync.OnceValue(func() map[string]projectCode { return projectCodeSets(f()) })
-	}
-	return t
-}()
+// projectCodeCells holds each family's entries as sets, built on the
+// first lookup of a command of that family (see projectCodeTable): a hook
+// process looks up one or two commands, and building every family's sets
+// cost as much as the rest of its decision. Its zero value is ready; a
+// cell's sets are never changed once built.
+var projectCodeCells [len(projectCodeSources)]struct {
+	once sync.Once
+	sets map[string]projectCode
+}
+
+// projectCodeTable returns the entries of family i as sets, building them
+// on first use.
+func projectCodeTable(i int) map[string]projectCode {
+	c := &projectCodeCells[i]
+	c.once.Do(func() { c.sets = projectCodeSets(projectCodeSources[i]()) })
+	return c.sets
+}
 
 // projectCodeOf returns command's entry as sets, and whether it has one.
 // projectCodeIndex (generated) says which family defines it.
@@ -81,7 +88,7 @@ func projectCodeOf(command string) (projectCode, bool) {
 	if !ok {
 		return projectCode{}, false
 	}
-	pc, ok := projectCodeTables[projectCodeIndex[i].family]()[command]
+	pc, ok := projectCodeTable(int(projectCodeIndex[i].family))[command]
 	return pc, ok
 }
 

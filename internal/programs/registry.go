@@ -8,7 +8,7 @@ import (
 
 // family lists the specs of one family of programs; each lives in a file
 // named after it.
-var families = []func() []*Spec{
+var families = [...]func() []*Spec{
 	builtins,
 	coreutils,
 	fileutils,
@@ -37,35 +37,41 @@ var families = []func() []*Spec{
 	viewers,
 }
 
-// familySpecs returns, per family (in the order of families), a function
-// that builds that family's specs on first use, ready for the parser. A
-// process that looks up a few commands builds only their families
-// (commandFamilies says which); the specs are never changed once built.
-var familySpecs = func() []func() []*Spec {
-	out := make([]func() []*Spec, len(families))
-	for i, f := range families {
-		out[i] = sync.OnceValue(func() []*Spec {
-			specs := f()
-			for _, s := range specs {
-				s.unsafeNames = s.unsafeSpellings()
-				s.shorts = s.shortIndex()
-				if s.MaxOperands == 0 {
-					s.MaxOperands = -1
-				}
+// familyCells holds, per family (in the order of families), that family's
+// specs, built on first use and ready for the parser (see familySpecs).
+// Its zero value is ready, so that a process starts without building
+// anything; a cell's specs are never changed once built.
+var familyCells [len(families)]struct {
+	once  sync.Once
+	specs []*Spec
+}
+
+// familySpecs returns the specs of family i, building them on first use.
+// A process that looks up a few commands builds only their families
+// (commandFamilies says which).
+func familySpecs(i int) []*Spec {
+	c := &familyCells[i]
+	c.once.Do(func() {
+		specs := families[i]()
+		for _, s := range specs {
+			s.unsafeNames = s.unsafeSpellings()
+			s.shorts = s.shortIndex()
+			if s.MaxOperands == 0 {
+				s.MaxOperands = -1
 			}
-			return specs
-		})
-	}
-	return out
-}()
+		}
+		c.specs = specs
+	})
+	return c.specs
+}
 
 // registry maps a command and its prefix words to its spec, over every
 // family. It is built on first use by what needs every spec (All), and
 // never changed.
 var registry = sync.OnceValue(func() map[string]*Spec {
 	m := make(map[string]*Spec)
-	for _, built := range familySpecs {
-		for _, s := range built() {
+	for i := range families {
+		for _, s := range familySpecs(i) {
 			k := key(s.Command, s.Prefix)
 			if _, dup := m[k]; dup {
 				panic("programs: two specs for " + s.Command + " " + strings.Join(s.Prefix, " "))
@@ -93,11 +99,11 @@ func Lookup(command string, prefix []string) *Spec {
 		first = prefix[0]
 	}
 	set, _ := familiesOf(command, first)
-	for i := range familySpecs {
+	for i := range families {
 		if set&(1<<i) == 0 {
 			continue
 		}
-		for _, s := range familySpecs[i]() {
+		for _, s := range familySpecs(i) {
 			if s.Command == command && slices.Equal(s.Prefix, prefix) {
 				return s
 			}
@@ -145,11 +151,11 @@ func FirstWords(command string) []string {
 // accepts, ordered by prefix.
 func collect(set uint32, command string, keep func(*Spec) bool) []*Spec {
 	var out []*Spec
-	for i := range familySpecs {
+	for i := range families {
 		if set&(1<<i) == 0 {
 			continue
 		}
-		for _, s := range familySpecs[i]() {
+		for _, s := range familySpecs(i) {
 			if s.Command == command && keep(s) {
 				out = append(out, s)
 			}

@@ -2,6 +2,7 @@ package programs
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/sandboxauth/sandboxauth/internal/shell"
 )
@@ -11,17 +12,19 @@ import (
 // shells on different systems is read with each grammar it may mean, and
 // the worst answer is taken: sh is dash on Debian, bash on Fedora and
 // macOS, busybox ash (which takes some bash syntax) on Alpine; ksh is ksh93
-// or a pdksh. zsh has no grammar of its own (see shell.Zsh).
-var shellDialects = map[string][]shell.Dialect{
-	"bash": {shell.Bash},
-	"sh":   {shell.POSIX, shell.Bash},
-	"ash":  {shell.POSIX, shell.Bash},
-	"dash": {shell.POSIX},
-	"posh": {shell.POSIX},
-	"ksh":  {shell.POSIX, shell.MirBSDKorn, shell.Bash},
-	"mksh": {shell.MirBSDKorn},
-	"zsh":  {shell.Zsh},
-}
+// or a pdksh. zsh has no grammar of its own (see shell.Zsh). It is built on first use.
+var shellDialects = sync.OnceValue(func() map[string][]shell.Dialect {
+	return map[string][]shell.Dialect{
+		"bash": {shell.Bash},
+		"sh":   {shell.POSIX, shell.Bash},
+		"ash":  {shell.POSIX, shell.Bash},
+		"dash": {shell.POSIX},
+		"posh": {shell.POSIX},
+		"ksh":  {shell.POSIX, shell.MirBSDKorn, shell.Bash},
+		"mksh": {shell.MirBSDKorn},
+		"zsh":  {shell.Zsh},
+	}
+})
 
 // ShellDefaultPath returns the PATH the shell name gives itself when it
 // starts with none, which it does not export: bash 5's (whose last entry,
@@ -35,11 +38,13 @@ func ShellDefaultPath(name string) string {
 	return "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
 }
 
-// Shells whose language the classifier does not parse.
-var foreignShells = map[string]bool{
-	"tcsh": true, "csh": true, "fish": true, "nu": true, "xonsh": true, "elvish": true,
-	"rc": true, "es": true, "yash": true, "oksh": true, "loksh": true, "pdksh": true,
-}
+// Shells whose language the classifier does not parse. It is built on first use.
+var foreignShells = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"tcsh": true, "csh": true, "fish": true, "nu": true, "xonsh": true, "elvish": true,
+		"rc": true, "es": true, "yash": true, "oksh": true, "loksh": true, "pdksh": true,
+	}
+})
 
 // ShellInvocation is a parsed shell command line.
 type ShellInvocation struct {
@@ -131,17 +136,17 @@ func ParseShellInvocation(args []string) ShellInvocation {
 // read with (each one it may mean on some system), or false when name is
 // not a shell whose language the engine parses.
 func ShellGrammars(name string) ([]shell.Dialect, bool) {
-	ds, ok := shellDialects[name]
+	ds, ok := shellDialects()[name]
 	return ds, ok
 }
 
 // Shells returns the names of the shells whose language the engine
 // parses, in no order.
-func Shells() []string { return keys(shellDialects) }
+func Shells() []string { return keys(shellDialects()) }
 
 // ForeignShells returns the names of the shells whose language the engine
 // does not parse (csh, fish, ...), in no order.
-func ForeignShells() []string { return keys(foreignShells) }
+func ForeignShells() []string { return keys(foreignShells()) }
 
 func keys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))

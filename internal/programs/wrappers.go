@@ -1,6 +1,9 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Transparent wrappers: programs that run the command given as their
 // operands with other scheduling, signals, buffering or environment, and do
@@ -42,36 +45,40 @@ func ClearsPath(settings []EnvSetting) bool {
 
 // transparentWrappers are programs that run their operand command with
 // different scheduling, signals, buffering or environment, and nothing
-// else: the inner command is classified in their place.
-var transparentWrappers = map[string]func(args []string) (int, []EnvSetting, string){
-	"env":     unwrapEnv,
-	"timeout": unwrapTimeout,
-	"nice":    unwrapNice,
-	"nohup":   unwrapNohup,
-	"time":    unwrapTime,
-	"command": unwrapCommand,
-	"stdbuf":  unwrapStdbuf,
-	"setsid":  unwrapSetsid,
-	"ionice":  unwrapIonice,
-	"chrt":    unwrapChrt,
-	"taskset": unwrapTaskset,
-	"exec":    unwrapExec,
-	"busybox": unwrapMultiCall,
-	"toybox":  unwrapMultiCall,
-}
+// else: the inner command is classified in their place. It is built on first use.
+var transparentWrappers = sync.OnceValue(func() map[string]func(args []string) (int, []EnvSetting, string) {
+	return map[string]func(args []string) (int, []EnvSetting, string){
+		"env":     unwrapEnv,
+		"timeout": unwrapTimeout,
+		"nice":    unwrapNice,
+		"nohup":   unwrapNohup,
+		"time":    unwrapTime,
+		"command": unwrapCommand,
+		"stdbuf":  unwrapStdbuf,
+		"setsid":  unwrapSetsid,
+		"ionice":  unwrapIonice,
+		"chrt":    unwrapChrt,
+		"taskset": unwrapTaskset,
+		"exec":    unwrapExec,
+		"busybox": unwrapMultiCall,
+		"toybox":  unwrapMultiCall,
+	}
+})
 
 // wrapperKinds: xargs runs commands built from its input, which the
-// engine cannot see.
-var wrapperKinds = map[string]Kind{"xargs": KindXargs}
+// engine cannot see. It is built on first use.
+var wrapperKinds = sync.OnceValue(func() map[string]Kind {
+	return map[string]Kind{"xargs": KindXargs}
+})
 
 // Wrappers returns the names of the transparent wrappers, in no order.
-func Wrappers() []string { return keys(transparentWrappers) }
+func Wrappers() []string { return keys(transparentWrappers()) }
 
 // Unwrap looks through the wrapper name; args is argv[1:]. The returned
 // index is where the inner command starts in args (len(args) when there is
 // none).
 func Unwrap(name string, args []string) (Unwrapped, bool) {
-	f, ok := transparentWrappers[name]
+	f, ok := transparentWrappers()[name]
 	if !ok || name == "command" && len(args) > 0 && (args[0] == "-v" || args[0] == "-V") {
 		// command -v and -V look a name up and run nothing; their specs
 		// (builtins.go) judge them.

@@ -2,6 +2,7 @@ package repotrust
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -201,5 +202,56 @@ func BenchmarkFactsGathered(b *testing.B) {
 		if ok, _, reason := f.Decide(cmd, nil); !ok {
 			b.Fatal(reason)
 		}
+	}
+}
+
+// TestCacheNoRepositoryInvalidation: facts that found no repository (each
+// directory up to the root stamped once, though discovery looks for both
+// .git and a bare repository's HEAD in it) are gathered again when a
+// repository appears in the working directory or an ancestor.
+func TestCacheNoRepositoryInvalidation(t *testing.T) {
+	bare := func(dir string) func(t *testing.T) {
+		return func(t *testing.T) {
+			writeFile(t, dir+"/HEAD", "ref: refs/heads/main\n", 0o644)
+			require.NoError(t, os.MkdirAll(dir+"/objects", 0o755))
+			require.NoError(t, os.MkdirAll(dir+"/refs", 0o755))
+		}
+	}
+	cases := []struct {
+		name   string
+		change func(root, cwd string) func(t *testing.T)
+	}{
+		{".git in the working directory", func(_, cwd string) func(t *testing.T) { return bare(cwd + "/.git") }},
+		{".git in an ancestor", func(root, _ string) func(t *testing.T) { return bare(root + "/a/.git") }},
+		{"bare repository in an ancestor", func(root, _ string) func(t *testing.T) { return bare(root + "/a") }},
+		{"bare repository in the working directory", func(_, cwd string) func(t *testing.T) { return bare(cwd) }},
+		{"HEAD a symbolic link into refs", func(root, _ string) func(t *testing.T) {
+			return func(t *testing.T) {
+				require.NoError(t, os.MkdirAll(root+"/a/objects", 0o755))
+				require.NoError(t, os.MkdirAll(root+"/a/refs/heads", 0o755))
+				require.NoError(t, os.Symlink("refs/heads/main", root+"/a/HEAD"))
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root, err := filepath.EvalSymlinks(t.TempDir())
+			require.NoError(t, err)
+			cwd := root + "/a/b/c"
+			require.NoError(t, os.MkdirAll(cwd, 0o755))
+			var cache Cache
+			cache.SetClock(laterClock)
+			site := Site{Cwd: cwd, Sandbox: root}
+			f, fresh := cache.Facts(site)
+			require.True(t, fresh)
+			require.False(t, f.Found)
+			_, fresh = cache.Facts(site)
+			require.False(t, fresh, "nothing changed: the facts come from the cache")
+
+			c.change(root, cwd)(t)
+			f, fresh = cache.Facts(site)
+			assert.True(t, fresh, "the new repository invalidates the cached facts")
+			assert.True(t, f.Found)
+		})
 	}
 }

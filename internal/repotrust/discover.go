@@ -154,7 +154,15 @@ func validGitDir(dir string, env envSnapshot, ss *stamps) (common string, valid 
 // validHead reports whether a HEAD file is one git accepts: a symbolic
 // link into refs/, "ref: refs/...", or an object name in hexadecimal.
 func validHead(name string, ss *stamps) bool {
-	if fi, err := os.Lstat(name); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+	fi, err := os.Lstat(name)
+	if err != nil {
+		// No entry (or none that can be looked at): stat cannot find
+		// one either. It is stamped as ss.file stamps a missing path,
+		// without asking the kernel twice.
+		ss.ancestor(name)
+		return false
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
 		ss.file(name)
 		t, err := os.Readlink(name)
 		return err == nil && strings.HasPrefix(t, "refs/")

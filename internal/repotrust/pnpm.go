@@ -3,6 +3,7 @@ package repotrust
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
 // pnpmHookFiles are the scripts pnpm loads as hooks from the project (its
@@ -31,12 +32,14 @@ func PnpmTrusted(dir, sandbox string) (ok bool, reason string) {
 
 // pnpmPackageKeys are the keys of package.json's "pnpm" settings that
 // only steer how an install resolves and builds dependencies, which no
-// safe pnpm form does. Any other key is a setting not read here.
-var pnpmPackageKeys = map[string]bool{
-	"overrides": true, "peerDependencyRules": true, "onlyBuiltDependencies": true, "neverBuiltDependencies": true,
-	"ignoredBuiltDependencies": true, "allowedDeprecatedVersions": true, "packageExtensions": true,
-	"auditConfig": true, "updateConfig": true, "patchedDependencies": true, "allowNonAppliedPatches": true,
-}
+// safe pnpm form does. Any other key is a setting not read here. It is built on first use.
+var pnpmPackageKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"overrides": true, "peerDependencyRules": true, "onlyBuiltDependencies": true, "neverBuiltDependencies": true,
+		"ignoredBuiltDependencies": true, "allowedDeprecatedVersions": true, "packageExtensions": true,
+		"auditConfig": true, "updateConfig": true, "patchedDependencies": true, "allowNonAppliedPatches": true,
+	}
+})
 
 // pnpmPackageSettings judges package.json's "pnpm" field.
 func pnpmPackageSettings(name string, b []byte) (bool, string) {
@@ -53,7 +56,7 @@ func pnpmPackageSettings(name string, b []byte) (bool, string) {
 		return false, name + ": the pnpm field is not an object, so its settings are not known"
 	}
 	for k := range settings {
-		if !pnpmPackageKeys[k] {
+		if !pnpmPackageKeys()[k] {
 			return false, name + ": pnpm." + k + " is a pnpm setting not known to leave programs and hosts alone"
 		}
 	}

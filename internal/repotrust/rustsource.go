@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -27,8 +28,10 @@ import (
 // maxRustEntries bounds the walk.
 const maxRustEntries = 20000
 
-// skippedRustDirs are directories the walk does not enter.
-var skippedRustDirs = map[string]bool{"target": true, "node_modules": true}
+// skippedRustDirs are directories the walk does not enter. It is built on first use.
+var skippedRustDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"target": true, "node_modules": true}
+})
 
 // RustTreeTrusted walks root (in the sandbox) as described above.
 // manifests says whether Cargo.toml files are judged too (cargo fmt).
@@ -58,7 +61,7 @@ func RustTreeTrusted(root, sandbox string, manifests bool) (ok bool, reason stri
 				return fs.SkipAll
 			}
 		case d.IsDir():
-			if p != root && (skippedRustDirs[name] || strings.HasPrefix(name, ".")) {
+			if p != root && (skippedRustDirs()[name] || strings.HasPrefix(name, ".")) {
 				return fs.SkipDir
 			}
 		case strings.HasSuffix(name, ".rs"):
@@ -95,7 +98,7 @@ func rustSourceProblem(p string) string {
 		return p + " holds a path attribute, which makes the formatter read the file it names, anywhere"
 	}
 	for _, m := range mods {
-		if skippedRustDirs[m] {
+		if skippedRustDirs()[m] {
 			return p + " declares the module " + m + ", whose directory is not checked"
 		}
 	}
@@ -352,9 +355,11 @@ func skipCharOrLifetime(b []byte, i int) (int, bool) {
 }
 
 // manifestDataKey are package metadata keys whose paths cargo fmt never
-// reads (a workspace crate's readme = "../README.md").
-var manifestDataKey = map[string]bool{"readme": true, "license-file": true, "description": true, "documentation": true,
-	"homepage": true, "repository": true, "include": true, "exclude": true, "keywords": true, "categories": true, "authors": true}
+// reads (a workspace crate's readme = "../README.md"). It is built on first use.
+var manifestDataKey = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"readme": true, "license-file": true, "description": true, "documentation": true,
+		"homepage": true, "repository": true, "include": true, "exclude": true, "keywords": true, "categories": true, "authors": true}
+})
 
 // manifestPathProblem says why a Cargo.toml could make cargo fmt read
 // outside the tree: a quoted value that is absolute or climbs with "..",
@@ -372,7 +377,7 @@ func manifestPathProblem(p string) string {
 	for _, l := range lines(b) {
 		s := l.text
 		key, _, _ := strings.Cut(s, "=")
-		if manifestDataKey[strings.Trim(strings.TrimSpace(key), `"'`)] {
+		if manifestDataKey()[strings.Trim(strings.TrimSpace(key), `"'`)] {
 			continue // package metadata: cargo fmt reads no file it names
 		}
 		for {

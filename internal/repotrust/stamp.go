@@ -74,6 +74,11 @@ func (ss *stamps) presence(path string) stamp {
 
 func (ss *stamps) ancestor(path string) {
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if ss.seen[dir] {
+			// Stamped already by this decision (discovery looks for
+			// .git and HEAD in the same directory): that stamp stands.
+			return
+		}
 		if d := statStamp(dir); d.exists || dir == "/" || dir == "." {
 			ss.add(d)
 			return

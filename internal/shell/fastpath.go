@@ -38,7 +38,7 @@ func PlainWords(src string) (words []string, ok bool) {
 	if i := strings.IndexAny(first, " \t"); i >= 0 {
 		first = first[:i]
 	}
-	if reservedWords[first] || runsText[first] != "" || first == "set" {
+	if reservedWords[first] || runsText()[first] != "" || first == "set" {
 		return nil, false
 	}
 	words = make([]string, 0, n)

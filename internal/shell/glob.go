@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Glob expansion as bash 5 does it with its default options (dotglob,
@@ -327,21 +328,23 @@ func compile(p string, d Dialect) (*compiled, error) {
 
 // classes are the character class names bash and dash both know, with
 // their ASCII members (every locale agrees on ASCII; a non-ASCII name is
-// not matched against a bracket expression).
-var classes = map[string]func(byte) bool{
-	"alnum":  func(c byte) bool { return isAlpha(c) || isDigit(c) },
-	"alpha":  isAlpha,
-	"blank":  func(c byte) bool { return c == ' ' || c == '\t' },
-	"cntrl":  func(c byte) bool { return c < 32 || c == 127 },
-	"digit":  isDigit,
-	"graph":  func(c byte) bool { return c > 32 && c < 127 },
-	"lower":  func(c byte) bool { return 'a' <= c && c <= 'z' },
-	"print":  func(c byte) bool { return c >= 32 && c < 127 },
-	"punct":  func(c byte) bool { return c > 32 && c < 127 && !isAlpha(c) && !isDigit(c) },
-	"space":  func(c byte) bool { return c == ' ' || ('\t' <= c && c <= '\r') },
-	"upper":  func(c byte) bool { return 'A' <= c && c <= 'Z' },
-	"xdigit": func(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' },
-}
+// not matched against a bracket expression). It is built on first use.
+var classes = sync.OnceValue(func() map[string]func(byte) bool {
+	return map[string]func(byte) bool{
+		"alnum":  func(c byte) bool { return isAlpha(c) || isDigit(c) },
+		"alpha":  isAlpha,
+		"blank":  func(c byte) bool { return c == ' ' || c == '\t' },
+		"cntrl":  func(c byte) bool { return c < 32 || c == 127 },
+		"digit":  isDigit,
+		"graph":  func(c byte) bool { return c > 32 && c < 127 },
+		"lower":  func(c byte) bool { return 'a' <= c && c <= 'z' },
+		"print":  func(c byte) bool { return c >= 32 && c < 127 },
+		"punct":  func(c byte) bool { return c > 32 && c < 127 && !isAlpha(c) && !isDigit(c) },
+		"space":  func(c byte) bool { return c == ' ' || ('\t' <= c && c <= '\r') },
+		"upper":  func(c byte) bool { return 'A' <= c && c <= 'Z' },
+		"xdigit": func(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' },
+	}
+})
 
 func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
@@ -380,7 +383,7 @@ func parseBracket(s string, d Dialect) (*bracket, int, error) {
 				return nil, 0, notExact("[%c%c] in a bracket expression is not read as bash reads it", kind, kind)
 			}
 			if kind == ':' {
-				if _, ok := classes[name]; !ok {
+				if _, ok := classes()[name]; !ok {
 					return nil, 0, notExact("character class %q", name)
 				}
 				b.items = append(b.items, item{class: name})
@@ -440,7 +443,7 @@ func (b *bracket) has(c byte) (bool, error) {
 	in := false
 	for _, it := range b.items {
 		if it.class != "" {
-			if classes[it.class](c) {
+			if classes()[it.class](c) {
 				in = true
 			}
 			continue

@@ -329,37 +329,39 @@ func (b *builder) stmt(st *syntax.Stmt) error {
 
 // runsText are builtins that run a string as code or change how later
 // command names resolve. (exec is left to the caller, which can look
-// through `exec cmd` like any wrapper.)
-var runsText = map[string]string{
-	"eval":      "eval runs its arguments as a script",
-	"source":    "source runs a file in the shell",
-	".":         ". runs a file in the shell",
-	"trap":      "trap registers code to run later",
-	"alias":     "alias changes what a name runs",
-	"unalias":   "unalias changes what a name runs",
-	"builtin":   "builtin bypasses functions and aliases",
-	"enable":    "enable can load builtins from a shared object",
-	"hash":      "hash changes where a command name points",
-	"shopt":     "shopt changes the shell's expansion rules",
-	"fc":        "fc edits and runs history",
-	"bind":      "bind binds keys to commands",
-	"mapfile":   "mapfile can run a callback",
-	"readarray": "readarray can run a callback",
-	"let":       "let evaluates arithmetic",
-	"typeset":   "declaration",
-	"declare":   "declaration",
-	"export":    "declaration",
-	"local":     "declaration",
-	"readonly":  "declaration",
-	"coproc":    "coprocess",
-	"select":    "select loop",
-	"function":  "function definition",
-	"emulate":   "zsh emulate changes the shell's rules",
-	"autoload":  "autoload loads functions",
-	"zmodload":  "zmodload loads shell modules",
-	"noglob":    "zsh precommand modifier",
-	"nocorrect": "zsh precommand modifier",
-}
+// through `exec cmd` like any wrapper.) It is built on first use.
+var runsText = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"eval":      "eval runs its arguments as a script",
+		"source":    "source runs a file in the shell",
+		".":         ". runs a file in the shell",
+		"trap":      "trap registers code to run later",
+		"alias":     "alias changes what a name runs",
+		"unalias":   "unalias changes what a name runs",
+		"builtin":   "builtin bypasses functions and aliases",
+		"enable":    "enable can load builtins from a shared object",
+		"hash":      "hash changes where a command name points",
+		"shopt":     "shopt changes the shell's expansion rules",
+		"fc":        "fc edits and runs history",
+		"bind":      "bind binds keys to commands",
+		"mapfile":   "mapfile can run a callback",
+		"readarray": "readarray can run a callback",
+		"let":       "let evaluates arithmetic",
+		"typeset":   "declaration",
+		"declare":   "declaration",
+		"export":    "declaration",
+		"local":     "declaration",
+		"readonly":  "declaration",
+		"coproc":    "coprocess",
+		"select":    "select loop",
+		"function":  "function definition",
+		"emulate":   "zsh emulate changes the shell's rules",
+		"autoload":  "autoload loads functions",
+		"zmodload":  "zmodload loads shell modules",
+		"noglob":    "zsh precommand modifier",
+		"nocorrect": "zsh precommand modifier",
+	}
+})
 
 func (b *builder) call(c *syntax.CallExpr) (Command, error) {
 	var cmd Command
@@ -409,7 +411,7 @@ func (b *builder) call(c *syntax.CallExpr) (Command, error) {
 		if cmd.Globs != nil && cmd.Globs[0] {
 			return cmd, inscrutable("glob in command name")
 		}
-		if why, ok := runsText[cmd.Args[0]]; ok {
+		if why, ok := runsText()[cmd.Args[0]]; ok {
 			return cmd, inscrutable("%s", why)
 		}
 		if cmd.Args[0] == "set" && !PlainSet(cmd.Args[1:]) {
