@@ -2,8 +2,10 @@ package confine
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"syscall"
 	"testing"
 
@@ -47,6 +49,23 @@ func init() {
 		}
 		os.Stderr.WriteString("alive\n")
 		os.Exit(0)
+	case "vsock-bind":
+		// A vsock socket, bound to the port given (the one an outside
+		// program listens on) and then to another, listening.
+		port, _ := strconv.Atoi(os.Getenv(escape6Env + "_PORT"))
+		fd, err := unix.Socket(unix.AF_VSOCK, unix.SOCK_STREAM, 0)
+		if err != nil {
+			os.Stderr.WriteString("vsock socket: " + err.Error() + "\n")
+			os.Exit(3)
+		}
+		os.Stderr.WriteString("vsock socket: ok\n")
+		err = unix.Bind(fd, &unix.SockaddrVM{CID: unix.VMADDR_CID_ANY, Port: uint32(port)})
+		os.Stderr.WriteString(fmt.Sprintf("bind to the outside program's port %d: %v\n", port, err))
+		fd2, _ := unix.Socket(unix.AF_VSOCK, unix.SOCK_STREAM, 0)
+		if err := unix.Bind(fd2, &unix.SockaddrVM{CID: unix.VMADDR_CID_ANY, Port: uint32(port + 1)}); err == nil && unix.Listen(fd2, 1) == nil {
+			os.Stderr.WriteString(fmt.Sprintf("listening on vsock port %d\n", port+1))
+		}
+		os.Exit(0)
 	}
 }
 
@@ -85,4 +104,74 @@ func runEscape6(t *testing.T, p Policy, how string) (string, error) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := Run(cmd, p)
 	return out.String(), err
+}
+
+// TestEscapeVsock: without Network the command gets a network namespace of
+// its own, but AF_VSOCK (virtual machine sockets) is not separated by
+// network namespaces, and neither the system-call filter nor Landlock
+// refuses it. In a virtual machine (Firecracker, QEMU, Cloud
+// Hypervisor, WSL, ...) the command creates vsock sockets in the
+// machine's own port space: it can listen on a port the hypervisor's
+// side connects to, take a port an outside program of the machine means
+// to bind (an outside listener's port is "in use" from inside), and
+// connect to the host (CID 2), whose agents and services are then one
+// connect away. Shown here without sending anything: the command binds
+// the port of an outside listener and gets EADDRINUSE (the same port
+// space), and listens on the next port.
+//
+//	python3 -c 'import socket; s=socket.socket(socket.AF_VSOCK); s.bind((socket.VMADDR_CID_ANY, 5566)); s.listen()'
+func TestEscapeVsock(t *testing.T) {
+	_, _, p := dirs(t)
+	port := 40000 + os.Getpid()%20000
+	outside, err := unix.Socket(unix.AF_VSOCK, unix.SOCK_STREAM, 0)
+	if err == nil {
+		defer unix.Close(outside)
+		if err := unix.Bind(outside, &unix.SockaddrVM{CID: unix.VMADDR_CID_ANY, Port: uint32(port)}); err == nil {
+			_ = unix.Listen(outside, 1)
+		}
+	}
+	t.Setenv(escape6Env+"_PORT", strconv.Itoa(port))
+	out, _ := runEscape6(t, p, "vsock-bind")
+	t.Log(out)
+	assert.NotContains(t, out, "vsock socket: ok", "the confined command, without network, created a vsock socket")
+	assert.NotContains(t, out, "address already in use", "the command's vsock port space is the machine's")
+	assert.NotContains(t, out, "listening on vsock port", "the confined command listens on a vsock port the hypervisor side can reach")
+}
+
+// TestEscapeCredentialsRound6: more files that hold credentials in the
+// home directory, readable by a confined command under DefaultPolicy:
+// coding agents' and model tools' keys (Gemini CLI's ~/.gemini/.env,
+// Windsurf/Codeium's API key, Simon Willison's llm keys, Ollama's private
+// key, Hugging Face's stored tokens), Subversion's cached passwords,
+// Poetry's auth.toml (written when no keyring is available), MinIO's
+// client keys, CIFS credentials, FileZilla's saved sites, wget's and
+// curl's settings (user and password), and shell and REPL history under
+// other names (zsh's ~/.histfile, the default of zsh-newuser-install;
+// ksh's ~/.sh_history; R, Julia, DuckDB).
+//
+//	cat ~/.gemini/.env ~/.ollama/id_ed25519 ~/.cache/huggingface/stored_tokens ...
+func TestEscapeCredentialsRound6(t *testing.T) {
+	requireConfinement(t)
+	home := fakeHome(t)
+	t.Setenv("GOCACHE", home+"/.cache/go-build")
+	secrets := map[string]string{
+		".gemini/.env":                       "GEMINI_API_KEY=GEMINIENVSECRET",
+		".codeium/config.json":               `{"api_key":"CODEIUMSECRET"}`,
+		".config/io.datasette.llm/keys.json": `{"openai":"LLMKEYSSECRET"}`,
+		".ollama/id_ed25519":                 "OLLAMAKEYSECRET",
+		".cache/huggingface/stored_tokens":   "[t]\nhf_token = HFSTOREDSECRET",
+		".subversion/auth/svn.simple/0123":   "password\nSVNSECRET",
+		".config/pypoetry/auth.toml":         "[http-basic.x]\npassword = \"POETRYSECRET\"",
+		".mc/config.json":                    `{"secretKey":"MINIOSECRET"}`,
+		".smbcredentials":                    "password=SMBSECRET",
+		".config/filezilla/sitemanager.xml":  "<Pass>FILEZILLASECRET</Pass>",
+		".wgetrc":                            "password = WGETSECRET",
+		".curlrc":                            "user = \"u:CURLSECRET\"",
+		".histfile":                          "export TOKEN=ZSHHISTFILESECRET",
+		".sh_history":                        "export TOKEN=KSHHISTORYSECRET",
+		".Rhistory":                          "Sys.setenv(KEY='RHISTORYSECRET')",
+		".julia/logs/repl_history.jl":        "ENV[\"KEY\"]=\"JULIASECRET\"",
+		".duckdb_history":                    "CREATE SECRET (KEY_ID 'DUCKDBSECRET')",
+	}
+	assertSecretsHidden(t, home, secrets)
 }
