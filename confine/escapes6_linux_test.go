@@ -3,13 +3,16 @@ package confine
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 )
 
@@ -48,6 +51,14 @@ func init() {
 			_, _ = syscall.Wait4(int(pid), &ws, 0, nil)
 		}
 		os.Stderr.WriteString("alive\n")
+		os.Exit(0)
+	case "ldisc":
+		// The line discipline of the terminal on standard input, made
+		// N_NULL (27): it drops everything written and typed.
+		if err := unix.IoctlSetPointerInt(0, unix.TIOCSETD, 27); err != nil {
+			os.Stderr.WriteString("TIOCSETD: " + err.Error() + "\n")
+			os.Exit(3)
+		}
 		os.Exit(0)
 	case "vsock-bind":
 		// A vsock socket, bound to the port given (the one an outside
@@ -174,4 +185,52 @@ func TestEscapeCredentialsRound6(t *testing.T) {
 		".duckdb_history":                    "CREATE SECRET (KEY_ID 'DUCKDBSECRET')",
 	}
 	assertSecretsHidden(t, home, secrets)
+}
+
+// TestEscapeTerminalLineDiscipline: the settings of the user's terminal
+// that the command changes are put back when the sandbox ends (termios,
+// window size, exclusive mode, flow), but not its line discipline, which
+// its owner may change (TIOCSETD; the filter lets it through). The
+// command sets N_NULL, and after the run the user's terminal drops all
+// that is written to it and typed on it: the shell that ran the command
+// is deaf and mute until the terminal is closed.
+//
+//	python3 -c 'import fcntl,struct; fcntl.ioctl(0, 0x5423, struct.pack("i", 27))'
+func TestEscapeTerminalLineDiscipline(t *testing.T) {
+	sb, _, p := dirs(t)
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	require.NoError(t, err)
+	defer ptmx.Close()
+	require.NoError(t, unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0))
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	require.NoError(t, err)
+	tty, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	require.NoError(t, err)
+	defer tty.Close()
+	t.Cleanup(func() { _ = unix.IoctlSetPointerInt(int(tty.Fd()), unix.TIOCSETD, 0) })
+	before, err := unix.IoctlGetInt(int(tty.Fd()), unix.TIOCGETD)
+	require.NoError(t, err)
+
+	cmd := exec.Command(testBinary(t))
+	cmd.Dir = sb
+	cmd.Env = append(os.Environ(), escape6Env+"=ldisc")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	t.Log(Run(cmd, p))
+
+	after, err := unix.IoctlGetInt(int(tty.Fd()), unix.TIOCGETD)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "the confined command's line discipline outlived it on the user's terminal")
+	got := make(chan string, 1)
+	go func() {
+		b := make([]byte, 64)
+		k, _ := ptmx.Read(b)
+		got <- string(b[:max(k, 0)])
+	}()
+	_, _ = io.WriteString(tty, "after the run\n")
+	seen := ""
+	select {
+	case seen = <-got:
+	case <-time.After(time.Second):
+	}
+	assert.Contains(t, seen, "after the run", "what the user's programs write to the terminal after the run is lost")
 }
