@@ -60,6 +60,18 @@ func init() {
 			os.Exit(3)
 		}
 		os.Exit(0)
+	case "nonblock":
+		// Standard input (the user's terminal, an open file description
+		// shared with the user's shell) made non-blocking.
+		fl, err := unix.FcntlInt(0, unix.F_GETFL, 0)
+		if err == nil {
+			_, err = unix.FcntlInt(0, unix.F_SETFL, fl|unix.O_NONBLOCK)
+		}
+		if err != nil {
+			os.Stderr.WriteString("F_SETFL: " + err.Error() + "\n")
+			os.Exit(3)
+		}
+		os.Exit(0)
 	case "vsock-bind":
 		// A vsock socket, bound to the port given (the one an outside
 		// program listens on) and then to another, listening.
@@ -233,4 +245,41 @@ func TestEscapeTerminalLineDiscipline(t *testing.T) {
 	case <-time.After(time.Second):
 	}
 	assert.Contains(t, seen, "after the run", "what the user's programs write to the terminal after the run is lost")
+}
+
+// TestEscapeTerminalNonBlocking: the command's standard input is the
+// user's terminal through the same open file description as the user's
+// shell, whose status flags the command may change (fcntl F_SETFL), and
+// which are not put back with the terminal's settings. The command makes
+// it non-blocking: after the run, every program the user starts from that
+// shell reads its terminal with EAGAIN ("cat: -: Resource temporarily
+// unavailable"; programs that do not expect it exit or spin), until one
+// resets the flag.
+//
+//	python3 -c 'import fcntl,os; fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL)|os.O_NONBLOCK)'
+func TestEscapeTerminalNonBlocking(t *testing.T) {
+	sb, _, p := dirs(t)
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	require.NoError(t, err)
+	defer ptmx.Close()
+	require.NoError(t, unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0))
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	require.NoError(t, err)
+	fd, err := unix.Open("/dev/pts/"+strconv.Itoa(n), unix.O_RDWR|unix.O_NOCTTY, 0) // blocking, as a shell's
+	require.NoError(t, err)
+	tty := os.NewFile(uintptr(fd), "tty")
+	defer tty.Close()
+	before, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	require.NoError(t, err)
+	require.Zero(t, before&unix.O_NONBLOCK)
+
+	cmd := exec.Command(testBinary(t))
+	cmd.Dir = sb
+	cmd.Env = append(os.Environ(), escape6Env+"=nonblock")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	t.Log(Run(cmd, p))
+
+	after, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	require.NoError(t, err)
+	assert.Zero(t, after&unix.O_NONBLOCK, "the confined command left the user's terminal non-blocking for the shell that ran it")
 }
