@@ -85,3 +85,64 @@ mkdir -p .git/remotes; printf 'URL: %s\nPush: refs/heads/`+branch+`:refs/heads/`
 	t.Logf("git push: %s", userGit(t, sb, "push"))
 	assert.NoFileExists(t, marker, "the user's git push went to a remote the confined command defined and ran its hook")
 }
+
+// TestEscapeQuarantineDiskFull: the quarantine moves aside what the
+// command left by renaming it in its directory, and a rename that needs a
+// new directory block fails with ENOSPC on a full file system; the
+// quarantine then gives up on that path, says nothing, and the run
+// reports success. The command fills the disk itself (or the user's
+// quota; as an unprivileged user, or as root on a file system without
+// reserved blocks, the caller has no more room than the command had):
+// it makes its repository with a core.fsmonitor, records it as a
+// submodule, writes a file until the disk is full and fills the
+// repository's directory with empty files until no entry fits. The
+// repository stays in place, and the user's git status (once some space
+// is freed, or at once: git status does not need to write) runs its
+// fsmonitor unconfined. Shown on a small ext4 file system (mounted as
+// root) without reserved blocks.
+//
+//	mkdir evil && cd evil && git init -q && git commit -q --allow-empty -m x &&
+//	printf '[core]\n\tfsmonitor = "touch $HOME/pwned; false"\n' >> .git/config &&
+//	cd .. && git update-index --add --cacheinfo 160000,$(git -C evil rev-parse HEAD),evil &&
+//	dd if=/dev/zero of=fill bs=1k; i=0; while touch evil/pad-$i; do i=$((i+1)); done
+func TestEscapeQuarantineDiskFull(t *testing.T) {
+	requireConfinement(t)
+	tmp := t.TempDir()
+	img, mnt := filepath.Join(tmp, "fs.img"), filepath.Join(tmp, "mnt")
+	require.NoError(t, os.Mkdir(mnt, 0o755))
+	for _, c := range [][]string{
+		{"dd", "if=/dev/zero", "of=" + img, "bs=1M", "count=16", "status=none"},
+		{"mkfs.ext4", "-q", "-F", "-m", "0", "-b", "1024", img},
+		{"mount", "-o", "loop", img, mnt},
+	} {
+		out, err := exec.Command(c[0], c[1:]...).CombinedOutput()
+		require.NoError(t, err, "%v: %s (the test makes a small file system to fill, as root)", c, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", mnt).Run() })
+	sb := filepath.Join(mnt, "sb")
+	require.NoError(t, os.Mkdir(sb, 0o755))
+	out, err := exec.Command("git", "init", "-q", sb).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `
+mkdir evil && cd evil && git init -q && git commit -q --allow-empty -m x
+printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config
+cd .. && git update-index --add --cacheinfo 160000,$(git -C evil rev-parse HEAD),evil
+dd if=/dev/zero of=fill bs=1k 2>/dev/null
+i=0; while touch evil/padding-name-$i 2>/dev/null; do i=$((i+1)); done
+i=0; while touch padding-name-$i 2>/dev/null; do i=$((i+1)); done
+true`)
+	cmd.Dir = sb
+	cmd.Env = append(os.Environ(), gitEnv...)
+	out2, err := runConfined(cmd, p)
+	require.NoError(t, err, out2)
+
+	require.NoError(t, os.Remove(filepath.Join(sb, "fill"))) // the user frees some space
+	t.Logf("git status: %s", userGit(t, sb, "status", "--short"))
+	assert.NoFileExists(t, marker, "the quarantine could not rename on a full disk, and git status ran the command's fsmonitor")
+}
