@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -145,4 +146,77 @@ true`)
 	require.NoError(t, os.Remove(filepath.Join(sb, "fill"))) // the user frees some space
 	t.Logf("git status: %s", userGit(t, sb, "status", "--short"))
 	assert.NoFileExists(t, marker, "the quarantine could not rename on a full disk, and git status ran the command's fsmonitor")
+}
+
+// TestEscapeUnreadableDirectory: the quarantine's walk lists each
+// directory (readDir) and passes over one it cannot read. git needs no
+// read permission to find a git directory, only search permission: it
+// opens HEAD, objects, refs and config by name. The command turns one of
+// the user's directories (src/) into a git directory as in
+// TestEscapeEmbeddedBareRepository, then takes its read permission away
+// (chmod 311). For an unprivileged user, the caller's walk cannot list
+// it and never sees HEAD; nothing is moved aside, and the user's git
+// status in src/ runs the fsmonitor unconfined (with a warning that it
+// could not open the directory). As root the walk reads it anyway, so
+// the test runs itself as an unprivileged user (nobody) when started as
+// root.
+//
+//	cd src && mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD &&
+//	printf '[core]\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "touch $HOME/pwned; false"\n' > config &&
+//	chmod 311 .
+func TestEscapeUnreadableDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		runEscape6AsNobody(t, "TestEscapeUnreadableDirectory")
+		return
+	}
+	sb := escapeSandbox(t)
+	src := filepath.Join(sb, "src")
+	require.NoError(t, os.MkdirAll(src, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(src, "main.go"), []byte("package main\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	branch := strings.TrimSpace(userGit(t, sb, "symbolic-ref", "--short", "HEAD"))
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+cd src && mkdir -p objects refs && echo 'ref: refs/heads/`+branch+`' > HEAD
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "touch `+marker+`; false"\n' > config
+chmod 311 .`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+	t.Cleanup(func() { _ = os.Chmod(src, 0o755) })
+
+	t.Logf("git status in src: %s", userGit(t, src, "status", "--short"))
+	assert.NoFileExists(t, marker, "git status in a directory of the project the quarantine could not list ran a configuration the confined command wrote there")
+}
+
+// runEscape6AsNobody runs the test named name of a copy of this test binary as
+// the user nobody, with a home directory of its own, and fails t with its
+// output when it fails.
+func runEscape6AsNobody(t *testing.T, name string) {
+	t.Helper()
+	const uid = 65534
+	dir, err := os.MkdirTemp("", "escape6-nobody-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	require.NoError(t, os.Chmod(dir, 0o755))
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	b, err := os.ReadFile(exe)
+	require.NoError(t, err)
+	bin := filepath.Join(dir, "test.bin")
+	require.NoError(t, os.WriteFile(bin, b, 0o755))
+	home := filepath.Join(dir, "home")
+	require.NoError(t, os.Mkdir(home, 0o700))
+	require.NoError(t, os.Chown(home, uid, uid))
+	cmd := exec.Command(bin, "-test.run", "^"+name+"$", "-test.v", "-test.count=1")
+	cmd.Dir = home
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=/tmp"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("as the unprivileged user nobody: %v\n%s", err, out)
+	}
 }
