@@ -137,9 +137,11 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 
 	devices, terminals := snapshotDevices(), snapshotTerminals(cmd.Stdin, cmd.Stdout, cmd.Stderr)
+	flags := snapshotStreamFlags(cmd.Stdin, cmd.Stdout, cmd.Stderr)
 	afterExit := func() {
 		restoreDevices(devices)
 		restoreTerminals(terminals)
+		restoreStreamFlags(flags)
 		lock.release()
 		if p.AfterExit != nil {
 			p.AfterExit()
@@ -150,7 +152,9 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	err = <-errc
 	cmd.ExtraFiles = cmd.ExtraFiles[:n]
 	if err != nil {
-		restoreTerminals(terminals) // nothing ran: this closes their descriptors
+		// Nothing ran: this closes their descriptors.
+		restoreTerminals(terminals)
+		restoreStreamFlags(flags)
 	}
 	return err
 }
