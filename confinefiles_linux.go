@@ -61,7 +61,7 @@ func quarantine(sandbox, path string) bool {
 		random = hex.EncodeToString(r[:])
 	}
 	for _, to := range quarantineNames(base, random) {
-		err := unix.Renameat2(parent, base, parent, to, unix.RENAME_NOREPLACE)
+		err := renameNoReplace(parent, base, to)
 		if err == unix.EACCES || err == unix.EPERM {
 			// The command took the write permission away: give it back
 			// to the owner and try again.
@@ -75,7 +75,7 @@ func quarantine(sandbox, path string) bool {
 				}
 				unix.Close(fd)
 			}
-			err = unix.Renameat2(parent, base, parent, to, unix.RENAME_NOREPLACE)
+			err = renameNoReplace(parent, base, to)
 		}
 		if err == nil {
 			return true
@@ -85,6 +85,26 @@ func quarantine(sandbox, path string) bool {
 		}
 	}
 	return false
+}
+
+// renameNoReplace renames from to to in the directory dir, failing with
+// EEXIST when to exists. A file system that cannot rename without
+// replacing (RENAME_NOREPLACE fails with EINVAL: NFS, some FUSE ones) gets
+// a look for to first, then a plain rename: the command has ended, and a
+// concurrent run of the same sandbox could at worst have made a file of
+// that name in between, which would be lost.
+func renameNoReplace(dir int, from, to string) error {
+	err := unix.Renameat2(dir, from, dir, to, unix.RENAME_NOREPLACE)
+	if err != unix.EINVAL {
+		return err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(dir, to, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+		return unix.EEXIST
+	} else if err != unix.ENOENT {
+		return err
+	}
+	return unix.Renameat(dir, from, dir, to)
 }
 
 // openBeneath opens rel (a directory) beneath root with O_PATH, one

@@ -180,6 +180,7 @@ func homeCredentials(home string) []string {
 		".subversion/auth", ".config/pypoetry/auth.toml", ".mc/config.json", ".smbcredentials",
 		".config/filezilla", ".wgetrc", ".curlrc", ".cache/huggingface/stored_tokens",
 		".ollama/id_ed25519", ".config/io.datasette.llm/keys.json", ".codeium/config.json",
+		".local/share/kwalletd", ".claude/settings.json", ".claude/settings.local.json",
 		// Coding agents' own credentials and sessions.
 		".claude/.credentials.json", ".claude.json", ".codex/auth.json",
 		".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".gemini/.env", ".config/github-copilot",
