@@ -1,7 +1,6 @@
 package sandboxauth
 
 import (
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"os"
@@ -57,7 +56,9 @@ func quarantine(sandbox, path string) bool {
 	base := filepath.Base(rel)
 	var r [8]byte
 	random := ""
-	if _, err := rand.Read(r[:]); err == nil {
+	// getrandom(2) itself: crypto/rand would bring its generators'
+	// start-up into every program that imports this package.
+	if n, err := unix.Getrandom(r[:], 0); err == nil && n == len(r) {
 		random = hex.EncodeToString(r[:])
 	}
 	for _, to := range quarantineNames(base, random) {
