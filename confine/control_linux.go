@@ -60,9 +60,10 @@ func (c *control) childFiles() []*os.File {
 
 // helperSpec returns the helper's spec for executing path with view v's
 // writable places, the caller's descriptors being 0..keep-1 and
-// childFiles following them.
-func (c *control) helperSpec(path string, v *view, abi, keep int) (string, error) {
-	b, err := json.Marshal(helperSpec{Path: path, Writable: helperWritable(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2, Lifeline: keep + 4, LifelineW: keep + 5})
+// childFiles following them, and the command's connect calls guarded or
+// not.
+func (c *control) helperSpec(path string, v *view, abi, keep int, guardConnect bool) (string, error) {
+	b, err := json.Marshal(helperSpec{Path: path, Writable: helperWritable(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2, Lifeline: keep + 4, LifelineW: keep + 5, GuardConnect: guardConnect})
 	return string(b), err
 }
 

@@ -63,6 +63,9 @@ type helperSpec struct {
 	Released  int      `json:"released"`  // descriptor: reaches its end when the caller is done
 	Lifeline  int      `json:"lifeline"`  // descriptor: reaches its end when bubblewrap is gone
 	LifelineW int      `json:"lifelineW"` // descriptor: the lifeline's write end, closed at once
+	// GuardConnect puts the command's connect calls behind the helper
+	// (see connectguard_linux.go).
+	GuardConnect bool `json:"guardConnect"`
 }
 
 func init() {
@@ -196,9 +199,18 @@ func forkRestricted(s helperSpec, argv, env []string, files []uintptr) (int, err
 	if err != nil {
 		return 0, err
 	}
+	listener := -1
+	if s.GuardConnect {
+		if listener, err = installConnectFilter(); err != nil {
+			return 0, err
+		}
+	}
 	pid, err := syscall.ForkExec(s.Path, argv, &syscall.ProcAttr{Env: env, Files: files})
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", s.Path, err)
+	}
+	if listener >= 0 {
+		go (&connectGuard{listener: listener, writable: s.Writable}).serve()
 	}
 	return pid, nil
 }

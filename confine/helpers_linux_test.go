@@ -89,6 +89,47 @@ func helper(how string, args []string) error {
 		_, err = c.Write([]byte("hello"))
 		c.Close()
 		return err
+	case "connect-loop":
+		// Connect arg(0) times to a loopback TCP server of its own and
+		// print the time of one connect, in nanoseconds.
+		n, _ := strconv.Atoi(arg(0))
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+		start := time.Now()
+		for i := 0; i < n; i++ {
+			c, err := net.Dial("tcp", l.Addr().String())
+			if err != nil {
+				return err
+			}
+			c.Close()
+		}
+		fmt.Println(time.Since(start).Nanoseconds() / int64(max(n, 1)))
+		return nil
+	case "unix-when":
+		// Dial arg(0) once the file arg(1) exists.
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(arg(1)); err == nil || time.Now().After(deadline) {
+				break
+			}
+		}
+		c, err := net.Dial("unix", arg(0))
+		if err != nil {
+			return err
+		}
+		c.Close()
+		return nil
 	case "unixgram":
 		c, err := net.Dial("unixgram", arg(0))
 		if err != nil {

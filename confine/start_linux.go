@@ -119,7 +119,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		argv = []string{cmd.Path}
 	}
 	keep := 3 + n
-	spec, err := ctl.helperSpec(cmd.Path, v, abi, keep)
+	spec, err := ctl.helperSpec(cmd.Path, v, abi, keep, !p.Network && connectGuardable())
 	if err != nil {
 		ctl.closeOurEnds()
 		ctl.closeLifeline()

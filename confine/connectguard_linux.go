@@ -1,0 +1,289 @@
+package confine
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+)
+
+// Sockets of outside programs that exist when the command starts are
+// masked (sockets_linux.go), but one bound later in a place the command
+// sees (the home directory: its read-only view still lets a program
+// connect to a socket there) would be reachable, and Landlock cannot yet
+// refuse a connection by path. So, without Network, the helper stands
+// behind every connect(2) of an AF_UNIX socket: a second system-call
+// filter, installed on the thread that starts the command, hands the
+// call to the helper (seccomp's user notification), which connects the
+// command's socket itself, to its own copy of the address, and returns
+// the result as the call's. A name in the abstract namespace is the
+// sandbox's own (its network namespace has its own); a path must lead,
+// in the view, to a socket beneath one of the writable places (the
+// sandbox, the private /tmp and /run, ...), which outside programs do
+// not bind in. Anything else fails with EACCES. Sockets of other families
+// go on unchanged (their address family is the socket's, and the network
+// namespace bounds them).
+//
+// The helper never lets the kernel read the address again after deciding
+// (which a second thread of the command could change in between): it
+// connects a copy of the command's socket (pidfd_getfd) to the socket it
+// opened and checked, named by its descriptor (/proc/self/fd/N).
+// Datagrams sent to a path without connect (sendto, sendmsg with an
+// address) are not guarded: see "What is not enforced".
+
+// connectGuardable reports whether the helper can stand behind the
+// command's connect calls: it must copy the command's socket and read its
+// memory, which Yama's ptrace_scope 2 or 3 forbids even to an ancestor.
+// Without the guard, the sandbox is as before it: pathname sockets bound
+// after the start in sight of the command are reachable (see "What is
+// not enforced").
+func connectGuardable() bool {
+	b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope")
+	if err != nil {
+		return true // no Yama
+	}
+	scope, err := strconv.Atoi(string(bytes.TrimSpace(b)))
+	return err == nil && scope < 2
+}
+
+// seccompNotif and seccompNotifResp are the kernel's struct seccomp_notif
+// and struct seccomp_notif_resp.
+type seccompNotif struct {
+	ID    uint64
+	Pid   uint32
+	Flags uint32
+	Nr    int32
+	Arch  uint32
+	IP    uint64
+	Args  [6]uint64
+}
+
+type seccompNotifResp struct {
+	ID    uint64
+	Val   int64
+	Error int32
+	Flags uint32
+}
+
+// seccompUserNotifFlagContinue lets the call go on as if not filtered.
+const seccompUserNotifFlagContinue = 1
+
+// connectFilter returns the filter that hands connect(2) to the helper.
+func connectFilter() ([]unix.SockFilter, error) {
+	var a asm
+	a.load(offArch)
+	a.jumpIf(unix.BPF_JEQ, auditArch(), "", "allow") // the main filter kills the rest
+	a.load(offNr)
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_CONNECT, "notify", "")
+	a.label("allow")
+	a.ret(unix.SECCOMP_RET_ALLOW)
+	a.label("notify")
+	a.ret(unix.SECCOMP_RET_USER_NOTIF)
+	return a.assemble()
+}
+
+// installConnectFilter puts the calling thread (and so the processes it
+// starts) under connectFilter and returns the listener on which the
+// helper receives their connect calls. The thread must have
+// no_new_privs, which bubblewrap sets.
+func installConnectFilter() (int, error) {
+	f, err := connectFilter()
+	if err != nil {
+		return -1, err
+	}
+	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
+	fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER, uintptr(unsafe.Pointer(&prog)))
+	if errno != 0 {
+		return -1, os.NewSyscallError("seccomp", errno)
+	}
+	return int(fd), nil
+}
+
+// connectGuard answers the connect calls of the command's processes.
+type connectGuard struct {
+	listener int
+	writable []string // where sockets the command may reach lie, in the view
+}
+
+// serve answers notifications until the listener fails (every process
+// under the filter has ended). Each is answered on a goroutine of its
+// own: a connect may block until the other side accepts.
+func (g *connectGuard) serve() {
+	for {
+		var n seccompNotif
+		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(g.listener), unix.SECCOMP_IOCTL_NOTIF_RECV, uintptr(unsafe.Pointer(&n)))
+		switch errno {
+		case 0:
+			go g.answer(n)
+		case unix.EINTR, unix.ENOENT:
+			// Interrupted, or the caller went away before its turn.
+		default:
+			return
+		}
+	}
+}
+
+// answer decides one connect call and sends the result.
+func (g *connectGuard) answer(n seccompNotif) {
+	resp := seccompNotifResp{ID: n.ID}
+	val, err, cont := g.connect(n)
+	switch {
+	case cont:
+		resp.Flags = seccompUserNotifFlagContinue
+	case err != 0:
+		resp.Error = -int32(err)
+	default:
+		resp.Val = val
+	}
+	_, _, _ = unix.Syscall(unix.SYS_IOCTL, uintptr(g.listener), unix.SECCOMP_IOCTL_NOTIF_SEND, uintptr(unsafe.Pointer(&resp)))
+}
+
+// valid reports whether notification id is still pending: the memory read
+// for it belongs to the process that made the call.
+func (g *connectGuard) valid(id uint64) bool {
+	_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(g.listener), unix.SECCOMP_IOCTL_NOTIF_ID_VALID, uintptr(unsafe.Pointer(&id)))
+	return errno == 0
+}
+
+// sockaddrUnixMax is sizeof(struct sockaddr_un).
+const sockaddrUnixMax = 110
+
+// connect does the call of n: connect(fd, addr, addrlen) in process
+// n.Pid. It returns the call's value or error, or cont for a socket that
+// is not AF_UNIX.
+func (g *connectGuard) connect(n seccompNotif) (val int64, err unix.Errno, cont bool) {
+	pidfd, e := openThread(int(n.Pid))
+	if e != nil {
+		return 0, unix.ESRCH, false
+	}
+	defer unix.Close(pidfd)
+	sock, e := unix.PidfdGetfd(pidfd, int(int32(n.Args[0])), 0)
+	if e != nil {
+		if e == unix.EBADF {
+			return 0, unix.EBADF, false
+		}
+		return 0, unix.EACCES, false // the process cannot be looked into: refuse
+	}
+	defer unix.Close(sock)
+	domain, e := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_DOMAIN)
+	if e != nil {
+		return 0, unix.ENOTSOCK, false
+	}
+	if domain != unix.AF_UNIX {
+		return 0, 0, true
+	}
+	size := n.Args[2]
+	if size < 2 || size > sockaddrUnixMax {
+		return 0, unix.EINVAL, false
+	}
+	addr := make([]byte, size)
+	if k, e := unix.ProcessVMReadv(int(n.Pid), []unix.Iovec{{Base: &addr[0], Len: size}}, []unix.RemoteIovec{{Base: uintptr(n.Args[1]), Len: int(size)}}, 0); e != nil || uint64(k) != size {
+		return 0, unix.EFAULT, false
+	}
+	if !g.valid(n.ID) {
+		return 0, unix.EINTR, false
+	}
+	if family := uint16(addr[0]) | uint16(addr[1])<<8; family != unix.AF_UNIX || size == 2 {
+		return 0, unix.EINVAL, false
+	}
+	if addr[2] == 0 {
+		// An abstract name: the sandbox's own namespace.
+		return rawConnect(sock, addr)
+	}
+	path := addr[2:]
+	if i := bytes.IndexByte(path, 0); i >= 0 {
+		path = path[:i]
+	}
+	target, errno := g.openSocket(int(n.Pid), string(path))
+	if errno != 0 {
+		return 0, errno, false
+	}
+	defer unix.Close(target)
+	byFD := append([]byte{unix.AF_UNIX, 0}, "/proc/self/fd/"+strconv.Itoa(target)...)
+	return rawConnect(sock, append(byFD, 0))
+}
+
+// pidfdThread is PIDFD_THREAD (O_EXCL): a pidfd of a thread that need not
+// lead its thread group (Linux 6.9).
+const pidfdThread = unix.O_EXCL
+
+// openThread returns a pidfd for the process of thread tid (which made
+// the call: the notification names the thread): of the thread itself
+// where the kernel can, else of its thread group's leader, found in
+// /proc (tid cannot be reused while its call waits for the answer).
+func openThread(tid int) (int, error) {
+	fd, err := unix.PidfdOpen(tid, pidfdThread)
+	if err != unix.EINVAL {
+		return fd, err
+	}
+	if fd, err = unix.PidfdOpen(tid, 0); err != unix.EINVAL && err != unix.ESRCH {
+		return fd, err
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/status")
+	if err != nil {
+		return -1, err
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte("Tgid:")); ok {
+			tgid, err := strconv.Atoi(string(bytes.TrimSpace(v)))
+			if err != nil {
+				return -1, err
+			}
+			return unix.PidfdOpen(tgid, 0)
+		}
+	}
+	return -1, unix.ESRCH
+}
+
+// openSocket opens path as process pid would reach it (relative to its
+// working directory), and returns it when it is a socket beneath one of
+// the writable places.
+func (g *connectGuard) openSocket(pid int, path string) (int, unix.Errno) {
+	dir := unix.AT_FDCWD
+	if path[0] != '/' {
+		cwd, e := unix.Open("/proc/"+strconv.Itoa(pid)+"/cwd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if e != nil {
+			return -1, unix.EACCES
+		}
+		defer unix.Close(cwd)
+		dir = cwd
+	}
+	fd, e := unix.Openat(dir, path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if e != nil {
+		if errno, ok := e.(unix.Errno); ok {
+			return -1, errno
+		}
+		return -1, unix.EACCES
+	}
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		unix.Close(fd)
+		return -1, unix.ECONNREFUSED
+	}
+	real, e := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+	if e != nil || !g.inside(real) {
+		unix.Close(fd)
+		return -1, unix.EACCES
+	}
+	return fd, 0
+}
+
+// inside reports whether path lies beneath one of the writable places.
+func (g *connectGuard) inside(path string) bool {
+	for _, w := range g.writable {
+		if pathres.Within(w, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// rawConnect connects sock to the socket address addr, as given.
+func rawConnect(sock int, addr []byte) (int64, unix.Errno, bool) {
+	_, _, errno := unix.Syscall(unix.SYS_CONNECT, uintptr(sock), uintptr(unsafe.Pointer(&addr[0])), uintptr(len(addr)))
+	return 0, errno, false
+}
