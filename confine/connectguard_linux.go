@@ -109,16 +109,31 @@ type connectGuard struct {
 	writable []string // where sockets the command may reach lie, in the view
 }
 
+// guardedConnects bounds the connect calls answered at once: each holds a
+// thread of the helper while it blocks, and the command must not be able
+// to use up the helper's threads (the Go runtime ends a process that
+// cannot make one). Beyond it, a call fails with EAGAIN.
+const guardedConnects = 256
+
 // serve answers notifications until the listener fails (every process
 // under the filter has ended). Each is answered on a goroutine of its
 // own: a connect may block until the other side accepts.
 func (g *connectGuard) serve() {
+	busy := make(chan struct{}, guardedConnects)
 	for {
 		var n seccompNotif
 		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(g.listener), unix.SECCOMP_IOCTL_NOTIF_RECV, uintptr(unsafe.Pointer(&n)))
 		switch errno {
 		case 0:
-			go g.answer(n)
+			select {
+			case busy <- struct{}{}:
+				go func() {
+					defer func() { <-busy }()
+					g.answer(n)
+				}()
+			default:
+				g.send(seccompNotifResp{ID: n.ID, Error: -int32(unix.EAGAIN)})
+			}
 		case unix.EINTR, unix.ENOENT:
 			// Interrupted, or the caller went away before its turn.
 		default:
@@ -139,6 +154,11 @@ func (g *connectGuard) answer(n seccompNotif) {
 	default:
 		resp.Val = val
 	}
+	g.send(resp)
+}
+
+// send sends the answer resp.
+func (g *connectGuard) send(resp seccompNotifResp) {
 	_, _, _ = unix.Syscall(unix.SYS_IOCTL, uintptr(g.listener), unix.SECCOMP_IOCTL_NOTIF_SEND, uintptr(unsafe.Pointer(&resp)))
 }
 
