@@ -16,21 +16,22 @@ import (
 // sees (the home directory: its read-only view still lets a program
 // connect to a socket there) would be reachable, and Landlock cannot yet
 // refuse a connection by path. So, without Network, the helper stands
-// behind every connect(2) of an AF_UNIX socket: a second system-call
-// filter, installed on the thread that starts the command, hands the
-// call to the helper (seccomp's user notification), which connects the
-// command's socket itself, to its own copy of the address, and returns
-// the result as the call's. A name in the abstract namespace is the
+// behind every connect(2): a second system-call filter, installed on the
+// thread that starts the command, hands the call to the helper
+// (seccomp's user notification), which connects the command's socket
+// itself, to its own copy of the address, and returns the result as the
+// call's. For an AF_UNIX socket, a name in the abstract namespace is the
 // sandbox's own (its network namespace has its own); a path must lead,
 // in the view, to a socket beneath one of the writable places (the
 // sandbox, the private /tmp and /run, ...), which outside programs do
-// not bind in. Anything else fails with EACCES. Sockets of other families
-// go on unchanged (their address family is the socket's, and the network
-// namespace bounds them).
+// not bind in; anything else fails with EACCES. Sockets of other
+// families are connected as asked (the network namespace bounds them).
 //
-// The helper never lets the kernel read the address again after deciding
-// (which a second thread of the command could change in between): it
-// connects a copy of the command's socket (pidfd_getfd) to the socket it
+// The helper never lets the kernel look the call up again after deciding:
+// a second thread of the command could change the address in between,
+// or put an AF_UNIX socket under the descriptor number. It connects a
+// copy of the command's socket (pidfd_getfd: the socket, whatever number
+// it has later) to a copy of the address or, for a path, to the socket it
 // opened and checked, named by its descriptor (/proc/self/fd/N).
 // Datagrams sent to a path without connect (sendto, sendmsg with an
 // address) are not guarded: see "What is not enforced".
@@ -68,9 +69,6 @@ type seccompNotifResp struct {
 	Error int32
 	Flags uint32
 }
-
-// seccompUserNotifFlagContinue lets the call go on as if not filtered.
-const seccompUserNotifFlagContinue = 1
 
 // connectFilter returns the filter that hands connect(2) to the helper.
 func connectFilter() ([]unix.SockFilter, error) {
@@ -145,14 +143,8 @@ func (g *connectGuard) serve() {
 // answer decides one connect call and sends the result.
 func (g *connectGuard) answer(n seccompNotif) {
 	resp := seccompNotifResp{ID: n.ID}
-	val, err, cont := g.connect(n)
-	switch {
-	case cont:
-		resp.Flags = seccompUserNotifFlagContinue
-	case err != 0:
+	if err := g.connect(n); err != 0 {
 		resp.Error = -int32(err)
-	default:
-		resp.Val = val
 	}
 	g.send(resp)
 }
@@ -169,46 +161,59 @@ func (g *connectGuard) valid(id uint64) bool {
 	return errno == 0
 }
 
-// sockaddrUnixMax is sizeof(struct sockaddr_un).
-const sockaddrUnixMax = 110
+// sockaddrUnixMax is sizeof(struct sockaddr_un), sockaddrMax that of
+// struct sockaddr_storage, the most connect(2) takes.
+const (
+	sockaddrUnixMax = 110
+	sockaddrMax     = 128
+)
 
-// connect does the call of n: connect(fd, addr, addrlen) in process
-// n.Pid. It returns the call's value or error, or cont for a socket that
-// is not AF_UNIX.
-func (g *connectGuard) connect(n seccompNotif) (val int64, err unix.Errno, cont bool) {
+// connect does the call of n, connect(fd, addr, addrlen) in process
+// n.Pid, and returns its error (0 when it succeeded).
+func (g *connectGuard) connect(n seccompNotif) unix.Errno {
 	pidfd, e := openThread(int(n.Pid))
 	if e != nil {
-		return 0, unix.ESRCH, false
+		return unix.ESRCH
 	}
 	defer unix.Close(pidfd)
 	sock, e := unix.PidfdGetfd(pidfd, int(int32(n.Args[0])), 0)
 	if e != nil {
 		if e == unix.EBADF {
-			return 0, unix.EBADF, false
+			return unix.EBADF
 		}
-		return 0, unix.EACCES, false // the process cannot be looked into: refuse
+		return unix.EACCES // the process cannot be looked into: refuse
 	}
 	defer unix.Close(sock)
 	domain, e := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_DOMAIN)
 	if e != nil {
-		return 0, unix.ENOTSOCK, false
+		return unix.ENOTSOCK
 	}
-	if domain != unix.AF_UNIX {
-		return 0, 0, true
-	}
+	// The call is done here, on the copy of the socket, with a copy of
+	// the address, for every family: letting the kernel go on with the
+	// call would have it look up the descriptor again, which another
+	// thread of the command may have made an AF_UNIX socket meanwhile.
 	size := n.Args[2]
-	if size < 2 || size > sockaddrUnixMax {
-		return 0, unix.EINVAL, false
+	if size > sockaddrMax {
+		return unix.EINVAL
+	}
+	if size == 0 {
+		return rawConnect(sock, nil)
 	}
 	addr := make([]byte, size)
 	if k, e := unix.ProcessVMReadv(int(n.Pid), []unix.Iovec{{Base: &addr[0], Len: size}}, []unix.RemoteIovec{{Base: uintptr(n.Args[1]), Len: int(size)}}, 0); e != nil || uint64(k) != size {
-		return 0, unix.EFAULT, false
+		return unix.EFAULT
 	}
 	if !g.valid(n.ID) {
-		return 0, unix.EINTR, false
+		return unix.EINTR
+	}
+	if domain != unix.AF_UNIX {
+		return rawConnect(sock, addr)
+	}
+	if size < 2 || size > sockaddrUnixMax {
+		return unix.EINVAL
 	}
 	if family := uint16(addr[0]) | uint16(addr[1])<<8; family != unix.AF_UNIX || size == 2 {
-		return 0, unix.EINVAL, false
+		return unix.EINVAL
 	}
 	if addr[2] == 0 {
 		// An abstract name: the sandbox's own namespace.
@@ -220,7 +225,7 @@ func (g *connectGuard) connect(n seccompNotif) (val int64, err unix.Errno, cont 
 	}
 	target, errno := g.openSocket(int(n.Pid), string(path))
 	if errno != 0 {
-		return 0, errno, false
+		return errno
 	}
 	defer unix.Close(target)
 	byFD := append([]byte{unix.AF_UNIX, 0}, "/proc/self/fd/"+strconv.Itoa(target)...)
@@ -302,8 +307,13 @@ func (g *connectGuard) inside(path string) bool {
 	return false
 }
 
-// rawConnect connects sock to the socket address addr, as given.
-func rawConnect(sock int, addr []byte) (int64, unix.Errno, bool) {
-	_, _, errno := unix.Syscall(unix.SYS_CONNECT, uintptr(sock), uintptr(unsafe.Pointer(&addr[0])), uintptr(len(addr)))
-	return 0, errno, false
+// rawConnect connects sock to the socket address addr, as given (none
+// when empty), and returns the error.
+func rawConnect(sock int, addr []byte) unix.Errno {
+	var p unsafe.Pointer
+	if len(addr) > 0 {
+		p = unsafe.Pointer(&addr[0])
+	}
+	_, _, errno := unix.Syscall(unix.SYS_CONNECT, uintptr(sock), uintptr(p), uintptr(len(addr)))
+	return errno
 }
