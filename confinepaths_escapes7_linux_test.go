@@ -1,0 +1,103 @@
+package sandboxauth
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/confine"
+)
+
+// TestEscapeRepositoryInsideFakeObjects: the quarantine's deep scan
+// (changedGitFiles) takes any directory with HEAD, objects/ and refs/
+// entries for a git directory and does not enter its objects/ ("nothing
+// obeyed but alternates"); neither does the bounded walk nor
+// repositoriesBelow. The command makes such a directory out of any
+// project directory (three names suffice: git need not accept it) and a
+// full repository below its objects/, with core.fsmonitor. Moving aside
+// the fake directory's HEAD (it is new) does not touch the repository
+// below. The user's git status there runs the fsmonitor unconfined.
+//
+//	mkdir -p src/lib/objects/pkg src/lib/refs && touch src/lib/HEAD
+//	cd src/lib/objects/pkg && git init -q && git config core.fsmonitor "touch $HOME/pwned; false"
+func TestEscapeRepositoryInsideFakeObjects(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+mkdir -p src/lib/objects/pkg src/lib/refs && touch src/lib/HEAD
+cd src/lib/objects/pkg && git init -q && git config core.fsmonitor "touch `+marker+`; false"`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+
+	pkg := filepath.Join(sb, "src", "lib", "objects", "pkg")
+	t.Logf("git status in src/lib/objects/pkg: %s", userGit(t, pkg, "status", "--short"))
+	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration the confined command wrote below a directory it named objects")
+}
+
+// TestEscapeGitfileIntoPrivateCache: the deep scan follows a gitfile
+// (.git naming a git directory) only to a target within the sandbox, and
+// the bounded walk moves new gitfiles aside three levels down at most.
+// A confined command can write outside the sandbox in one place that
+// outlives the run: the Private copy of Go's build cache, kept at
+// ~/.cache/sandboxauth/private/DIGEST(sandbox)/DIGEST(gocache)-go-build
+// (both digests computable by the command: the first 8 bytes of
+// sha256 of the paths). It makes a git directory there (seen inside as
+// $GOCACHE/evil) with core.fsmonitor, and a gitfile four levels down in
+// the project naming its outside path. Nothing looks there after the
+// run; the user's git status in that directory runs the fsmonitor
+// unconfined.
+//
+//	d() { printf %s "$1" | sha256sum | cut -c1-16; }
+//	host=$HOME/.cache/sandboxauth/private/$(d "$PWD")/$(d "$GOCACHE")-go-build/evil
+//	git init -q --bare "$GOCACHE/evil"; git -C "$GOCACHE/evil" config core.bare false
+//	git -C "$GOCACHE/evil" config core.fsmonitor "touch $HOME/pwned; false"
+//	mkdir -p a/b/c/app && echo "gitdir: $host" > a/b/c/app/.git
+func TestEscapeGitfileIntoPrivateCache(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	pol := confine.DefaultPolicy(sb)
+	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
+	gocache, err := filepath.EvalSymlinks(pol.Private[0])
+	if err != nil {
+		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
+		gocache, err = filepath.EvalSymlinks(pol.Private[0])
+		require.NoError(t, err)
+	}
+	cacheDir, err := os.UserCacheDir()
+	require.NoError(t, err)
+	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
+	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache), "evil")
+	t.Cleanup(func() { os.RemoveAll(host) })
+	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+rm -rf `+gocache+`/evil
+git init -q --bare `+gocache+`/evil; git -C `+gocache+`/evil config core.bare false
+git -C `+gocache+`/evil config core.fsmonitor "touch `+marker+`; false"
+mkdir -p a/b/c/app && echo "gitdir: `+host+`" > a/b/c/app/.git`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+	_, err = os.Stat(filepath.Join(host, "config"))
+	require.NoError(t, err, "the git directory is in the private copy, outside the sandbox")
+
+	app := filepath.Join(sb, "a", "b", "c", "app")
+	st, _ := exec.Command("git", "-C", app, "status", "--short").CombinedOutput()
+	t.Logf("git status in a/b/c/app: %s", st)
+	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration the confined command wrote in the private copy of Go's build cache")
+}
