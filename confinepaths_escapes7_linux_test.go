@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,4 +102,54 @@ mkdir -p a/b/c/app && echo "gitdir: `+host+`" > a/b/c/app/.git`)
 	st, _ := exec.Command("git", "-C", app, "status", "--short").CombinedOutput()
 	t.Logf("git status in a/b/c/app: %s", st)
 	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration the confined command wrote in the private copy of Go's build cache")
+}
+
+// TestEscapeRepositoryBeyondPathMax: the deep scan reaches directories
+// by their path from the sandbox, which fails (ENAMETOOLONG) beyond
+// PATH_MAX, and skips what it cannot read. A first run makes a
+// repository with core.fsmonitor 22 levels down under one-letter names,
+// then, going up, renames each level to a 200-letter name (a rename in
+// the same directory, which Landlock allows): the repository ends up
+// beyond 4096 bytes of path, and nothing looks at it. A later run (its
+// policy newer) renames the levels back to one letter, top down: a
+// directory rename changes the change time of the directory renamed, not
+// of the files below it, so the repository's .git/config keeps the
+// first run's time, before the second policy's, and the second run's
+// scan takes it for the user's own. The bounded walks see three levels.
+// The user's git status there (23 levels down, under a/a/...) runs the
+// fsmonitor unconfined.
+//
+//	run 1: d=$(printf 'a/%.0s' $(seq 22)); mkdir -p $d && cd $d
+//	       git init -q evil && git -C evil config core.fsmonitor "touch $HOME/pwned; false"
+//	       s=$(printf 'd%.0s' $(seq 200)); for i in $(seq 22); do cd ..; mv a $s; done
+//	run 2: s=$(printf 'd%.0s' $(seq 200)); for i in $(seq 22); do mv $s a; cd a; done
+func TestEscapeRepositoryBeyondPathMax(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+d=$(printf 'a/%.0s' $(seq 22)); mkdir -p $d && cd $d
+git init -q evil && git -C evil config core.fsmonitor "touch `+marker+`; false"
+s=$(printf 'd%.0s' $(seq 200)); for i in $(seq 22); do cd ..; mv a $s; done`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+
+	time.Sleep(2100 * time.Millisecond)
+	p, err = ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd = exec.Command("/bin/sh", "-c", `set -e
+s=$(printf 'd%.0s' $(seq 200)); for i in $(seq 22); do mv $s a; cd a; done`)
+	cmd.Dir = sb
+	out, err = runConfined(cmd, p)
+	require.NoError(t, err, out)
+
+	evil := filepath.Join(sb, strings.Repeat("a/", 22)+"evil")
+	st, _ := exec.Command("git", "-C", evil, "status", "--short").CombinedOutput()
+	t.Logf("git status in a/.../a/evil: %s", st)
+	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration a confined command wrote")
 }
