@@ -153,3 +153,43 @@ s=$(printf 'd%.0s' $(seq 200)); for i in $(seq 22); do mv $s a; cd a; done`)
 	t.Logf("git status in a/.../a/evil: %s", st)
 	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration a confined command wrote")
 }
+
+// TestEscapeDeepRepositoryStoppedRebase: the quarantine moves aside git's
+// state of an operation stopped half-way (rebase-merge, rebase-apply,
+// sequencer) only in the repositories known before the run (was.states);
+// the deep scan (changedGitFiles) moves aside configuration and hooks, not
+// that state. The command makes a repository four levels down and stops
+// an interactive rebase in it whose todo list still holds an exec line
+// (its config and hooks are moved aside; git works without them). git
+// status there says "interactive rebase in progress"; the user's git
+// rebase --continue runs the exec line unconfined.
+//
+//	mkdir -p a/b/c/lib && cd a/b/c/lib && git init -q && git commit -q --allow-empty -m 1 && git commit -q --allow-empty -m 2
+//	GIT_SEQUENCE_EDITOR="printf 'break\nexec touch $HOME/pwned\n' >" git rebase -i HEAD~1
+func TestEscapeDeepRepositoryStoppedRebase(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@b
+mkdir -p a/b/c/lib && cd a/b/c/lib && git init -q && git commit -q --allow-empty -m 1 && git commit -q --allow-empty -m 2
+GIT_SEQUENCE_EDITOR="printf 'break\nexec touch `+marker+`\n' >" git rebase -i HEAD~1`)
+	cmd.Dir = sb
+	cmd.Env = append(os.Environ(), gitEnv...)
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+	require.NoFileExists(t, marker)
+
+	lib := filepath.Join(sb, "a", "b", "c", "lib")
+	st, _ := exec.Command("git", "-C", lib, "status").CombinedOutput()
+	t.Logf("git status in a/b/c/lib: %s", st)
+	c := exec.Command("git", "-C", lib, "rebase", "--continue")
+	c.Env = append(os.Environ(), gitEnv...)
+	st, _ = c.CombinedOutput()
+	t.Logf("git rebase --continue: %s", st)
+	assert.NoFileExists(t, marker, "git rebase --continue in a directory of the project ran an exec line a confined command left")
+}
