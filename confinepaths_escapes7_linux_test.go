@@ -193,3 +193,45 @@ GIT_SEQUENCE_EDITOR="printf 'break\nexec touch `+marker+`\n' >" git rebase -i HE
 	t.Logf("git rebase --continue: %s", st)
 	assert.NoFileExists(t, marker, "git rebase --continue in a directory of the project ran an exec line a confined command left")
 }
+
+// TestEscapeDormantRepositoryWoken: the deep scan moves aside what changed
+// in a git directory, by change time, and knows git directories by their
+// HEAD. A first run makes a repository four levels down (deeper than the
+// bounded walk) with core.fsmonitor and renames its HEAD to HEAD.x: no
+// HEAD, no git directory, and its config stays. A later run (its policy
+// newer) renames HEAD.x back to HEAD, which changes the change time of
+// HEAD alone: the config keeps the first run's time, and the second
+// run's scan takes it for the user's. The user's git status there runs
+// the fsmonitor unconfined.
+//
+//	run 1: mkdir -p a/b/c/lib && git init -q a/b/c/lib
+//	       git -C a/b/c/lib config core.fsmonitor "touch $HOME/pwned; false"; mv a/b/c/lib/.git/HEAD a/b/c/lib/.git/HEAD.x
+//	run 2: mv a/b/c/lib/.git/HEAD.x a/b/c/lib/.git/HEAD
+func TestEscapeDormantRepositoryWoken(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+mkdir -p a/b/c/lib && git init -q a/b/c/lib
+git -C a/b/c/lib config core.fsmonitor "touch `+marker+`; false"; mv a/b/c/lib/.git/HEAD a/b/c/lib/.git/HEAD.x`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+
+	time.Sleep(2100 * time.Millisecond)
+	p, err = ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd = exec.Command("/bin/sh", "-c", `mv a/b/c/lib/.git/HEAD.x a/b/c/lib/.git/HEAD`)
+	cmd.Dir = sb
+	out, err = runConfined(cmd, p)
+	require.NoError(t, err, out)
+
+	lib := filepath.Join(sb, "a", "b", "c", "lib")
+	st, _ := exec.Command("git", "-C", lib, "status", "--short").CombinedOutput()
+	t.Logf("git status in a/b/c/lib: %s", st)
+	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration a confined command wrote")
+}
