@@ -235,3 +235,39 @@ git -C a/b/c/lib config core.fsmonitor "touch `+marker+`; false"; mv a/b/c/lib/.
 	t.Logf("git status in a/b/c/lib: %s", st)
 	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration a confined command wrote")
 }
+
+// TestEscapeGitfileThroughLinkIntoObjects: the deep scan checks a
+// gitfile's target by the path the gitfile names, and the quarantine
+// moves a file only through a path with no symbolic link on the way, so a
+// changed configuration found through a link is listed and then silently
+// left. The real location is one the scan does not enter: the top
+// repository's own .git/objects (writable: git commit needs it). The
+// command makes a git directory there with core.fsmonitor, a link to
+// .git/objects four levels down, and a gitfile beside it naming the git
+// directory through the link. The user's git status there runs the
+// fsmonitor unconfined.
+//
+//	git init -q --bare .git/objects/zz && git -C .git/objects/zz config core.bare false
+//	git -C .git/objects/zz config core.fsmonitor "touch $HOME/pwned; false"
+//	mkdir -p a/b/c/app && ln -s ../../../../.git/objects a/b/c/app/o && echo 'gitdir: o/zz' > a/b/c/app/.git
+func TestEscapeGitfileThroughLinkIntoObjects(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+git init -q --bare .git/objects/zz && git -C .git/objects/zz config core.bare false
+git -C .git/objects/zz config core.fsmonitor "touch `+marker+`; false"
+mkdir -p a/b/c/app && ln -s ../../../../.git/objects a/b/c/app/o && echo 'gitdir: o/zz' > a/b/c/app/.git`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+
+	app := filepath.Join(sb, "a", "b", "c", "app")
+	st, _ := exec.Command("git", "-C", app, "status", "--short").CombinedOutput()
+	t.Logf("git status in a/b/c/app: %s", st)
+	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration the confined command wrote in .git/objects")
+}
