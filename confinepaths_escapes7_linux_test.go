@@ -271,3 +271,38 @@ mkdir -p a/b/c/app && ln -s ../../../../.git/objects a/b/c/app/o && echo 'gitdir
 	t.Logf("git status in a/b/c/app: %s", st)
 	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration the confined command wrote in .git/objects")
 }
+
+// TestEscapeGitLinkIntoObjects: a .git that is a symbolic link to a
+// directory is a repository's git directory to git; the deep scan
+// neither follows it (it looks at .git only when a directory or a
+// gitfile) nor enters the top repository's .git/objects, where the
+// command makes the git directory. The bounded walk moves new .git
+// entries aside three levels down at most. The user's git status four
+// levels down runs the fsmonitor unconfined. (The same .git link naming
+// a git directory in the private copy of Go's build cache works too, see
+// TestEscapeGitfileIntoPrivateCache.)
+//
+//	git init -q --bare .git/objects/zz && git -C .git/objects/zz config core.bare false
+//	git -C .git/objects/zz config core.fsmonitor "touch $HOME/pwned; false"
+//	mkdir -p a/b/c/app && ln -s ../../../../.git/objects/zz a/b/c/app/.git
+func TestEscapeGitLinkIntoObjects(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+git init -q --bare .git/objects/zz && git -C .git/objects/zz config core.bare false
+git -C .git/objects/zz config core.fsmonitor "touch `+marker+`; false"
+mkdir -p a/b/c/app && ln -s ../../../../.git/objects/zz a/b/c/app/.git`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+
+	app := filepath.Join(sb, "a", "b", "c", "app")
+	st, _ := exec.Command("git", "-C", app, "status", "--short").CombinedOutput()
+	t.Logf("git status in a/b/c/app: %s", st)
+	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration the confined command wrote in .git/objects")
+}
