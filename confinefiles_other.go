@@ -23,3 +23,8 @@ func quarantine(sandbox, path string) bool { return false }
 
 // readDir reads nothing.
 func (c *confinePaths) readDir(dir string) ([]os.DirEntry, error) { return nil, errNoQuarantine }
+
+// scanDeep finds nothing.
+func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
+	return &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}}
+}

@@ -112,6 +112,9 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 		c.globalGitConfig()
 	}
 	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
+	if c.gitWriteProtected() {
+		was.deep = c.scanDeep(false)
+	}
 	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
 		if id, ok := identify(path); ok {
 			was.ids[id] = true
@@ -147,6 +150,9 @@ type beforeRun struct {
 	watch []string
 	// states are the digests of the sequencer state that existed.
 	states map[string]string
+	// deep is what the scan of every directory found (see
+	// confinedeep.go), when git's files are write-protected.
+	deep *deepScan
 	// since is the time the quarantine's walk counts changes from.
 	since int64
 }
@@ -193,8 +199,15 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 		}
 		// What the policy kept read-only did not change by the command's
 		// hand, whatever its change time says.
-		paths = slices.DeleteFunc(after.changedGitFiles(), func(q string) bool {
-			return slices.ContainsFunc(p.ReadOnly, func(r string) bool { return pathres.Within(r, q) })
+		var deep []string
+		if was.deep != nil {
+			deep = deepQuarantine(was.deep, after.scanDeep(true), was.since)
+		}
+		// The sequencer state of the repositories known before is
+		// judged by its digest (below), not by its change time.
+		paths = slices.DeleteFunc(deep, func(q string) bool {
+			within := func(r string) bool { return pathres.Within(r, q) }
+			return slices.ContainsFunc(p.ReadOnly, within) || slices.ContainsFunc(slices.Collect(maps.Keys(was.states)), within)
 		})
 	}
 	for path := range after.seen {

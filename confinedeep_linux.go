@@ -1,0 +1,191 @@
+package sandboxauth
+
+import (
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+)
+
+// scanDeep scans every directory of the sandbox (see confinedeep.go).
+// With obeyed, it also notes what git obeys in each git directory.
+func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
+	s := &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}}
+	root, err := unix.Open(c.sandbox, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return s
+	}
+	defer unix.Close(root)
+	queue := []string{"."}
+	for len(queue) > 0 {
+		rel := queue[0]
+		queue = queue[1:]
+		abs := filepath.Join(c.sandbox, rel)
+		fd, err := openDirAt(root, rel)
+		if err != nil {
+			if err != unix.ENOENT && err != unix.ENOTDIR {
+				s.unreadable = append(s.unreadable, abs)
+			}
+			continue
+		}
+		f := os.NewFile(uintptr(fd), abs)
+		entries, err := f.ReadDir(-1)
+		if err != nil {
+			s.unreadable = append(s.unreadable, abs)
+		}
+		if rel != "." && isGitDirectory(entries) {
+			if id, ok := identifyAt(fd, "."); ok {
+				s.gitDirs[id] = abs
+				if obeyed {
+					s.obeyed[abs] = append(obeyedAt(fd, abs), c.configObeyed(abs)...)
+				}
+			}
+		}
+		for _, e := range entries {
+			name := e.Name()
+			switch {
+			case name == ".git" && !e.IsDir():
+				if id, ok := identifyAt(fd, name); ok {
+					s.pointers[id] = pointer{path: filepath.Join(abs, name), ctime: ctimeAt(fd, name)}
+				}
+			case e.IsDir():
+				queue = append(queue, filepath.Join(rel, name))
+			}
+		}
+		f.Close()
+	}
+	return s
+}
+
+// openDirAt opens the directory rel beneath root for reading, with no
+// symbolic link on the way; a path too long for one call, or a directory
+// on the way whose permissions the command took away (which are given
+// back to the owner), is opened one element at a time.
+func openDirAt(root int, rel string) (int, error) {
+	fd, err := unix.Openat2(root, rel, &unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if err == unix.EACCES || err == unix.ENAMETOOLONG {
+		fd, err = openReadable(root, rel)
+	}
+	return fd, err
+}
+
+// identifyAt returns the identity of name in the directory dir, without
+// following a final link.
+func identifyAt(dir int, name string) (fileID, bool) {
+	var st unix.Statx_t
+	if err := unix.Statx(dir, name, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_INO|unix.STATX_BTIME, &st); err != nil {
+		return fileID{}, false
+	}
+	id := fileID{dev: unix.Mkdev(st.Dev_major, st.Dev_minor), ino: st.Ino}
+	if st.Mask&unix.STATX_BTIME != 0 {
+		id.birth = birthTime{st.Btime.Sec, st.Btime.Nsec}
+	}
+	return id, true
+}
+
+// ctimeAt returns the change time (in nanoseconds) of name in the
+// directory dir, not followed; one that cannot be looked at counts as
+// changed now.
+func ctimeAt(dir int, name string) int64 {
+	var st unix.Stat_t
+	if err := unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return 1<<63 - 1
+	}
+	return st.Ctim.Nano()
+}
+
+// obeyedAt returns what git obeys in the git directory gitdir (open as
+// dir), with change times: each of gitObeyedNames that exists, and the
+// entries of those that are directories. The entries of a directory
+// reached through a link are noted under the link, which is what can be
+// moved aside.
+func obeyedAt(dir int, gitdir string) []obeyedEntry {
+	var out []obeyedEntry
+	for _, name := range gitObeyedNames() {
+		var st unix.Stat_t
+		if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+			continue
+		}
+		path := filepath.Join(gitdir, name)
+		out = append(out, obeyedEntry{path: path, ctime: st.Ctim.Nano()})
+		link := st.Mode&unix.S_IFMT == unix.S_IFLNK
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR && !link {
+			continue
+		}
+		sub, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		f := os.NewFile(uintptr(sub), path)
+		names, _ := f.Readdirnames(-1)
+		for _, n := range names {
+			e := obeyedEntry{path: filepath.Join(path, n), ctime: ctimeAt(sub, n)}
+			if link {
+				e.path = path
+			}
+			out = append(out, e)
+		}
+		f.Close()
+	}
+	return out
+}
+
+// configObeyed returns, with change times, the files in the sandbox that
+// the configuration of the git directory gitdir makes git read or run:
+// the files it includes, and the hooks directory it names (with its
+// entries). A relative hooks path is taken from where git runs: the work
+// tree's top, the parent of a .git directory, or the git directory
+// itself.
+func (c *confinePaths) configObeyed(gitdir string) []obeyedEntry {
+	var out []obeyedEntry
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		home = ""
+	}
+	note := func(p string, dir bool) {
+		if !pathres.Within(c.sandbox, p) || p == c.sandbox {
+			return
+		}
+		var st unix.Stat_t
+		if unix.Lstat(p, &st) != nil {
+			return
+		}
+		out = append(out, obeyedEntry{path: p, ctime: st.Ctim.Nano()})
+		if !dir {
+			return
+		}
+		link := st.Mode&unix.S_IFMT == unix.S_IFLNK
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			q := filepath.Join(p, e.Name())
+			if unix.Lstat(q, &st) != nil {
+				continue
+			}
+			if link {
+				out = append(out, obeyedEntry{path: p, ctime: st.Ctim.Nano()})
+			} else {
+				out = append(out, obeyedEntry{path: q, ctime: st.Ctim.Nano()})
+			}
+		}
+	}
+	cfg := readGitConfigPaths(filepath.Join(gitdir, "config"))
+	for _, inc := range cfg.includes {
+		for _, p := range expandGitPath(inc, gitdir, home) {
+			note(p, false)
+		}
+	}
+	for _, base := range []string{gitdir, filepath.Dir(gitdir)} {
+		for _, p := range expandGitPath(cfg.hooksPath, base, home) {
+			note(p, true)
+		}
+	}
+	return out
+}
