@@ -66,10 +66,7 @@ printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ../.
 //	printf '#!/bin/sh\ntouch $HOME/pwned\n' > .git/lfs-cache/hooks/pre-receive; chmod +x .git/lfs-cache/hooks/pre-receive
 //	mkdir -p .git/remotes; printf 'URL: %s\nPush: refs/heads/main:refs/heads/main\n' "$PWD/.git/lfs-cache" > .git/remotes/origin
 func TestEscapeLegacyRemotesFile(t *testing.T) {
-	sb := escapeSandbox(t)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
-	userGit(t, sb, "add", ".")
-	userGit(t, sb, "commit", "-q", "-m", "init")
+	sb := committedSandbox(t)
 	branch := strings.TrimSpace(userGit(t, sb, "symbolic-ref", "--short", "HEAD"))
 	marker := homeMarker(t)
 	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())

@@ -29,10 +29,7 @@ import (
 //	mkdir -p src/lib/objects/pkg src/lib/refs && touch src/lib/HEAD
 //	cd src/lib/objects/pkg && git init -q && git config core.fsmonitor "touch $HOME/pwned; false"
 func TestEscapeRepositoryInsideFakeObjects(t *testing.T) {
-	sb := escapeSandbox(t)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
-	userGit(t, sb, "add", ".")
-	userGit(t, sb, "commit", "-q", "-m", "init")
+	sb := committedSandbox(t)
 	marker := homeMarker(t)
 	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 	require.NoError(t, err)
@@ -67,10 +64,7 @@ cd src/lib/objects/pkg && git init -q && git config core.fsmonitor "touch `+mark
 //	git -C "$GOCACHE/evil" config core.fsmonitor "touch $HOME/pwned; false"
 //	mkdir -p a/b/c/app && echo "gitdir: $host" > a/b/c/app/.git
 func TestEscapeGitfileIntoPrivateCache(t *testing.T) {
-	sb := escapeSandbox(t)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
-	userGit(t, sb, "add", ".")
-	userGit(t, sb, "commit", "-q", "-m", "init")
+	sb := committedSandbox(t)
 	marker := homeMarker(t)
 	pol := confine.DefaultPolicy(sb)
 	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
@@ -124,10 +118,7 @@ mkdir -p a/b/c/app && echo "gitdir: `+host+`" > a/b/c/app/.git`)
 //	       s=$(printf 'd%.0s' $(seq 200)); for i in $(seq 22); do cd ..; mv a $s; done
 //	run 2: s=$(printf 'd%.0s' $(seq 200)); for i in $(seq 22); do mv $s a; cd a; done
 func TestEscapeRepositoryBeyondPathMax(t *testing.T) {
-	sb := escapeSandbox(t)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
-	userGit(t, sb, "add", ".")
-	userGit(t, sb, "commit", "-q", "-m", "init")
+	sb := committedSandbox(t)
 	marker := homeMarker(t)
 	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 	require.NoError(t, err)
@@ -167,10 +158,7 @@ s=$(printf 'd%.0s' $(seq 200)); for i in $(seq 22); do mv $s a; cd a; done`)
 //	mkdir -p a/b/c/lib && cd a/b/c/lib && git init -q && git commit -q --allow-empty -m 1 && git commit -q --allow-empty -m 2
 //	GIT_SEQUENCE_EDITOR="printf 'break\nexec touch $HOME/pwned\n' >" git rebase -i HEAD~1
 func TestEscapeDeepRepositoryStoppedRebase(t *testing.T) {
-	sb := escapeSandbox(t)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
-	userGit(t, sb, "add", ".")
-	userGit(t, sb, "commit", "-q", "-m", "init")
+	sb := committedSandbox(t)
 	marker := homeMarker(t)
 	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 	require.NoError(t, err)
@@ -208,10 +196,7 @@ GIT_SEQUENCE_EDITOR="printf 'break\nexec touch `+marker+`\n' >" git rebase -i HE
 //	       git -C a/b/c/lib config core.fsmonitor "touch $HOME/pwned; false"; mv a/b/c/lib/.git/HEAD a/b/c/lib/.git/HEAD.x
 //	run 2: mv a/b/c/lib/.git/HEAD.x a/b/c/lib/.git/HEAD
 func TestEscapeDormantRepositoryWoken(t *testing.T) {
-	sb := escapeSandbox(t)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
-	userGit(t, sb, "add", ".")
-	userGit(t, sb, "commit", "-q", "-m", "init")
+	sb := committedSandbox(t)
 	marker := homeMarker(t)
 	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 	require.NoError(t, err)
@@ -251,10 +236,7 @@ git -C a/b/c/lib config core.fsmonitor "touch `+marker+`; false"; mv a/b/c/lib/.
 //	git -C .git/objects/zz config core.fsmonitor "touch $HOME/pwned; false"
 //	mkdir -p a/b/c/app && ln -s ../../../../.git/objects a/b/c/app/o && echo 'gitdir: o/zz' > a/b/c/app/.git
 func TestEscapeGitfileThroughLinkIntoObjects(t *testing.T) {
-	sb := escapeSandbox(t)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
-	userGit(t, sb, "add", ".")
-	userGit(t, sb, "commit", "-q", "-m", "init")
+	sb := committedSandbox(t)
 	marker := homeMarker(t)
 	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 	require.NoError(t, err)
@@ -286,10 +268,7 @@ mkdir -p a/b/c/app && ln -s ../../../../.git/objects a/b/c/app/o && echo 'gitdir
 //	git -C .git/objects/zz config core.fsmonitor "touch $HOME/pwned; false"
 //	mkdir -p a/b/c/app && ln -s ../../../../.git/objects/zz a/b/c/app/.git
 func TestEscapeGitLinkIntoObjects(t *testing.T) {
-	sb := escapeSandbox(t)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
-	userGit(t, sb, "add", ".")
-	userGit(t, sb, "commit", "-q", "-m", "init")
+	sb := committedSandbox(t)
 	marker := homeMarker(t)
 	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 	require.NoError(t, err)

@@ -223,3 +223,14 @@ func TestEscapeRebaseTodoExec(t *testing.T) {
 	t.Logf("git rebase --continue: %s", b)
 	assert.NoFileExists(t, marker, "git rebase --continue ran an exec line the confined command left")
 }
+
+// committedSandbox is escapeSandbox with a first commit (of a README), as
+// a project the user works on has.
+func committedSandbox(t *testing.T) string {
+	t.Helper()
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	return sb
+}
