@@ -64,7 +64,7 @@ func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
 // on the way whose permissions the command took away (which are given
 // back to the owner), is opened one element at a time.
 func openDirAt(root int, rel string) (int, error) {
-	fd, err := unix.Openat2(root, rel, &unix.OpenHow{
+	fd, err := pathres.Openat2(root, rel, &unix.OpenHow{
 		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	})

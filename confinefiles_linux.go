@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // The quarantine's file operations, which reach files through descriptors
@@ -67,7 +69,7 @@ func quarantine(sandbox, path string) bool {
 			// The command took the write permission away: give it back
 			// to the owner and try again.
 			ownerAll(parent)
-			if fd, err := unix.Openat2(parent, base, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW}); err == nil {
+			if fd, err := pathres.Openat2(parent, base, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW}); err == nil {
 				// Renaming a directory rewrites its "..": it must be
 				// writable too.
 				var ts unix.Stat_t
@@ -124,10 +126,10 @@ func openBeneath(root int, rel string) (int, bool) {
 			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
 			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 		}
-		next, err := unix.Openat2(cur, elem, how)
+		next, err := pathres.Openat2(cur, elem, how)
 		if err == unix.EACCES {
 			ownerAll(cur)
-			next, err = unix.Openat2(cur, elem, how)
+			next, err = pathres.Openat2(cur, elem, how)
 		}
 		unix.Close(cur)
 		if err != nil {
@@ -179,7 +181,7 @@ func (c *confinePaths) readDir(dir string) ([]os.DirEntry, error) {
 		return nil, err
 	}
 	defer unix.Close(root)
-	fd, err := unix.Openat2(root, rel, &unix.OpenHow{
+	fd, err := pathres.Openat2(root, rel, &unix.OpenHow{
 		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	})

@@ -330,7 +330,7 @@ func (v *view) addReadOnly(r, content string, isFile bool) error {
 		if mode != unix.S_IFDIR {
 			return nil // a file where a directory is expected: nothing can be created below it
 		}
-		next, err := unix.Openat2(cur, elem, &unix.OpenHow{
+		next, err := pathres.Openat2(cur, elem, &unix.OpenHow{
 			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
 			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 		})

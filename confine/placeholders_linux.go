@@ -106,7 +106,7 @@ func (ph placeholder) remove() {
 	defer unix.Close(root)
 	dir, name := root, ph.rel
 	if i := strings.LastIndexByte(ph.rel, '/'); i >= 0 {
-		dir, err = unix.Openat2(root, ph.rel[:i], &unix.OpenHow{
+		dir, err = pathres.Openat2(root, ph.rel[:i], &unix.OpenHow{
 			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
 			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 		})

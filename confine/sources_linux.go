@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // sources are the bind mounts' sources, opened before bubblewrap starts.
@@ -32,7 +34,7 @@ func openSources(v *view, first int) (*sources, error) {
 		if _, ok := s.byPath[p]; ok {
 			return nil
 		}
-		fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+		fd, err := pathres.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
 			Flags:   unix.O_PATH | unix.O_CLOEXEC, // no O_NOFOLLOW: with it, O_PATH opens a final symbolic link itself
 			Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 		})
