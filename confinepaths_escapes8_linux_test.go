@@ -1,7 +1,10 @@
 package sandboxauth
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -62,4 +65,58 @@ mv `+g+`/H `+g+`/HEAD`)
 
 	t.Logf("git status in a/b/c/d/e/f: %s", userGit(t, filepath.Join(sb, "a/b/c/d/e/f"), "status", "--short"))
 	assert.NoFileExists(t, marker, "git status in a directory of the project ran the fsmonitor of a repository two concurrent runs made")
+}
+
+// TestEscapeLinkIntoPrivateCache: the deep scan does not follow links,
+// and only .git files and links count as pointers to a git directory. A
+// confined command makes a whole repository (work tree and .git, with
+// core.fsmonitor) in the one place outside the sandbox it can write that
+// outlives the run, the private copy of Go's build cache
+// (~/.cache/sandboxauth/private/DIGEST(sandbox)/DIGEST(gocache)-go-build,
+// both digests computable), and a plain symbolic link in the project,
+// tools -> that directory. Nothing is moved aside: the link is not named
+// .git and the repository is outside the sandbox. The user's cd tools (or
+// an editor opening tools/x.go) and git status there run the fsmonitor
+// unconfined: git looks for the repository from the physical working
+// directory.
+//
+//	d() { printf %s "$1" | sha256sum | cut -c1-16; }
+//	host=$HOME/.cache/sandboxauth/private/$(d "$PWD")/$(d "$GOCACHE")-go-build/evil
+//	git init -q "$GOCACHE/evil"; git -C "$GOCACHE/evil" config core.fsmonitor "touch $HOME/pwned; false"
+//	ln -s "$host" tools
+func TestEscapeLinkIntoPrivateCache(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	pol := confine.DefaultPolicy(sb)
+	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
+	gocache, err := filepath.EvalSymlinks(pol.Private[0])
+	if err != nil {
+		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
+		gocache, err = filepath.EvalSymlinks(pol.Private[0])
+		require.NoError(t, err)
+	}
+	cacheDir, err := os.UserCacheDir()
+	require.NoError(t, err)
+	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
+	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache), "evil")
+	t.Cleanup(func() { os.RemoveAll(host) })
+	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+rm -rf `+gocache+`/evil
+git init -q `+gocache+`/evil
+git -C `+gocache+`/evil config core.fsmonitor "touch `+marker+`; false"
+ln -s `+host+` tools`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+	_, err = os.Stat(filepath.Join(host, ".git", "config"))
+	require.NoError(t, err, "the repository is in the private copy, outside the sandbox")
+
+	st, _ := exec.Command("git", "-C", filepath.Join(sb, "tools"), "status", "--short").CombinedOutput()
+	t.Logf("git status in tools: %s", st)
+	assert.NoFileExists(t, marker, "git status in a directory of the project (a link) ran a configuration the confined command wrote in the private copy of Go's build cache")
 }
