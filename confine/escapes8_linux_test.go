@@ -10,7 +10,7 @@ import "testing"
 // (c.kdbx and the c.pwd that opens it, used when no keyring runs) nor
 // Telegram's and Signal's session keys. A confined command read each:
 //
-//	cat ~/.config/Slack/Cookies ~/.config/discord/Local\ Storage/leveldb/000003.log \
+//	cat ~/.config/Slack/Cookies ~/.config/discord/Cookies \
 //	    ~/.config/JetBrains/IntelliJIdea2024.1/c.kdbx ~/.config/JetBrains/IntelliJIdea2024.1/c.pwd \
 //	    ~/.config/Code/User/globalStorage/state.vscdb ~/.config/Signal/config.json \
 //	    ~/.local/share/TelegramDesktop/tdata/key_datas ~/.config/Element/Cookies
@@ -18,14 +18,14 @@ func TestEscapeDesktopAppSessions(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
 	secrets := map[string]string{
-		".config/Slack/Cookies":                            "slack d cookie",
-		".config/discord/Local Storage/leveldb/000003.log": "discord token",
-		".config/JetBrains/IntelliJIdea2024.1/c.kdbx":      "jetbrains keepass",
-		".config/JetBrains/IntelliJIdea2024.1/c.pwd":       "jetbrains master key",
-		".config/Code/User/globalStorage/state.vscdb":      "vscode secret storage",
-		".config/Signal/config.json":                       "signal db key",
-		".local/share/TelegramDesktop/tdata/key_datas":     "telegram session key",
-		".config/Element/Cookies":                          "element session",
+		".config/Slack/Cookies":                        "slack d cookie",
+		".config/discord/Cookies":                      "discord session",
+		".config/JetBrains/IntelliJIdea2024.1/c.kdbx":  "jetbrains keepass",
+		".config/JetBrains/IntelliJIdea2024.1/c.pwd":   "jetbrains master key",
+		".config/Code/User/globalStorage/state.vscdb":  "vscode secret storage",
+		".config/Signal/config.json":                   "signal db key",
+		".local/share/TelegramDesktop/tdata/key_datas": "telegram session key",
+		".config/Element/Cookies":                      "element session",
 	}
 	assertSecretsHidden(t, home, secrets)
 }
