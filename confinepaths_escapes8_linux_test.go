@@ -120,3 +120,39 @@ ln -s `+host+` tools`)
 	t.Logf("git status in tools: %s", st)
 	assert.NoFileExists(t, marker, "git status in a directory of the project (a link) ran a configuration the confined command wrote in the private copy of Go's build cache")
 }
+
+// TestEscapeDeepScanConcurrentUndoQuarantine: the same per-run "known"
+// set, without even hiding the repository: run A makes a/b/c/d/e/f/.git
+// (core.fsmonitor) more than a second before run B's policy, so that B's
+// scan before the run knows it. A ends and its quarantine moves the .git
+// aside (.git.sandboxauth-quarantine...); B, still running, renames it
+// back (a rename keeps its identity and the change times of its files)
+// and ends: to B's scan it is the known git directory, unchanged.
+//
+//	b.sh: wait for A's end; mv a/b/c/d/e/f/.git.sandboxauth-quarantine* a/b/c/d/e/f/.git
+func TestEscapeDeepScanConcurrentUndoQuarantine(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	d := "a/b/c/d/e/f"
+	a := shIn(sb, `set -e
+mkdir -p `+d+` && git init -q `+d+` && git -C `+d+` config core.fsmonitor "touch `+marker+`; false"
+touch ready-a
+while [ ! -e go-a ]; do sleep 0.05; done`)
+	require.NoError(t, confine.Start(a, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "ready-a"))
+	time.Sleep(2 * time.Second)
+
+	b := shIn(sb, `touch ready-b
+while [ ! -e a-ended ]; do sleep 0.05; done
+ls -a `+d+`
+mv `+d+`/.git.sandboxauth-quarantine* `+d+`/.git`)
+	require.NoError(t, confine.Start(b, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "ready-b"))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "go-a"), nil, 0o644))
+	require.NoError(t, a.Wait())
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "a-ended"), nil, 0o644))
+	require.NoError(t, b.Wait())
+
+	t.Logf("git status in %s: %s", d, userGit(t, filepath.Join(sb, d), "status", "--short"))
+	assert.NoFileExists(t, marker, "git status ran the fsmonitor of a repository a concurrent run took back from the other's quarantine")
+}
