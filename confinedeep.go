@@ -43,7 +43,7 @@ import (
 // programs or go elsewhere; directories among them are looked into, one
 // level down.
 func gitObeyedNames() []string {
-	return []string{"config", "config.worktree", "commondir", "objects/info/alternates", "hooks", "remotes", "branches", "rebase-merge", "rebase-apply", "sequencer", "info/attributes"}
+	return []string{"config", "config.worktree", "commondir", "objects/info/alternates", "hooks", "remotes", "branches", "rebase-merge", "rebase-apply", "sequencer"}
 }
 
 // deepScan is what a scan of every directory of the sandbox found.
@@ -57,6 +57,8 @@ type deepScan struct {
 	// obeyed are, in each git directory, what git obeys, with its change
 	// time: a path to move aside (a link, for what lies behind it).
 	obeyed map[string][]obeyedEntry
+	// heads are the change times of each git directory's HEAD.
+	heads map[string]int64
 	// unreadable are the directories that could not be read.
 	unreadable []string
 }
@@ -74,31 +76,44 @@ type obeyedEntry struct {
 }
 
 // deepQuarantine returns what the command left, by the scans before
-// (was) and after it (now) and the policy's time since (see above),
-// sorted.
-func deepQuarantine(was, now *deepScan, since int64) []string {
+// (was) and after it (now), the policy's time since (see above) and the
+// identities the quarantine moved aside before (aside: brought back,
+// they are new whatever the scan before saw), sorted; and the identities
+// of the git directories and .git files and links among them, for the
+// record of what was moved aside.
+func deepQuarantine(was, now *deepScan, since int64, aside map[fileID]bool) ([]string, map[string]fileID) {
 	var out []string
+	ids := map[string]fileID{}
 	for id, dir := range now.gitDirs {
-		if _, known := was.gitDirs[id]; !known {
+		if _, known := was.gitDirs[id]; !known || aside[id] {
 			if filepath.Base(dir) == ".git" {
 				out = append(out, dir)
+				ids[dir] = id
 				continue
 			}
-			out = append(out, filepath.Join(dir, "HEAD"))
+			head := filepath.Join(dir, "HEAD")
+			out = append(out, head)
+			ids[head] = id
 			for _, e := range now.obeyed[dir] {
 				out = append(out, e.path)
 			}
 			continue
 		}
+		// A HEAD that changed may have woken a git directory that another
+		// run of the sandbox, running when this one began, had put to
+		// sleep (a HEAD moved away and back): what git obeys there goes
+		// too, whatever its change time.
+		woken := now.heads[dir] >= since
 		for _, e := range now.obeyed[dir] {
-			if e.ctime >= since {
+			if woken || e.ctime >= since {
 				out = append(out, e.path)
 			}
 		}
 	}
 	for id, ptr := range now.pointers {
-		if _, known := was.pointers[id]; !known || ptr.ctime >= since {
+		if _, known := was.pointers[id]; !known || aside[id] || ptr.ctime >= since {
 			out = append(out, ptr.path)
+			ids[ptr.path] = id
 		}
 	}
 	for _, dir := range now.unreadable {
@@ -107,7 +122,7 @@ func deepQuarantine(was, now *deepScan, since int64) []string {
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	return slices.Compact(out), ids
 }
 
 // isGitDirectory reports whether a directory whose entries are given may

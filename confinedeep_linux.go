@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -12,7 +13,7 @@ import (
 // scanDeep scans every directory of the sandbox (see confinedeep.go).
 // With obeyed, it also notes what git obeys in each git directory.
 func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
-	s := &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}}
+	s := &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}, heads: map[string]int64{}}
 	root, err := unix.Open(c.sandbox, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return s
@@ -35,9 +36,13 @@ func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
 		if err != nil {
 			s.unreadable = append(s.unreadable, abs)
 		}
-		if rel != "." && isGitDirectory(entries) {
+		// What the quarantine moved aside is never the user's: brought
+		// back (renamed, by a later or a concurrent run), it is new.
+		aside := strings.Contains(rel, quarantineSuffix)
+		if rel != "." && isGitDirectory(entries) && !aside {
 			if id, ok := identifyAt(fd, "."); ok {
 				s.gitDirs[id] = abs
+				s.heads[abs] = ctimeAt(fd, "HEAD")
 				if obeyed {
 					s.obeyed[abs] = append(obeyedAt(fd, abs), c.configObeyed(abs)...)
 				}
@@ -46,7 +51,7 @@ func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
 		for _, e := range entries {
 			name := e.Name()
 			switch {
-			case name == ".git" && !e.IsDir():
+			case name == ".git" && !e.IsDir() && !aside:
 				if id, ok := identifyAt(fd, name); ok {
 					s.pointers[id] = pointer{path: filepath.Join(abs, name), ctime: ctimeAt(fd, name)}
 				}

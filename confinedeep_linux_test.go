@@ -143,3 +143,30 @@ func BenchmarkDeepScan(b *testing.B) {
 		}
 	})
 }
+
+// TestQuarantineRestoredByALaterRun: a repository the quarantine moved
+// aside after one run, renamed back by the next (a rename keeps its
+// identity and its files' change times, and the next run's scan sees it
+// before its command starts), is moved aside again: the ledger of what
+// was moved aside marks it new wherever it lies.
+func TestQuarantineRestoredByALaterRun(t *testing.T) {
+	sb := committedSandbox(t)
+	marker := homeMarker(t)
+	d := filepath.Join("a", "b", "c", "d", "e")
+	run := func(script string) {
+		p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+		require.NoError(t, err)
+		cmd := exec.Command("/bin/sh", "-c", "set -e; "+script)
+		cmd.Dir = sb
+		cmd.Env = append(os.Environ(), gitEnv...)
+		out, err := runConfined(cmd, p)
+		require.NoError(t, err, out)
+	}
+	run("mkdir -p " + d + " && git init -q " + d + ` && printf '[core]\n\tfsmonitor = "touch ` + marker + `; false"\n' >> ` + d + "/.git/config")
+	_, err := os.Stat(filepath.Join(sb, d, ".git"))
+	require.True(t, os.IsNotExist(err), "the first run's repository is moved aside")
+	time.Sleep(1100 * time.Millisecond) // the next policy is newer than every change
+	run("mv " + d + "/.git.sandboxauth-quarantine* " + d + "/.git")
+	t.Logf("git status: %s", userGit(t, filepath.Join(sb, d), "status", "--short"))
+	assert.NoFileExists(t, marker, "the repository brought back by the second run ran its fsmonitor")
+}

@@ -26,5 +26,5 @@ func (c *confinePaths) readDir(dir string) ([]os.DirEntry, error) { return nil, 
 
 // scanDeep finds nothing.
 func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
-	return &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}}
+	return &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}, heads: map[string]int64{}}
 }

@@ -114,6 +114,8 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
 	if c.gitWriteProtected() {
 		was.deep = c.scanDeep(false)
+		was.private, _ = confine.PrivateCopies(p)
+		was.ledger = openLedger(p, sandbox)
 	}
 	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
 		if id, ok := identify(path); ok {
@@ -153,6 +155,12 @@ type beforeRun struct {
 	// deep is what the scan of every directory found (see
 	// confinedeep.go), when git's files are write-protected.
 	deep *deepScan
+	// private are the private copies of the policy's Private places,
+	// which outlive the run (see quarantinePrivate).
+	private []string
+	// ledger records what the quarantine moved aside in the sandbox (see
+	// quarantineLedger).
+	ledger *quarantineLedger
 	// since is the time the quarantine's walk counts changes from.
 	since int64
 }
@@ -190,6 +198,7 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 	after.since = was.since
 	after.walk()
 	var paths []string
+	var asideIDs map[string]fileID // what to note in the ledger once moved aside
 	if after.gitWriteProtected() {
 		after.gitlinkRepositories()
 		after.nestedGitlinks()
@@ -201,7 +210,7 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 		// hand, whatever its change time says.
 		var deep []string
 		if was.deep != nil {
-			deep = deepQuarantine(was.deep, after.scanDeep(true), was.since)
+			deep, asideIDs = deepQuarantine(was.deep, after.scanDeep(true), was.since, was.ledger.read())
 		}
 		// The sequencer state of the repositories known before is
 		// judged by its digest (below), not by its change time.
@@ -246,7 +255,36 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 		}
 		if quarantine(sandbox, path) {
 			moved = append(moved, path)
+			if id, ok := asideIDs[path]; ok {
+				was.ledger.add(id)
+			}
 		}
+	}
+	for _, dir := range was.private {
+		quarantinePrivate(dir, rules)
+	}
+}
+
+// quarantinePrivate moves aside, in the private copy dir (a cache that
+// confined commands write and that outlives their runs), whatever git
+// would take for a repository: a link the command leaves in the project
+// would lead the user's git there, and no cache holds one.
+func quarantinePrivate(dir string, rules []classify.Protected) {
+	s := newConfinePaths(dir, rules, &confine.Policy{Placeholders: map[string]string{}}).scanDeep(false)
+	var paths []string
+	for _, g := range s.gitDirs {
+		if filepath.Base(g) == ".git" {
+			paths = append(paths, g)
+		} else {
+			paths = append(paths, filepath.Join(g, "HEAD"))
+		}
+	}
+	for _, ptr := range s.pointers {
+		paths = append(paths, ptr.path)
+	}
+	slices.Sort(paths)
+	for _, path := range paths {
+		quarantine(dir, path)
 	}
 }
 

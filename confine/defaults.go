@@ -181,6 +181,9 @@ func homeCredentials(home string) []string {
 		".config/filezilla", ".wgetrc", ".curlrc", ".cache/huggingface/stored_tokens",
 		".ollama/id_ed25519", ".config/io.datasette.llm/keys.json", ".codeium/config.json",
 		".local/share/kwalletd", ".claude/settings.json", ".claude/settings.local.json",
+		// Desktop programs' sessions and stores (cookies, tokens, keys).
+		".config/Slack", ".config/discord", ".config/Element", ".config/Signal",
+		".local/share/TelegramDesktop", ".config/Code/User/globalStorage", ".config/JetBrains",
 		// Coding agents' own credentials and sessions.
 		".claude/.credentials.json", ".claude.json", ".codex/auth.json",
 		".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".gemini/.env", ".config/github-copilot",

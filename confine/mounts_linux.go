@@ -116,7 +116,7 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 			if err := v.checkWritable("Private", d, real, sandbox, home, hidden); err != nil {
 				return v, err
 			}
-			copyDir := filepath.Join(root, digest(sandbox), digest(real)+"-"+filepath.Base(real))
+			copyDir := privateCopyDir(root, sandbox, real)
 			if err := os.MkdirAll(copyDir, 0o700); err != nil {
 				return v, fmt.Errorf("confine: the private copy of %s: %w", d, err)
 			}

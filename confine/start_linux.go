@@ -70,13 +70,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	// The writable places, less those the view refuses anyway (the home
 	// directory or above: resolveView says so, better than a complaint
 	// about the bookkeeping could).
-	var writable []string
-	home, _ := os.UserHomeDir()
-	for _, w := range p.Writable {
-		if real, _, ok := existing(w); ok && (home == "" || !pathres.Within(real, home)) {
-			writable = append(writable, real)
-		}
-	}
+	writable := writableOutsideHome(p.Writable)
 	book, err := bookkeepingDir(sandbox, writable)
 	if err != nil {
 		return err
@@ -226,4 +220,18 @@ func executable(cmd *exec.Cmd) error {
 		return &fs.PathError{Op: "fork/exec", Path: cmd.Path, Err: unix.EACCES}
 	}
 	return nil
+}
+
+// writableOutsideHome returns the writable places that exist and lie
+// outside the home directory, resolved (the view refuses the home
+// directory or above anyway).
+func writableOutsideHome(places []string) []string {
+	var out []string
+	home, _ := os.UserHomeDir()
+	for _, w := range places {
+		if real, _, ok := existing(w); ok && (home == "" || !pathres.Within(real, home)) {
+			out = append(out, real)
+		}
+	}
+	return out
 }

@@ -1,0 +1,59 @@
+package confine
+
+import (
+	"fmt"
+	"path/filepath"
+)
+
+// PrivateCopies returns where the private copies of p.Private are kept on
+// the real file system, one for each entry that exists (see
+// Policy.Private): directories outside the sandbox that confined commands
+// write and that outlive their runs. A caller that looks after what a
+// command left (sandboxauth's ProtectConfinement) looks there too: a
+// link the command leaves in the project can lead the user into one.
+// It makes the record directory (see Start) if it is missing, and fails
+// as Start would when there is no place for it.
+func PrivateCopies(p Policy) ([]string, error) {
+	if len(p.Private) == 0 {
+		return nil, nil
+	}
+	sandbox, _, ok := existing(p.Sandbox)
+	if !ok {
+		return nil, fmt.Errorf("confine: Policy.Sandbox %q cannot be resolved", p.Sandbox)
+	}
+	root := p.PrivateRoot
+	if root == "" {
+		book, err := RecordDir(p)
+		if err != nil {
+			return nil, err
+		}
+		root = filepath.Join(book, "private")
+	}
+	var out []string
+	for _, d := range p.Private {
+		if real, _, ok := existing(d); ok {
+			out = append(out, privateCopyDir(root, sandbox, real))
+		}
+	}
+	return out, nil
+}
+
+// privateCopyDir is where the private copy of the directory real is kept
+// for sandbox, under root.
+func privateCopyDir(root, sandbox, real string) string {
+	return filepath.Join(root, digest(sandbox), digest(real)+"-"+filepath.Base(real))
+}
+
+// RecordDir returns the directory where confinement keeps its records
+// for p's sandbox (the placeholders it made, the private copies), making
+// it if missing: the user's own, writable by nobody else, and out of the
+// reach of every command confined by p (see Start). Callers may keep
+// their own records about runs of the sandbox there, under names of their
+// own.
+func RecordDir(p Policy) (string, error) {
+	sandbox, _, ok := existing(p.Sandbox)
+	if !ok {
+		return "", fmt.Errorf("confine: Policy.Sandbox %q cannot be resolved", p.Sandbox)
+	}
+	return bookkeepingDir(sandbox, writableOutsideHome(p.Writable))
+}
