@@ -32,7 +32,19 @@ import (
 //     time, which no program can set back, is at or after the time the
 //     policy was made;
 //   - a directory the scan cannot read even after giving its owner the
-//     permission back, unless it was unreadable before.
+//     permission back, unless it was unreadable before;
+//   - in a known git directory whose HEAD changed during the run, what git
+//     obeys, whatever its change time: another run of the same sandbox,
+//     running when this one began, may have put the directory to sleep
+//     (its HEAD moved away) for this run's scan before, and woken it.
+//
+// What the quarantine moves aside is recorded by identity in a ledger
+// (confineledger.go): brought back by a later or a concurrent run (a
+// rename keeps identities and change times), it is new again. And after
+// each run the private copies of the policy's Private places (caches
+// outside the sandbox that outlive the run) are cleared of whatever git
+// takes for a repository, which a link left in the project could lead
+// the user's git into (quarantinePrivate).
 //
 // What git only records (objects, refs, the index) is left, and so is all
 // that did not change: a repository of the user's that the command merely
