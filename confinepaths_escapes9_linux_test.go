@@ -1,0 +1,119 @@
+package sandboxauth
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/confine"
+)
+
+// TestEscapeDeepScanDormantByRefs: round 8's dormant repository, put to
+// sleep by another entry than HEAD. The "woken" check only looks at
+// HEAD's change time; but a directory is a git directory to git (and to
+// isGitDirectory) only with objects and refs too. Run A makes
+// a/b/c/d/e/f/.git (core.fsmonitor) more than a second before run B's
+// policy, so B's scan before the run knows it; A then renames refs to r
+// and ends (to A's scan, no git directory). B renames r back to refs and
+// ends: to B's scan it is a known git directory whose HEAD and config
+// are older than B's policy. The repository stays; the user's git status
+// there runs the fsmonitor unconfined.
+//
+//	a.sh: mkdir -p $g/objects $g/refs/heads; echo 'ref: refs/heads/main' > $g/HEAD; printf '[core]\n\tfsmonitor = "touch $HOME/pwned; false"\n' > $g/config
+//	      wait; mv $g/refs $g/r
+//	b.sh: wait for A's end; mv $g/r $g/refs
+func TestEscapeDeepScanDormantByRefs(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	g := "a/b/c/d/e/f/.git"
+	a := shIn(sb, `set -e
+g=`+g+`
+mkdir -p $g/objects $g/refs/heads
+echo 'ref: refs/heads/main' > $g/HEAD
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "touch `+marker+`; false"\n' > $g/config
+touch ready-a
+while [ ! -e go-a ]; do sleep 0.05; done
+mv $g/refs $g/r`)
+	require.NoError(t, confine.Start(a, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "ready-a"))
+	time.Sleep(2 * time.Second) // A's files are older than B's policy, by more than its slack
+
+	b := shIn(sb, `set -e
+touch ready-b
+while [ ! -e a-ended ]; do sleep 0.05; done
+mv `+g+`/r `+g+`/refs`)
+	require.NoError(t, confine.Start(b, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "ready-b"))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "go-a"), nil, 0o644))
+	require.NoError(t, a.Wait())
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "a-ended"), nil, 0o644))
+	require.NoError(t, b.Wait())
+
+	t.Logf("git status in a/b/c/d/e/f: %s", userGit(t, filepath.Join(sb, "a/b/c/d/e/f"), "status", "--short"))
+	assert.NoFileExists(t, marker, "git status in a directory of the project ran the fsmonitor of a repository put to sleep by renaming refs")
+}
+
+// TestEscapePrivateCopyRootIsGitDirectory: quarantinePrivate scans the
+// private copy with the deep scan, which never takes the root of the scan
+// (rel ".") for a git directory. The confined command turns the private
+// copy of Go's build cache itself into a git directory (HEAD, objects,
+// refs, and a config with core.bare = false, core.worktree and
+// core.fsmonitor) and leaves a link in the project to it. git run in
+// the link (its physical directory is the private copy) finds no .git
+// there and takes the directory itself for the repository (bare-style
+// discovery, then core.worktree), and git status runs the fsmonitor
+// unconfined.
+//
+//	d() { printf %s "$1" | sha256sum | cut -c1-16; }
+//	host=$HOME/.cache/sandboxauth/private/$(d "$PWD")/$(d "$GOCACHE")-go-build
+//	mkdir -p "$GOCACHE/objects" "$GOCACHE/refs/heads"; echo 'ref: refs/heads/main' > "$GOCACHE/HEAD"
+//	printf '[core]\n\tbare = false\n\tworktree = %s\n\tfsmonitor = "touch $HOME/pwned; false"\n' "$host" > "$GOCACHE/config"
+//	ln -s "$host" tools
+func TestEscapePrivateCopyRootIsGitDirectory(t *testing.T) {
+	sb := escapeSandbox(t)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "README"), []byte("hi\n"), 0o644))
+	userGit(t, sb, "add", ".")
+	userGit(t, sb, "commit", "-q", "-m", "init")
+	marker := homeMarker(t)
+	pol := confine.DefaultPolicy(sb)
+	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
+	gocache, err := filepath.EvalSymlinks(pol.Private[0])
+	if err != nil {
+		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
+		gocache, err = filepath.EvalSymlinks(pol.Private[0])
+		require.NoError(t, err)
+	}
+	cacheDir, err := os.UserCacheDir()
+	require.NoError(t, err)
+	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
+	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache))
+	t.Cleanup(func() {
+		for _, n := range []string{"HEAD", "objects", "refs", "config", "index", "index.lock"} {
+			os.RemoveAll(filepath.Join(host, n))
+		}
+	})
+	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+c=`+gocache+`
+mkdir -p $c/objects $c/refs/heads
+echo 'ref: refs/heads/main' > $c/HEAD
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = `+host+`\n\tfsmonitor = "touch `+marker+`; false"\n' > $c/config
+ln -s `+host+` tools`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+	_, err = os.Stat(filepath.Join(host, "config"))
+	t.Logf("the configuration at the root of the private copy after the run: %v", err)
+
+	st, _ := exec.Command("git", "-C", filepath.Join(sb, "tools"), "status", "--short").CombinedOutput()
+	t.Logf("git status in tools: %s", st)
+	assert.NoFileExists(t, marker, "git status in a link of the project ran a configuration the confined command wrote at the root of the private copy of Go's build cache")
+}
