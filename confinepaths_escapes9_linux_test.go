@@ -117,3 +117,24 @@ ln -s `+host+` tools`)
 	t.Logf("git status in tools: %s", st)
 	assert.NoFileExists(t, marker, "git status in a link of the project ran a configuration the confined command wrote at the root of the private copy of Go's build cache")
 }
+
+// TestEscapeRepositoryUnderQuarantineName: the deep scan ignores every
+// git directory and .git file whose path contains ".sandboxauth-quarantine"
+// (what the quarantine moved aside is "never the user's"), after the run
+// as well as before: not known, but not new either. One confined run makes
+// a repository with core.fsmonitor in a directory it names so, deeper
+// than the bounded walk; nothing is moved aside, and the user's git status
+// there runs the fsmonitor unconfined.
+//
+//	d=a/b/c/d/e/f.sandboxauth-quarantine; mkdir -p $d; git init -q $d
+//	git -C $d config core.fsmonitor "touch $HOME/pwned; false"
+func TestEscapeRepositoryUnderQuarantineName(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	d := "a/b/c/d/e/f" + quarantineSuffix
+	out, err := runConfined(shIn(sb, `set -e
+mkdir -p `+d+` && git init -q `+d+` && git -C `+d+` config core.fsmonitor "touch `+marker+`; false"`), protectedPolicy(t, sb))
+	require.NoError(t, err, out)
+	t.Logf("git status in %s: %s", d, userGit(t, filepath.Join(sb, d), "status", "--short"))
+	assert.NoFileExists(t, marker, "git status ran the fsmonitor of a repository made under a name the quarantine uses")
+}
