@@ -138,3 +138,32 @@ mkdir -p `+d+` && git init -q `+d+` && git -C `+d+` config core.fsmonitor "touch
 	t.Logf("git status in %s: %s", d, userGit(t, filepath.Join(sb, d), "status", "--short"))
 	assert.NoFileExists(t, marker, "git status ran the fsmonitor of a repository made under a name the quarantine uses")
 }
+
+// TestEscapeLinkToQuarantinedGitDirectory: the quarantine moves a new .git
+// directory aside whole, under a name known in advance
+// (.git.sandboxauth-quarantine), where it stays a git directory; the
+// deep scan ignores it there and never follows links. One confined run
+// makes a/b/c/d/e/f/.git with core.bare = false, core.worktree (the
+// directory itself) and core.fsmonitor, and a plain link in the project,
+// tools -> a/b/c/d/e/f/.git.sandboxauth-quarantine, dangling until the
+// quarantine moves the .git there. git run in tools finds no .git in its
+// physical directory, takes that directory for the repository and obeys
+// its configuration: git status runs the fsmonitor unconfined.
+//
+//	g=$PWD/a/b/c/d/e/f/.git; mkdir -p $g/objects $g/refs/heads; echo 'ref: refs/heads/main' > $g/HEAD
+//	printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = %s\n\tfsmonitor = "touch $HOME/pwned; false"\n' $g.sandboxauth-quarantine > $g/config
+//	ln -s a/b/c/d/e/f/.git.sandboxauth-quarantine tools
+func TestEscapeLinkToQuarantinedGitDirectory(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	g := filepath.Join(sb, "a/b/c/d/e/f/.git")
+	out, err := runConfined(shIn(sb, `set -e
+g=`+g+`
+mkdir -p $g/objects $g/refs/heads
+echo 'ref: refs/heads/main' > $g/HEAD
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = %s\n\tfsmonitor = "touch `+marker+`; false"\n' $g`+quarantineSuffix+` > $g/config
+ln -s a/b/c/d/e/f/.git`+quarantineSuffix+` tools`), protectedPolicy(t, sb))
+	require.NoError(t, err, out)
+	t.Logf("git status in tools: %s", userGit(t, filepath.Join(sb, "tools"), "status", "--short"))
+	assert.NoFileExists(t, marker, "git status in a link of the project ran the configuration of a git directory the quarantine moved aside")
+}
