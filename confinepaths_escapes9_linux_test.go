@@ -167,3 +167,47 @@ ln -s a/b/c/d/e/f/.git`+quarantineSuffix+` tools`), protectedPolicy(t, sb))
 	t.Logf("git status in tools: %s", userGit(t, filepath.Join(sb, "tools"), "status", "--short"))
 	assert.NoFileExists(t, marker, "git status in a link of the project ran the configuration of a git directory the quarantine moved aside")
 }
+
+// TestEscapePrivateCopyRepositoryUnderQuarantineName: quarantinePrivate
+// clears the private copies with the same deep scan, which ignores
+// whatever lies under a name containing ".sandboxauth-quarantine". The
+// confined command makes a whole repository (core.fsmonitor) in the
+// private copy of Go's build cache under such a name, and a link in the
+// project to it; nothing is moved aside, and the user's git status in the
+// link runs the fsmonitor unconfined.
+//
+//	d() { printf %s "$1" | sha256sum | cut -c1-16; }
+//	host=$HOME/.cache/sandboxauth/private/$(d "$PWD")/$(d "$GOCACHE")-go-build/evil.sandboxauth-quarantine
+//	git init -q "$GOCACHE/evil.sandboxauth-quarantine"; git -C ... config core.fsmonitor "touch $HOME/pwned; false"
+//	ln -s "$host" tools
+func TestEscapePrivateCopyRepositoryUnderQuarantineName(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	pol := confine.DefaultPolicy(sb)
+	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
+	gocache, err := filepath.EvalSymlinks(pol.Private[0])
+	if err != nil {
+		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
+		gocache, err = filepath.EvalSymlinks(pol.Private[0])
+		require.NoError(t, err)
+	}
+	cacheDir, err := os.UserCacheDir()
+	require.NoError(t, err)
+	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
+	name := "evil" + quarantineSuffix
+	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache), name)
+	t.Cleanup(func() { os.RemoveAll(host) })
+	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+rm -rf `+gocache+`/`+name+`
+git init -q `+gocache+`/`+name+`
+git -C `+gocache+`/`+name+` config core.fsmonitor "touch `+marker+`; false"
+ln -s `+host+` tools`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+	st, _ := exec.Command("git", "-C", filepath.Join(sb, "tools"), "status", "--short").CombinedOutput()
+	t.Logf("git status in tools: %s", st)
+	assert.NoFileExists(t, marker, "git status in a link of the project ran a repository the command made in the private copy under a quarantine name")
+}
