@@ -211,3 +211,56 @@ ln -s `+host+` tools`)
 	t.Logf("git status in tools: %s", st)
 	assert.NoFileExists(t, marker, "git status in a link of the project ran a repository the command made in the private copy under a quarantine name")
 }
+
+// TestEscapeProtectedFileInPrivateCopy: the project's protected files
+// (rust-toolchain.toml, **/.cargo/config.toml, .vscode/, ...) are kept
+// read-only in the sandbox, even missing and at any depth, but the
+// private copy of Go's build cache is a writable place outside the
+// sandbox that outlives the run, and quarantinePrivate clears it of git
+// repositories only. The confined command writes there a
+// rust-toolchain.toml whose path names a toolchain it also writes there,
+// and leaves a link in the project to it. The user's (or rust-analyzer's)
+// cargo in tools runs the command's "cargo" unconfined (rustup obeys
+// the file from the physical working directory up).
+//
+//	d() { printf %s "$1" | sha256sum | cut -c1-16; }
+//	host=$HOME/.cache/sandboxauth/private/$(d "$PWD")/$(d "$GOCACHE")-go-build/rs
+//	mkdir -p $GOCACHE/rs/tc/bin; printf '#!/bin/sh\ntouch $HOME/pwned\n' > $GOCACHE/rs/tc/bin/cargo; chmod +x ...
+//	printf '[toolchain]\npath = "%s/tc"\n' "$host" > $GOCACHE/rs/rust-toolchain.toml
+//	ln -s "$host" tools
+func TestEscapeProtectedFileInPrivateCopy(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	pol := confine.DefaultPolicy(sb)
+	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
+	gocache, err := filepath.EvalSymlinks(pol.Private[0])
+	if err != nil {
+		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
+		gocache, err = filepath.EvalSymlinks(pol.Private[0])
+		require.NoError(t, err)
+	}
+	cacheDir, err := os.UserCacheDir()
+	require.NoError(t, err)
+	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
+	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache), "rs")
+	t.Cleanup(func() { os.RemoveAll(host) })
+	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+c=`+gocache+`/rs
+rm -rf $c; mkdir -p $c/tc/bin
+printf '#!/bin/sh\ntouch `+marker+`\necho fake\n' > $c/tc/bin/cargo; chmod +x $c/tc/bin/cargo; cp $c/tc/bin/cargo $c/tc/bin/rustc
+printf '[toolchain]\npath = "%s/tc"\n' `+host+` > $c/rust-toolchain.toml
+ln -s `+host+` tools`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+	if cargo, err := exec.LookPath("cargo"); err == nil {
+		c := exec.Command(cargo, "--version")
+		c.Dir = filepath.Join(sb, "tools")
+		o, _ := c.CombinedOutput()
+		t.Logf("cargo --version in tools: %s", o)
+		assert.NoFileExists(t, marker, "cargo in a link of the project ran a toolchain the command named in the private copy")
+	}
+	assert.NoFileExists(t, filepath.Join(sb, "tools", "rust-toolchain.toml"), "a protected file the command wrote in the private copy stays, reachable through a link in the project")
+}
