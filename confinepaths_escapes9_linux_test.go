@@ -264,3 +264,47 @@ ln -s `+host+` tools`)
 	}
 	assert.NoFileExists(t, filepath.Join(sb, "tools", "rust-toolchain.toml"), "a protected file the command wrote in the private copy stays, reachable through a link in the project")
 }
+
+// TestEscapePrivateCopyOfMissingCache: confine.PrivateCopies (what
+// quarantinePrivate clears after the run) lists only the Private places
+// that exist when ProtectConfinement makes the policy, but Start makes a
+// missing one (MkdirAll) and mounts its private copy all the same. For a
+// user with no Go build cache yet (GOCACHE, or ~/.cache/go-build, missing:
+// no Go used so far), round 8's link into the private copy is back: the
+// command makes a repository (core.fsmonitor) in the private copy and a
+// link in the project to it, and nothing is moved aside.
+//
+//	GOCACHE=$HOME/fresh/go-build (missing before the run)
+//	host=$HOME/.cache/sandboxauth/private/$(d "$PWD")/$(d "$GOCACHE")-go-build/evil
+//	git init -q $GOCACHE/evil; git -C $GOCACHE/evil config core.fsmonitor "touch $HOME/pwned; false"; ln -s $host tools
+func TestEscapePrivateCopyOfMissingCache(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	home, err := os.UserHomeDir()
+	require.NoError(t, err)
+	fresh, err := os.MkdirTemp(home, "gocache9-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(fresh) })
+	gocache := filepath.Join(fresh, "go-build") // missing
+	t.Setenv("GOCACHE", gocache)
+	pol := confine.DefaultPolicy(sb)
+	require.Equal(t, []string{gocache}, pol.Private)
+	cacheDir, err := os.UserCacheDir()
+	require.NoError(t, err)
+	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
+	copyDir := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache))
+	t.Cleanup(func() { os.RemoveAll(copyDir) })
+	host := filepath.Join(copyDir, "evil")
+	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
+	require.NoError(t, err)
+	cmd := exec.Command("/bin/sh", "-c", `set -e
+git init -q `+gocache+`/evil
+git -C `+gocache+`/evil config core.fsmonitor "touch `+marker+`; false"
+ln -s `+host+` tools`)
+	cmd.Dir = sb
+	out, err := runConfined(cmd, p)
+	require.NoError(t, err, out)
+	st, _ := exec.Command("git", "-C", filepath.Join(sb, "tools"), "status", "--short").CombinedOutput()
+	t.Logf("git status in tools: %s", st)
+	assert.NoFileExists(t, marker, "git status in a link of the project ran a repository the command made in the private copy of a cache missing before the run")
+}
