@@ -308,3 +308,39 @@ ln -s `+host+` tools`)
 	t.Logf("git status in tools: %s", st)
 	assert.NoFileExists(t, marker, "git status in a link of the project ran a repository the command made in the private copy of a cache missing before the run")
 }
+
+// TestEscapePlaceholdersLeftBySandboxWithoutPermissions: "placeholders
+// are gone when the last confined command of the sandbox ends". The
+// command takes every permission away from the sandbox directory itself
+// (chmod 000 .) as its last act. For an unprivileged user the removal of
+// the placeholders then fails, and they stay for good: dozens of empty
+// directories and files in the project (.env, .npmrc, .envrc,
+// .tool-versions, .python-version, .aider.conf.yml as directories;
+// .git/commondir reading ".", .git/config.worktree, .git/modules,
+// .git/worktrees, ...), which break the user's tools (a directory where
+// npm, direnv, pyenv or mise read a file) and turn into "the user's
+// files" for every later run. Verified with `sandboxauth run` as sbtest.
+//
+//	chmod 000 .
+func TestEscapePlaceholdersLeftBySandboxWithoutPermissions(t *testing.T) {
+	if os.Geteuid() == 0 {
+		runEscape6AsNobody(t, "TestEscapePlaceholdersLeftBySandboxWithoutPermissions")
+		return
+	}
+	sb := escapeSandbox(t)
+	t.Cleanup(func() { _ = os.Chmod(sb, 0o755) })
+	before, err := os.ReadDir(sb)
+	require.NoError(t, err)
+	out, err := runConfined(shIn(sb, `chmod 000 .`), protectedPolicy(t, sb))
+	require.NoError(t, err, out)
+	require.NoError(t, os.Chmod(sb, 0o755))
+	after, err := os.ReadDir(sb)
+	require.NoError(t, err)
+	var left []string
+	for _, e := range after {
+		left = append(left, e.Name())
+	}
+	t.Logf("entries of the sandbox after the run: %v", left)
+	assert.Len(t, after, len(before), "placeholders stayed in the sandbox after the run")
+	assert.NoFileExists(t, filepath.Join(sb, ".git", "commondir"), "the placeholder of .git/commondir stayed")
+}
