@@ -106,10 +106,16 @@ func (ph placeholder) remove() {
 	defer unix.Close(root)
 	dir, name := root, ph.rel
 	if i := strings.LastIndexByte(ph.rel, '/'); i >= 0 {
-		dir, err = pathres.Openat2(root, ph.rel[:i], &unix.OpenHow{
+		how := &unix.OpenHow{
 			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
 			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-		})
+		}
+		dir, err = pathres.Openat2(root, ph.rel[:i], how)
+		if err == unix.EACCES {
+			// The command took the search permission of a directory on
+			// the way (chmod 000 .): give it back to the owner.
+			dir, err = openGivingAccess(root, ph.rel[:i], how)
+		}
 		if err != nil {
 			return
 		}
@@ -117,12 +123,17 @@ func (ph placeholder) remove() {
 		name = ph.rel[i+1:]
 	}
 	var st unix.Stat_t
-	if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || uint64(st.Dev) != ph.dev || st.Ino != ph.ino {
+	err = unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	if err == unix.EACCES {
+		giveOwnerAccess(dir)
+		err = unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	}
+	if err != nil || uint64(st.Dev) != ph.dev || st.Ino != ph.ino {
 		return
 	}
 	if !ph.isFile {
 		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			_ = unix.Unlinkat(dir, name, unix.AT_REMOVEDIR) // fails unless empty
+			unlinkGivingAccess(dir, name, unix.AT_REMOVEDIR) // fails unless empty
 		}
 		return
 	}
@@ -137,7 +148,7 @@ func (ph placeholder) remove() {
 	n, _ := unix.Read(fd, b)
 	unix.Close(fd)
 	if string(b[:max(n, 0)]) == ph.content {
-		_ = unix.Unlinkat(dir, name, 0)
+		unlinkGivingAccess(dir, name, 0)
 	}
 }
 
@@ -216,4 +227,46 @@ func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
 		return len(data), data, nil
 	}
 	return 0, nil, nil
+}
+
+// openGivingAccess opens rel beneath root as how says, one element at a
+// time, giving the owner back read, write and search permission on each
+// directory on the way that lacks it (a command confined in the sandbox
+// can take them away).
+func openGivingAccess(root int, rel string, how *unix.OpenHow) (int, error) {
+	cur, err := unix.Dup(root)
+	if err != nil {
+		return -1, err
+	}
+	for _, elem := range strings.Split(rel, "/") {
+		next, err := pathres.Openat2(cur, elem, how)
+		if err == unix.EACCES {
+			giveOwnerAccess(cur)
+			next, err = pathres.Openat2(cur, elem, how)
+		}
+		unix.Close(cur)
+		if err != nil {
+			return -1, err
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+// unlinkGivingAccess removes name from the directory dir, giving the
+// owner back its permissions on dir first if the removal is refused.
+func unlinkGivingAccess(dir int, name string, flags int) {
+	if unix.Unlinkat(dir, name, flags) == unix.EACCES {
+		giveOwnerAccess(dir)
+		_ = unix.Unlinkat(dir, name, flags)
+	}
+}
+
+// giveOwnerAccess gives the owner read, write and search permission on
+// the directory fd (opened O_PATH or not).
+func giveOwnerAccess(fd int) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) == nil {
+		_ = unix.Fchmodat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), st.Mode&0o7777|0o700, 0)
+	}
 }

@@ -2,12 +2,13 @@ package confine
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 )
 
 // PrivateCopies returns where the private copies of p.Private are kept on
-// the real file system, one for each entry that exists (see
-// Policy.Private): directories outside the sandbox that confined commands
+// the real file system, one for each entry (see Policy.Private; a
+// missing entry is made, as Start makes it): directories outside the sandbox that confined commands
 // write and that outlive their runs. A caller that looks after what a
 // command left (sandboxauth's ProtectConfinement) looks there too: a
 // link the command leaves in the project can lead the user into one.
@@ -31,6 +32,11 @@ func PrivateCopies(p Policy) ([]string, error) {
 	}
 	var out []string
 	for _, d := range p.Private {
+		// Start makes a missing Private place, and a copy for it: so
+		// does this, to name the same copy.
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, fmt.Errorf("confine: Policy.Private %q: %w", d, err)
+		}
 		if real, _, ok := existing(d); ok {
 			out = append(out, privateCopyDir(root, sandbox, real))
 		}
