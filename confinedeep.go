@@ -4,6 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // The bounded walk before the run sees three levels of the sandbox, but
@@ -39,12 +42,17 @@ import (
 //     (its HEAD moved away) for this run's scan before, and woken it.
 //
 // What the quarantine moves aside is recorded by identity in a ledger
-// (confineledger.go): brought back by a later or a concurrent run (a
-// rename keeps identities and change times), it is new again. And after
-// each run the private copies of the policy's Private places (caches
-// outside the sandbox that outlive the run) are cleared of whatever git
-// takes for a repository, which a link left in the project could lead
-// the user's git into (quarantinePrivate).
+// (confineledger.go), and so is a directory that is a git directory but
+// for one entry (put to sleep, for a run beside this one to wake): brought
+// back by a later or a concurrent run (a rename keeps identities and
+// change times), it is new again. A git directory moved aside whole has
+// its HEAD moved aside too, so that it is not one any more under its new
+// name, which is known in advance. After each run the private copies of
+// the policy's Private places (caches outside the sandbox that outlive
+// the run) are cleared of whatever git takes for a repository, their top
+// included (quarantinePrivate), and a link in the sandbox that leads into
+// a private copy or into what the quarantine moved aside is moved aside:
+// the user's programs would follow it into what a confined command made.
 //
 // What git only records (objects, refs, the index) is left, and so is all
 // that did not change: a repository of the user's that the command merely
@@ -56,6 +64,26 @@ import (
 // level down.
 func gitObeyedNames() []string {
 	return []string{"config", "config.worktree", "commondir", "objects/info/alternates", "hooks", "remotes", "branches", "rebase-merge", "rebase-apply", "sequencer"}
+}
+
+// scanMode says what a scan is for.
+type scanMode int
+
+const (
+	// scanBefore records the git directories and .git files and links
+	// before the run, less what the quarantine moved aside.
+	scanBefore scanMode = iota
+	// scanAfter records them after the run, with what git obeys in each
+	// git directory, the directories that are git directories but for
+	// one entry, and the links.
+	scanAfter
+	// scanPrivate records them in a private copy, its top included.
+	scanPrivate
+)
+
+// newDeepScan returns an empty scan.
+func newDeepScan() *deepScan {
+	return &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}, heads: map[string]int64{}}
 }
 
 // deepScan is what a scan of every directory of the sandbox found.
@@ -71,6 +99,13 @@ type deepScan struct {
 	obeyed map[string][]obeyedEntry
 	// heads are the change times of each git directory's HEAD.
 	heads map[string]int64
+	// partial are the directories that hold a config and some, not all,
+	// of what makes a git directory (HEAD, objects, refs, commondir): a
+	// git directory put to sleep, which a run beside this one could wake
+	// (see quarantineLedger).
+	partial []fileID
+	// links are the symbolic links, with their targets as written.
+	links []link
 	// unreadable are the directories that could not be read.
 	unreadable []string
 }
@@ -79,6 +114,52 @@ type deepScan struct {
 type pointer struct {
 	path  string
 	ctime int64
+}
+
+// link is a symbolic link found by the scan.
+type link struct {
+	path, target string
+}
+
+// strayLinks returns the links of s that lead into one of the private
+// copies (caches outside the sandbox that confined commands write) or
+// into something the quarantine moved aside, by their targets as written
+// or as resolved: the user's programs would follow them into what a
+// confined command made.
+func strayLinks(s *deepScan, private []string) []string {
+	var out []string
+	into := func(p string) bool {
+		if strings.Contains(p, quarantineSuffix) {
+			return true
+		}
+		return slices.ContainsFunc(private, func(d string) bool { return pathres.Within(d, p) })
+	}
+	for _, l := range s.links {
+		written := l.target
+		if !filepath.IsAbs(written) {
+			written = filepath.Join(filepath.Dir(l.path), written)
+		}
+		resolved, err := filepath.EvalSymlinks(l.path)
+		if into(filepath.Clean(written)) || err == nil && into(resolved) {
+			out = append(out, l.path)
+		}
+	}
+	return out
+}
+
+// partialGitDirectory reports whether a directory whose entries are given
+// holds a config and some of HEAD, objects, refs and commondir.
+func partialGitDirectory(entries []os.DirEntry) bool {
+	var config, some bool
+	for _, e := range entries {
+		switch e.Name() {
+		case "config":
+			config = true
+		case "HEAD", "objects", "refs", "commondir":
+			some = true
+		}
+	}
+	return config && some
 }
 
 // obeyedEntry is one thing git obeys in a git directory.

@@ -10,10 +10,10 @@ import (
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
-// scanDeep scans every directory of the sandbox (see confinedeep.go).
-// With obeyed, it also notes what git obeys in each git directory.
-func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
-	s := &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}, heads: map[string]int64{}}
+// scanDeep scans every directory of the sandbox (see confinedeep.go), as
+// mode says.
+func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
+	s := newDeepScan()
 	root, err := unix.Open(c.sandbox, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return s
@@ -36,16 +36,23 @@ func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
 		if err != nil {
 			s.unreadable = append(s.unreadable, abs)
 		}
-		// What the quarantine moved aside is never the user's: brought
-		// back (renamed, by a later or a concurrent run), it is new.
-		aside := strings.Contains(rel, quarantineSuffix)
-		if rel != "." && isGitDirectory(entries) && !aside {
+		// Before the run, what the quarantine moved aside is never the
+		// user's: brought back (renamed, by a later or a concurrent run),
+		// it is new. After it, it is judged like the rest.
+		aside := mode == scanBefore && strings.Contains(rel, quarantineSuffix)
+		gitdir := isGitDirectory(entries)
+		if (rel != "." || mode == scanPrivate) && gitdir && !aside {
 			if id, ok := identifyAt(fd, "."); ok {
 				s.gitDirs[id] = abs
 				s.heads[abs] = ctimeAt(fd, "HEAD")
-				if obeyed {
+				if mode == scanAfter {
 					s.obeyed[abs] = append(obeyedAt(fd, abs), c.configObeyed(abs)...)
 				}
+			}
+		}
+		if mode == scanAfter && !gitdir && partialGitDirectory(entries) {
+			if id, ok := identifyAt(fd, "."); ok {
+				s.partial = append(s.partial, id)
 			}
 		}
 		for _, e := range entries {
@@ -54,6 +61,10 @@ func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
 			case name == ".git" && !e.IsDir() && !aside:
 				if id, ok := identifyAt(fd, name); ok {
 					s.pointers[id] = pointer{path: filepath.Join(abs, name), ctime: ctimeAt(fd, name)}
+				}
+			case mode == scanAfter && e.Type()&os.ModeSymlink != 0:
+				if target, err := readlinkAt(fd, name); err == nil {
+					s.links = append(s.links, link{path: filepath.Join(abs, name), target: target})
 				}
 			case e.IsDir():
 				queue = append(queue, filepath.Join(rel, name))
@@ -193,4 +204,14 @@ func (c *confinePaths) configObeyed(gitdir string) []obeyedEntry {
 		}
 	}
 	return out
+}
+
+// readlinkAt reads the link name in the directory dir.
+func readlinkAt(dir int, name string) (string, error) {
+	b := make([]byte, unix.PathMax)
+	n, err := unix.Readlinkat(dir, name, b)
+	if err != nil {
+		return "", err
+	}
+	return string(b[:n]), nil
 }

@@ -137,7 +137,7 @@ func BenchmarkDeepScan(b *testing.B) {
 		c := newConfinePaths(sb, nil, &confine.Policy{Placeholders: map[string]string{}})
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if s := c.scanDeep(true); len(s.gitDirs) != 0 || len(s.unreadable) != 0 {
+			if s := c.scanDeep(scanAfter); len(s.gitDirs) != 0 || len(s.unreadable) != 0 {
 				b.Fatal(s)
 			}
 		}

@@ -81,6 +81,7 @@ func quarantine(sandbox, path string) bool {
 			err = renameNoReplace(parent, base, to)
 		}
 		if err == nil {
+			disarmGitDirectory(parent, to, random)
 			return true
 		}
 		if err != unix.EEXIST && err != unix.ENOTEMPTY {
@@ -88,6 +89,31 @@ func quarantine(sandbox, path string) bool {
 		}
 	}
 	return false
+}
+
+// disarmGitDirectory moves aside the HEAD of name in the directory dir
+// when name is a git directory (a .git just moved aside is one still,
+// under a name known in advance, which a link in the project could name):
+// without HEAD, git takes it for a plain directory.
+func disarmGitDirectory(dir int, name, random string) {
+	fd, err := pathres.Openat2(dir, name, &unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS,
+	})
+	if err != nil {
+		return
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil || !isGitDirectory(entries) {
+		return
+	}
+	for _, to := range quarantineNames("HEAD", random) {
+		if err := renameNoReplace(fd, "HEAD", to); err != unix.EEXIST && err != unix.ENOTEMPTY {
+			return
+		}
+	}
 }
 
 // renameNoReplace renames from to to in the directory dir, failing with

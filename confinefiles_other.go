@@ -25,6 +25,4 @@ func quarantine(sandbox, path string) bool { return false }
 func (c *confinePaths) readDir(dir string) ([]os.DirEntry, error) { return nil, errNoQuarantine }
 
 // scanDeep finds nothing.
-func (c *confinePaths) scanDeep(obeyed bool) *deepScan {
-	return &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}, heads: map[string]int64{}}
-}
+func (c *confinePaths) scanDeep(mode scanMode) *deepScan { return newDeepScan() }

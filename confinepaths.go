@@ -113,7 +113,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	}
 	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
 	if c.gitWriteProtected() {
-		was.deep = c.scanDeep(false)
+		was.deep = c.scanDeep(scanBefore)
 		was.private, _ = confine.PrivateCopies(p)
 		was.ledger = openLedger(p, sandbox)
 	}
@@ -210,7 +210,14 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 		// hand, whatever its change time says.
 		var deep []string
 		if was.deep != nil {
-			deep, asideIDs = deepQuarantine(was.deep, after.scanDeep(true), was.since, was.ledger.read())
+			now := after.scanDeep(scanAfter)
+			// A git directory put to sleep now could be woken by a run
+			// that began before this one ended.
+			for _, id := range now.partial {
+				was.ledger.add(id)
+			}
+			deep, asideIDs = deepQuarantine(was.deep, now, was.since, was.ledger.read())
+			deep = append(deep, strayLinks(now, was.private)...)
 		}
 		// The sequencer state of the repositories known before is
 		// judged by its digest (below), not by its change time.
@@ -270,7 +277,7 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 // would take for a repository: a link the command leaves in the project
 // would lead the user's git there, and no cache holds one.
 func quarantinePrivate(dir string, rules []classify.Protected) {
-	s := newConfinePaths(dir, rules, &confine.Policy{Placeholders: map[string]string{}}).scanDeep(false)
+	s := newConfinePaths(dir, rules, &confine.Policy{Placeholders: map[string]string{}}).scanDeep(scanPrivate)
 	var paths []string
 	for _, g := range s.gitDirs {
 		if filepath.Base(g) == ".git" {
