@@ -22,23 +22,33 @@
 //
 // The command runs in Linux namespaces made by bubblewrap, the system's
 // bwrap (found in /usr/bin, /usr/local/bin or /bin only). The files are
-// named after what they hold: sandbox_linux.go assembles the whole sandbox
-// in one function (bwrapArgs), namespaces_linux.go chooses the namespaces
-// and probes them, mounts_linux.go resolves the view, sources_linux.go
-// opens what is mounted, sockets_linux.go finds the sockets to mask,
-// seccomp_linux.go builds the system-call filter, landlock_linux.go the
-// Landlock rulesets, helper_linux.go the sandbox's first process (which
-// adds Landlock's write rules, starts the command and waits for the whole
-// sandbox), control_linux.go the pipes between it and the starting thread
-// that let cmd.Wait return only once the sandbox is gone, orphans_linux.go
-// ends a sandbox whose bubblewrap was killed before the helper could
-// take over,
-// placeholders_linux.go keeps missing read-only paths from being created,
-// bookkeeping_linux.go chooses where the placeholder records are kept (out
-// of every command's reach), devices_linux.go and terminal_linux.go put
-// back the metadata of the machine's device nodes bound into the view and
-// the settings of the user's terminal, and environment_linux.go adjusts
-// the command's environment.
+// named after what they hold:
+//
+//   - sandbox_linux.go assembles the whole sandbox in one function
+//     (bwrapArgs); namespaces_linux.go chooses the namespaces and probes
+//     them; mounts_linux.go resolves the view; sources_linux.go opens what
+//     is mounted; sockets_linux.go finds the sockets to mask;
+//     privatecopies_linux.go names the private copies;
+//   - seccomp_linux.go builds the system-call filter; landlock_linux.go
+//     the Landlock rulesets; connectguard_linux.go stands behind the
+//     command's connect calls;
+//   - helper_linux.go is the sandbox's first process (which adds
+//     Landlock's write rules, starts the command and waits for the whole
+//     sandbox), from a thread of its own (threads_linux.go);
+//     control_linux.go holds the pipes between it and the starting thread
+//     that let cmd.Wait return only once the sandbox is gone;
+//     orphans_linux.go ends a sandbox whose bubblewrap was killed before
+//     the helper could take over;
+//   - placeholders_linux.go keeps missing read-only paths from being
+//     created; bookkeeping_linux.go chooses where the records are kept
+//     (out of every command's reach);
+//   - devices_linux.go, terminal_linux.go and streams_linux.go put back
+//     the metadata of the machine's device nodes bound into the view, the
+//     settings of the user's terminal and the status flags of the
+//     standard streams; environment_linux.go adjusts the command's
+//     environment.
+//
+// What the sandbox is:
 //
 //   - A user namespace in which the command has no capabilities, not even
 //     as root, and cannot make another.
