@@ -128,3 +128,22 @@ func TestFPDeepRepositoryChangedJustBefore(t *testing.T) {
 	assert.Empty(t, quarantined(t, sb), "the user's repository lost its configuration and hooks after a confined git status")
 	assert.Contains(t, userGit(t, r, "remote", "-v"), "example.invalid", "the user's remote is gone")
 }
+
+// TestFPWorktreeInProjectRuns: the same failure for a project with a git
+// worktree of its own inside it (git worktree add wt, by the user):
+// .git/worktrees and .git/worktrees/wt/... are both read-only, the view
+// pins .git/worktrees and binds it read-only with one shared descriptor,
+// and bubblewrap fails ("Can't stat fd N: Bad file descriptor"): nothing
+// runs confined in the project at all.
+//
+//	git worktree add wt -b side
+//	sandboxauth run --sandbox . -- true   # bwrap: Can't stat fd 21: Bad file descriptor
+func TestFPWorktreeInProjectRuns(t *testing.T) {
+	sb := escapeSandbox(t)
+	fpRepo(t, sb)
+	fpGit(t, sb, "worktree", "add", "-q", "wt", "-b", "side")
+	time.Sleep(1100 * time.Millisecond)
+
+	require.NoError(t, confine.Run(shIn(sb, "cd wt && git status --short && git log --oneline -1"), protectedPolicy(t, sb)), "confined git status in the user's worktree")
+	assert.Empty(t, quarantined(t, sb), "the user's worktree was moved aside")
+}
