@@ -80,12 +80,38 @@ func TestFPSubmoduleProjectRuns(t *testing.T) {
 	cmd := shIn(sb, `set -e
 git status --short
 git submodule status --recursive
-git -c protocol.file.allow=always submodule update --init --recursive
+git submodule foreach -q --recursive 'git status --short; git log --oneline -1'
 cd a/b/c/d/deep && git status --short && git log --oneline -1`)
 	require.NoError(t, confine.Run(shIn(sb, "true"), protectedPolicy(t, sb)), "confined `true` in a project with submodules")
 	require.NoError(t, confine.Run(cmd, protectedPolicy(t, sb)))
 	assert.Empty(t, quarantined(t, sb), "the user's submodules were moved aside")
 	assert.Empty(t, userGit(t, sb, "status", "--short"))
+}
+
+// TestFPSubmoduleUpdate: in a project whose submodules are checked out
+// already (git submodule add, by the user), a confined `git submodule
+// update --init --recursive` (what a build script or CI step runs first)
+// fails: git sets core.worktree in .git/modules/NAME/config on every
+// update, and that file is read-only ("could not lock config file
+// .git/modules/a/b/c/d/s1/config: Read-only file system", exit 128),
+// though the value it writes is the one already there.
+func TestFPSubmoduleUpdate(t *testing.T) {
+	sb := escapeSandbox(t)
+	src := t.TempDir()
+	fpRepo(t, filepath.Join(src, "lib"))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "t"), []byte("t\n"), 0o644))
+	fpGit(t, sb, "add", "t")
+	fpGit(t, sb, "commit", "-qm", "t")
+	fpGit(t, sb, "submodule", "add", "-q", filepath.Join(src, "lib"), "a/b/c/d/s1")
+	fpGit(t, sb, "commit", "-qm", "submodule")
+	time.Sleep(1100 * time.Millisecond)
+
+	cmd := shIn(sb, "git -c protocol.file.allow=always submodule update --init --recursive")
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	err := confine.Run(cmd, protectedPolicy(t, sb))
+	assert.NoError(t, err, "confined git submodule update --init --recursive: %s", out)
+	assert.Empty(t, quarantined(t, sb))
 }
 
 // TestFPDeepRepositoryBranchSwitch: a repository of the user's deeper than
