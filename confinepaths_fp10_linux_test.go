@@ -173,3 +173,30 @@ func TestFPWorktreeInProjectRuns(t *testing.T) {
 	require.NoError(t, confine.Run(shIn(sb, "cd wt && git status --short && git log --oneline -1"), protectedPolicy(t, sb)), "confined git status in the user's worktree")
 	assert.Empty(t, quarantined(t, sb), "the user's worktree was moved aside")
 }
+
+// TestFPCargoBuild: no Rust project builds confined unless it has its own
+// .cargo/config and .cargo/config.toml. Both are protected (cargo's
+// configuration) and, missing, get placeholders; but ProtectConfinement
+// gives them no entry in Placeholders, so confine makes them empty
+// directories, and cargo, which reads .cargo/config in the working
+// directory and every parent, stops: "failed to read configuration file
+// .cargo/config: Is a directory" (exit 101). An empty file would read as
+// no configuration. (rust-toolchain's directory placeholder does not
+// stop rustup; .python-version's does not stop pyenv.)
+//
+//	cargo init . && sandboxauth run --sandbox . -- cargo build --offline
+func TestFPCargoBuild(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Fatal("cargo is needed for this test")
+	}
+	sb := escapeSandbox(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "src"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "Cargo.toml"), []byte("[package]\nname = \"fp\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "src/main.rs"), []byte("fn main() {}\n"), 0o644))
+
+	cmd := shIn(sb, "cargo build -q --offline")
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	assert.NoError(t, confine.Run(cmd, protectedPolicy(t, sb)), "confined cargo build: %s", out)
+	assert.NoDirExists(t, filepath.Join(sb, ".cargo"), "placeholders left behind")
+}
