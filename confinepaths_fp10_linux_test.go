@@ -200,3 +200,31 @@ func TestFPCargoBuild(t *testing.T) {
 	assert.NoError(t, confine.Run(cmd, protectedPolicy(t, sb)), "confined cargo build: %s", out)
 	assert.NoDirExists(t, filepath.Join(sb, ".cargo"), "placeholders left behind")
 }
+
+// TestFPRebaseContinue: the user has an interactive rebase stopped at an
+// "edit" step with more steps to go (git rebase -i, edit, edit, edit);
+// the confined command runs `git rebase --continue` (what an agent does
+// after fixing the stopped commit), and git stops at the next edit. The
+// sequencer state's digest changed (the todo lost a line, done gained
+// one), so the whole .git/rebase-merge is moved aside: the user's rebase
+// is gone, HEAD is left detached ("Not currently on any branch") and the
+// branch is never updated. A change that only moves steps from the todo
+// to done (no new exec, no new line) could be told apart from a planted
+// step.
+func TestFPRebaseContinue(t *testing.T) {
+	sb := escapeSandbox(t)
+	for _, n := range []string{"1", "2", "3", "4"} {
+		require.NoError(t, os.WriteFile(filepath.Join(sb, "f"+n), []byte(n), 0o644))
+		fpGit(t, sb, "add", "f"+n)
+		fpGit(t, sb, "commit", "-qm", "c"+n)
+	}
+	c := exec.Command("git", "rebase", "-q", "-i", "HEAD~3")
+	c.Dir, c.Env = sb, append(os.Environ(), append(gitEnv, "GIT_SEQUENCE_EDITOR=sed -i s/^pick/edit/")...)
+	_ = c.Run() // stops at the first edit
+	require.DirExists(t, filepath.Join(sb, ".git/rebase-merge"))
+	time.Sleep(1100 * time.Millisecond)
+
+	require.NoError(t, confine.Run(shIn(sb, "git rebase --continue"), protectedPolicy(t, sb)))
+	assert.Empty(t, quarantined(t, sb), "the user's rebase in progress was moved aside")
+	assert.Contains(t, userGit(t, sb, "status"), "rebase in progress", "the user's rebase is lost")
+}
