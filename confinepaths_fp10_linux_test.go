@@ -228,3 +228,30 @@ func TestFPRebaseContinue(t *testing.T) {
 	assert.Empty(t, quarantined(t, sb), "the user's rebase in progress was moved aside")
 	assert.Contains(t, userGit(t, sb, "status"), "rebase in progress", "the user's rebase is lost")
 }
+
+// TestFPRebaseConflict: the confined command runs `git rebase main`, which
+// stops on a conflict. The new .git/rebase-merge (which holds no exec
+// step: a plain rebase's todo is all picks) is moved aside: the
+// repository is left with HEAD detached and unmerged paths, and neither
+// `git rebase --continue` nor `git rebase --abort` works ("No rebase in
+// progress?"); the user has to find the branch again by hand.
+func TestFPRebaseConflict(t *testing.T) {
+	sb := escapeSandbox(t)
+	fpGit(t, sb, "checkout", "-q", "-b", "main")
+	write := func(s string) { require.NoError(t, os.WriteFile(filepath.Join(sb, "f"), []byte(s), 0o644)) }
+	write("a")
+	fpGit(t, sb, "add", "f")
+	fpGit(t, sb, "commit", "-qm", "a")
+	fpGit(t, sb, "checkout", "-q", "-b", "topic")
+	write("b")
+	fpGit(t, sb, "commit", "-qam", "b")
+	fpGit(t, sb, "checkout", "-q", "main")
+	write("c")
+	fpGit(t, sb, "commit", "-qam", "c")
+	fpGit(t, sb, "checkout", "-q", "topic")
+	time.Sleep(1100 * time.Millisecond)
+
+	_ = confine.Run(shIn(sb, "git rebase main"), protectedPolicy(t, sb)) // stops on the conflict
+	assert.Empty(t, quarantined(t, sb), "the rebase's state was moved aside")
+	assert.Contains(t, userGit(t, sb, "status"), "rebase in progress", "the rebase stopped on a conflict is lost")
+}
