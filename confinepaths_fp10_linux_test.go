@@ -210,7 +210,9 @@ func TestFPCargoBuild(t *testing.T) {
 // is gone, HEAD is left detached ("Not currently on any branch") and the
 // branch is never updated. A change that only moves steps from the todo
 // to done (no new exec, no new line) could be told apart from a planted
-// step.
+// step. (Documented in README.md: "git's state of a rebase ... it left
+// stopped or changed" is moved aside; this test records the cost to the
+// user, and may be dropped if that is the intended trade.)
 func TestFPRebaseContinue(t *testing.T) {
 	sb := escapeSandbox(t)
 	for _, n := range []string{"1", "2", "3", "4"} {
@@ -235,6 +237,8 @@ func TestFPRebaseContinue(t *testing.T) {
 // repository is left with HEAD detached and unmerged paths, and neither
 // `git rebase --continue` nor `git rebase --abort` works ("No rebase in
 // progress?"); the user has to find the branch again by hand.
+// (Documented in README.md, like TestFPRebaseContinue: recorded for its
+// cost, may be dropped if intended.)
 func TestFPRebaseConflict(t *testing.T) {
 	sb := escapeSandbox(t)
 	fpGit(t, sb, "checkout", "-q", "-b", "main")
