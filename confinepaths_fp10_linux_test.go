@@ -259,3 +259,27 @@ func TestFPRebaseConflict(t *testing.T) {
 	assert.Empty(t, quarantined(t, sb), "the rebase's state was moved aside")
 	assert.Contains(t, userGit(t, sb, "status"), "rebase in progress", "the rebase stopped on a conflict is lost")
 }
+
+// TestFPSubmoduleCommit: once a project with submodules runs at all, no
+// git write works inside a submodule: .git/modules is read-only whole
+// (its config and hooks are what matters, but the submodules' index,
+// HEAD, refs and objects live there too), so a confined `git commit`,
+// `git checkout -b` or `git add` in deps/lib fails ("Unable to create
+// .git/modules/deps/lib/index.lock: Read-only file system"). Keeping
+// .git/modules/NAME/{config,config.worktree,hooks,...} read-only, as
+// for the top repository, would be enough.
+func TestFPSubmoduleCommit(t *testing.T) {
+	sb := escapeSandbox(t)
+	src := t.TempDir()
+	fpRepo(t, filepath.Join(src, "lib"))
+	fpRepo(t, sb)
+	fpGit(t, sb, "submodule", "add", "-q", filepath.Join(src, "lib"), "deps/lib")
+	fpGit(t, sb, "commit", "-qm", "submodule")
+	time.Sleep(1100 * time.Millisecond)
+
+	cmd := shIn(sb, "cd deps/lib && echo y >> f && git commit -qam y && git checkout -q -b wip")
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	assert.NoError(t, confine.Run(cmd, protectedPolicy(t, sb)), "confined git commit in a submodule: %s", out)
+	assert.Empty(t, quarantined(t, sb))
+}
