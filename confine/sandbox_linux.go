@@ -60,6 +60,12 @@ func bwrapArgs(v *view, network bool, keep int, src *sources, helper string, arg
 	// 4. Inside the writable places: directories pinned so that they
 	// cannot be renamed or replaced, then the read-only paths.
 	for _, p := range v.pins {
+		// A pin that is read-only too is bound once, read-only, below:
+		// the two binds would share one descriptor, which bubblewrap
+		// closes after the first.
+		if slices.Contains(v.readOnly, p) {
+			continue
+		}
 		a = append(a, "--bind-fd", src.fd(p), p)
 	}
 	for _, r := range v.readOnly {
