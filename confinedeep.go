@@ -31,21 +31,20 @@ import (
 //     cache of the command's), which the scan need not follow;
 //   - in the git directories that were there before, what git obeys
 //     (configuration, hooks, redirections, legacy remotes, a stopped
-//     rebase's steps) that changed while the command ran: its change
-//     time, which no program can set back, is at or after the time the
-//     policy was made;
+//     rebase's steps, the files the configuration includes) that is new
+//     or whose content changed during the run, by a digest of each taken
+//     before and after (not by change times, which a change of the
+//     user's just before the run would share);
 //   - a directory the scan cannot read even after giving its owner the
-//     permission back, unless it was unreadable before;
-//   - in a known git directory whose HEAD changed during the run, what git
-//     obeys, whatever its change time: another run of the same sandbox,
-//     running when this one began, may have put the directory to sleep
-//     (its HEAD moved away) for this run's scan before, and woken it.
+//     permission back, unless it was unreadable before.
 //
 // What the quarantine moves aside is recorded by identity in a ledger
 // (confineledger.go), and so is a directory that is a git directory but
-// for one entry (put to sleep, for a run beside this one to wake): brought
-// back by a later or a concurrent run (a rename keeps identities and
-// change times), it is new again. A git directory moved aside whole has
+// for an entry (put to sleep, its HEAD, objects or refs moved away, for a
+// run that began before this one ended to wake, which saw it whole before
+// its command started): brought back by a later or a concurrent run (a
+// rename keeps identities and change times), it is new again. A branch
+// switch (a new HEAD) in a repository that stayed whole is not a wake. A git directory moved aside whole has
 // its HEAD moved aside too, so that it is not one any more under its new
 // name, which is known in advance. After each run the private copies of
 // the policy's Private places (caches outside the sandbox that outlive
@@ -83,7 +82,7 @@ const (
 
 // newDeepScan returns an empty scan.
 func newDeepScan() *deepScan {
-	return &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}, heads: map[string]int64{}}
+	return &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}}
 }
 
 // deepScan is what a scan of every directory of the sandbox found.
@@ -97,8 +96,6 @@ type deepScan struct {
 	// obeyed are, in each git directory, what git obeys, with its change
 	// time: a path to move aside (a link, for what lies behind it).
 	obeyed map[string][]obeyedEntry
-	// heads are the change times of each git directory's HEAD.
-	heads map[string]int64
 	// partial are the directories that hold a config and some, not all,
 	// of what makes a git directory (HEAD, objects, refs, commondir): a
 	// git directory put to sleep, which a run beside this one could wake
@@ -162,10 +159,12 @@ func partialGitDirectory(entries []os.DirEntry) bool {
 	return config && some
 }
 
-// obeyedEntry is one thing git obeys in a git directory.
+// obeyedEntry is one thing git obeys in a git directory: its key (its
+// path in the git directory, or its absolute path for what the
+// configuration names), the path to move aside, and a digest of its
+// content.
 type obeyedEntry struct {
-	path  string
-	ctime int64
+	key, path, digest string
 }
 
 // deepQuarantine returns what the command left, by the scans before
@@ -192,13 +191,15 @@ func deepQuarantine(was, now *deepScan, since int64, aside map[fileID]bool) ([]s
 			}
 			continue
 		}
-		// A HEAD that changed may have woken a git directory that another
-		// run of the sandbox, running when this one began, had put to
-		// sleep (a HEAD moved away and back): what git obeys there goes
-		// too, whatever its change time.
-		woken := now.heads[dir] >= since
+		// Known: what git obeys there that is new or whose content
+		// changed (not its change time, which a user's change just before
+		// the run would share).
+		before := map[string]string{}
+		for _, e := range was.obeyed[was.gitDirs[id]] {
+			before[e.key] = e.digest
+		}
 		for _, e := range now.obeyed[dir] {
-			if woken || e.ctime >= since {
+			if d, ok := before[e.key]; !ok || d != e.digest {
 				out = append(out, e.path)
 			}
 		}

@@ -1,6 +1,10 @@
 package sandboxauth
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,8 +48,7 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 		if (rel != "." || mode == scanPrivate) && gitdir && !aside {
 			if id, ok := identifyAt(fd, "."); ok {
 				s.gitDirs[id] = abs
-				s.heads[abs] = ctimeAt(fd, "HEAD")
-				if mode == scanAfter {
+				if mode != scanPrivate {
 					s.obeyed[abs] = append(obeyedAt(fd, abs), c.configObeyed(abs)...)
 				}
 			}
@@ -116,10 +119,10 @@ func ctimeAt(dir int, name string) int64 {
 }
 
 // obeyedAt returns what git obeys in the git directory gitdir (open as
-// dir), with change times: each of gitObeyedNames that exists, and the
-// entries of those that are directories. The entries of a directory
-// reached through a link are noted under the link, which is what can be
-// moved aside.
+// dir), with digests of their contents: each of gitObeyedNames that
+// exists, and the entries of those that are directories, keyed by their
+// path in the git directory. The entries of a directory reached through
+// a link are to be moved aside as the link.
 func obeyedAt(dir int, gitdir string) []obeyedEntry {
 	var out []obeyedEntry
 	for _, name := range gitObeyedNames() {
@@ -128,7 +131,7 @@ func obeyedAt(dir int, gitdir string) []obeyedEntry {
 			continue
 		}
 		path := filepath.Join(gitdir, name)
-		out = append(out, obeyedEntry{path: path, ctime: st.Ctim.Nano()})
+		out = append(out, obeyedEntry{key: name, path: path, digest: digestAt(dir, name, &st)})
 		link := st.Mode&unix.S_IFMT == unix.S_IFLNK
 		if st.Mode&unix.S_IFMT != unix.S_IFDIR && !link {
 			continue
@@ -140,7 +143,11 @@ func obeyedAt(dir int, gitdir string) []obeyedEntry {
 		f := os.NewFile(uintptr(sub), path)
 		names, _ := f.Readdirnames(-1)
 		for _, n := range names {
-			e := obeyedEntry{path: filepath.Join(path, n), ctime: ctimeAt(sub, n)}
+			var est unix.Stat_t
+			if unix.Fstatat(sub, n, &est, unix.AT_SYMLINK_NOFOLLOW) != nil {
+				continue
+			}
+			e := obeyedEntry{key: name + "/" + n, path: filepath.Join(path, n), digest: digestAt(sub, n, &est)}
 			if link {
 				e.path = path
 			}
@@ -151,12 +158,43 @@ func obeyedAt(dir int, gitdir string) []obeyedEntry {
 	return out
 }
 
-// configObeyed returns, with change times, the files in the sandbox that
-// the configuration of the git directory gitdir makes git read or run:
-// the files it includes, and the hooks directory it names (with its
-// entries). A relative hooks path is taken from where git runs: the work
-// tree's top, the parent of a .git directory, or the git directory
-// itself.
+// digestAt returns what tells one content of name (in the directory dir,
+// whose status st is) from another: a regular file's SHA-256 (its size
+// and change time beyond 1 MiB), a link's target, a directory's or
+// another file's type.
+func digestAt(dir int, name string, st *unix.Stat_t) string {
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		if st.Size > 1<<20 {
+			return fmt.Sprintf("big %d %d", st.Size, st.Ctim.Nano())
+		}
+		fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Sprintf("unreadable %d", st.Ctim.Nano())
+		}
+		f := os.NewFile(uintptr(fd), name)
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, io.LimitReader(f, 1<<20+1)); err != nil {
+			return fmt.Sprintf("unreadable %d", st.Ctim.Nano())
+		}
+		return hex.EncodeToString(h.Sum(nil))
+	case unix.S_IFLNK:
+		target, err := readlinkAt(dir, name)
+		if err != nil {
+			return fmt.Sprintf("link %d", st.Ctim.Nano())
+		}
+		return "link " + target
+	}
+	return fmt.Sprintf("type %o", st.Mode&unix.S_IFMT)
+}
+
+// configObeyed returns, with digests, the files in the sandbox that the
+// configuration of the git directory gitdir makes git read or run: the
+// files it includes, and the hooks directory it names (with its
+// entries), keyed by their paths. A relative hooks path is taken from
+// where git runs: the work tree's top, the parent of a .git directory, or
+// the git directory itself.
 func (c *confinePaths) configObeyed(gitdir string) []obeyedEntry {
 	var out []obeyedEntry
 	home, err := os.UserHomeDir()
@@ -167,29 +205,37 @@ func (c *confinePaths) configObeyed(gitdir string) []obeyedEntry {
 		if !pathres.Within(c.sandbox, p) || p == c.sandbox {
 			return
 		}
-		var st unix.Stat_t
-		if unix.Lstat(p, &st) != nil {
+		parent, err := unix.Open(filepath.Dir(p), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
 			return
 		}
-		out = append(out, obeyedEntry{path: p, ctime: st.Ctim.Nano()})
+		defer unix.Close(parent)
+		var st unix.Stat_t
+		if unix.Fstatat(parent, filepath.Base(p), &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+			return
+		}
+		out = append(out, obeyedEntry{key: p, path: p, digest: digestAt(parent, filepath.Base(p), &st)})
 		if !dir {
 			return
 		}
 		link := st.Mode&unix.S_IFMT == unix.S_IFLNK
-		entries, err := os.ReadDir(p)
+		sub, err := unix.Open(p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return
 		}
-		for _, e := range entries {
-			q := filepath.Join(p, e.Name())
-			if unix.Lstat(q, &st) != nil {
+		f := os.NewFile(uintptr(sub), p)
+		defer f.Close()
+		names, _ := f.Readdirnames(-1)
+		for _, n := range names {
+			var est unix.Stat_t
+			if unix.Fstatat(sub, n, &est, unix.AT_SYMLINK_NOFOLLOW) != nil {
 				continue
 			}
+			e := obeyedEntry{key: filepath.Join(p, n), path: filepath.Join(p, n), digest: digestAt(sub, n, &est)}
 			if link {
-				out = append(out, obeyedEntry{path: p, ctime: st.Ctim.Nano()})
-			} else {
-				out = append(out, obeyedEntry{path: q, ctime: st.Ctim.Nano()})
+				e.path = p
 			}
+			out = append(out, e)
 		}
 	}
 	cfg := readGitConfigPaths(filepath.Join(gitdir, "config"))

@@ -98,8 +98,11 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 		return p
 	}
 	// File systems stamp change times from a coarse clock, which may lag
-	// behind this one.
-	since := time.Now().Add(-time.Second).UnixNano()
+	// behind this one by a tick (4 to 10 ms); a command starts well after
+	// this (bubblewrap alone takes milliseconds), so what it changes is
+	// stamped after since. What the user changed in the 100 ms before
+	// counts as the command's (and may be moved aside).
+	since := time.Now().Add(-100 * time.Millisecond).UnixNano()
 	c := newConfinePaths(sandbox, rules, &p)
 	c.top()
 	c.walk()
@@ -399,6 +402,9 @@ func (c *confinePaths) top() {
 		abs := filepath.Join(c.sandbox, filepath.FromSlash(rel))
 		if r.Write {
 			c.readOnly(abs)
+			if readAsNothing(rel) {
+				c.policy.Placeholders[abs] = ""
+			}
 		}
 		if r.Read {
 			c.hide(abs)
@@ -412,6 +418,20 @@ func (c *confinePaths) top() {
 		// must not gain steps.
 		c.sequencer(filepath.Join(c.sandbox, ".git"))
 	}
+}
+
+// readAsNothing reports whether the file rel, a protected path at the top,
+// is read as no configuration when empty, by the tools that read it
+// (TOML and INI settings), and fails them when it is a directory: its
+// placeholder, while it is missing, is an empty file rather than the
+// empty directory other paths get (cargo stops on a directory
+// .cargo/config).
+func readAsNothing(rel string) bool {
+	switch rel {
+	case ".cargo/config", ".cargo/config.toml", ".npmrc", ".yarnrc", "bunfig.toml":
+		return true
+	}
+	return false
 }
 
 // gitlinkRepositories keeps read-only the repositories of the top
@@ -746,8 +766,20 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 	}
 	add(filepath.Join(common, "config"), "", false)
 	add(filepath.Join(common, "hooks"), "", false)
-	add(filepath.Join(common, "modules"), "", false)
-	add(filepath.Join(common, "worktrees"), "", false)
+	// The git directories of submodules and linked worktrees: each kept
+	// like a nested repository's, so that git can still write their
+	// index, HEAD, refs and objects (a commit in a submodule); missing,
+	// the directory that would hold them is read-only.
+	for _, name := range []string{"modules", "worktrees"} {
+		d := filepath.Join(common, name)
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			if gitdir == common { // a linked worktree's are its common directory's
+				c.gitDirectoriesIn(d, 4)
+			}
+		} else {
+			add(d, "", false)
+		}
+	}
 	// Remotes that the configuration does not define, in git's legacy
 	// files (remotes/NAME, branches/NAME): the user's git push and fetch
 	// would go where they say, a repository of the command's with hooks.
@@ -801,6 +833,42 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 			if _, err := os.Lstat(inc); err != nil {
 				c.policy.Placeholders[inc] = "" // git reads an empty file as nothing
 			}
+		}
+	}
+}
+
+// gitDirectoriesIn keeps the git directories found in dir (submodules'
+// under .git/modules, whose names may hold slashes, and linked worktrees'
+// under .git/worktrees), depth levels down at most, like those of nested
+// repositories.
+func (c *confinePaths) gitDirectoriesIn(dir string, depth int) {
+	if depth == 0 {
+		c.readOnly(dir) // deeper than submodule names go: kept whole
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		c.readOnly(dir)
+		return
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if !e.IsDir() {
+			c.readOnly(p)
+			continue
+		}
+		sub, err := os.ReadDir(p)
+		if err != nil {
+			c.readOnly(p)
+			continue
+		}
+		if isGitDirectory(sub) {
+			if !c.gitDirs[p] {
+				c.gitDirs[p] = true
+				c.gitDirectory(p, p, false)
+			}
+		} else {
+			c.gitDirectoriesIn(p, depth-1)
 		}
 	}
 }

@@ -88,32 +88,6 @@ cd a/b/c/d/deep && git status --short && git log --oneline -1`)
 	assert.Empty(t, userGit(t, sb, "status", "--short"))
 }
 
-// TestFPSubmoduleUpdate: in a project whose submodules are checked out
-// already (git submodule add, by the user), a confined `git submodule
-// update --init --recursive` (what a build script or CI step runs first)
-// fails: git sets core.worktree in .git/modules/NAME/config on every
-// update, and that file is read-only ("could not lock config file
-// .git/modules/a/b/c/d/s1/config: Read-only file system", exit 128),
-// though the value it writes is the one already there.
-func TestFPSubmoduleUpdate(t *testing.T) {
-	sb := escapeSandbox(t)
-	src := t.TempDir()
-	fpRepo(t, filepath.Join(src, "lib"))
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "t"), []byte("t\n"), 0o644))
-	fpGit(t, sb, "add", "t")
-	fpGit(t, sb, "commit", "-qm", "t")
-	fpGit(t, sb, "submodule", "add", "-q", filepath.Join(src, "lib"), "a/b/c/d/s1")
-	fpGit(t, sb, "commit", "-qm", "submodule")
-	time.Sleep(1100 * time.Millisecond)
-
-	cmd := shIn(sb, "git -c protocol.file.allow=always submodule update --init --recursive")
-	out := &strings.Builder{}
-	cmd.Stdout, cmd.Stderr = out, out
-	err := confine.Run(cmd, protectedPolicy(t, sb))
-	assert.NoError(t, err, "confined git submodule update --init --recursive: %s", out)
-	assert.Empty(t, quarantined(t, sb))
-}
-
 // TestFPDeepRepositoryBranchSwitch: a repository of the user's deeper than
 // the bounded walk (a/b/c/d/r: a vendored project, an example) where the
 // confined command switches branches (git checkout -b, git switch -c, git
@@ -199,65 +173,6 @@ func TestFPCargoBuild(t *testing.T) {
 	cmd.Stdout, cmd.Stderr = out, out
 	assert.NoError(t, confine.Run(cmd, protectedPolicy(t, sb)), "confined cargo build: %s", out)
 	assert.NoDirExists(t, filepath.Join(sb, ".cargo"), "placeholders left behind")
-}
-
-// TestFPRebaseContinue: the user has an interactive rebase stopped at an
-// "edit" step with more steps to go (git rebase -i, edit, edit, edit);
-// the confined command runs `git rebase --continue` (what an agent does
-// after fixing the stopped commit), and git stops at the next edit. The
-// sequencer state's digest changed (the todo lost a line, done gained
-// one), so the whole .git/rebase-merge is moved aside: the user's rebase
-// is gone, HEAD is left detached ("Not currently on any branch") and the
-// branch is never updated. A change that only moves steps from the todo
-// to done (no new exec, no new line) could be told apart from a planted
-// step. (Documented in README.md: "git's state of a rebase ... it left
-// stopped or changed" is moved aside; this test records the cost to the
-// user, and may be dropped if that is the intended trade.)
-func TestFPRebaseContinue(t *testing.T) {
-	sb := escapeSandbox(t)
-	for _, n := range []string{"1", "2", "3", "4"} {
-		require.NoError(t, os.WriteFile(filepath.Join(sb, "f"+n), []byte(n), 0o644))
-		fpGit(t, sb, "add", "f"+n)
-		fpGit(t, sb, "commit", "-qm", "c"+n)
-	}
-	c := exec.Command("git", "rebase", "-q", "-i", "HEAD~3")
-	c.Dir, c.Env = sb, append(os.Environ(), append(gitEnv, "GIT_SEQUENCE_EDITOR=sed -i s/^pick/edit/")...)
-	_ = c.Run() // stops at the first edit
-	require.DirExists(t, filepath.Join(sb, ".git/rebase-merge"))
-	time.Sleep(1100 * time.Millisecond)
-
-	require.NoError(t, confine.Run(shIn(sb, "git rebase --continue"), protectedPolicy(t, sb)))
-	assert.Empty(t, quarantined(t, sb), "the user's rebase in progress was moved aside")
-	assert.Contains(t, userGit(t, sb, "status"), "rebase in progress", "the user's rebase is lost")
-}
-
-// TestFPRebaseConflict: the confined command runs `git rebase main`, which
-// stops on a conflict. The new .git/rebase-merge (which holds no exec
-// step: a plain rebase's todo is all picks) is moved aside: the
-// repository is left with HEAD detached and unmerged paths, and neither
-// `git rebase --continue` nor `git rebase --abort` works ("No rebase in
-// progress?"); the user has to find the branch again by hand.
-// (Documented in README.md, like TestFPRebaseContinue: recorded for its
-// cost, may be dropped if intended.)
-func TestFPRebaseConflict(t *testing.T) {
-	sb := escapeSandbox(t)
-	fpGit(t, sb, "checkout", "-q", "-b", "main")
-	write := func(s string) { require.NoError(t, os.WriteFile(filepath.Join(sb, "f"), []byte(s), 0o644)) }
-	write("a")
-	fpGit(t, sb, "add", "f")
-	fpGit(t, sb, "commit", "-qm", "a")
-	fpGit(t, sb, "checkout", "-q", "-b", "topic")
-	write("b")
-	fpGit(t, sb, "commit", "-qam", "b")
-	fpGit(t, sb, "checkout", "-q", "main")
-	write("c")
-	fpGit(t, sb, "commit", "-qam", "c")
-	fpGit(t, sb, "checkout", "-q", "topic")
-	time.Sleep(1100 * time.Millisecond)
-
-	_ = confine.Run(shIn(sb, "git rebase main"), protectedPolicy(t, sb)) // stops on the conflict
-	assert.Empty(t, quarantined(t, sb), "the rebase's state was moved aside")
-	assert.Contains(t, userGit(t, sb, "status"), "rebase in progress", "the rebase stopped on a conflict is lost")
 }
 
 // TestFPSubmoduleCommit: once a project with submodules runs at all, no
