@@ -62,3 +62,54 @@ while [ ! -e a-ended ]; do sleep 0.05; done
 	t.Logf("git status in a/b/c/d/e/f: %s", userGit(t, repo, "status", "--short"))
 	assert.NoFileExists(t, marker, "git status in a deep repository ran an fsmonitor that two runs passed between them")
 }
+
+// TestEscapeDeepScanDigestSwapNewRepository: the same swap with no
+// repository of the user's: run A makes a new repository deep in the
+// project (a/b/c/d/e/f/.git, core.fsmonitor), run B's policy is made
+// (to B it is a known git directory, its config's digest taken), and A
+// removes HEAD and config before it ends: to A's scan after the run the
+// directory is no git directory, and not one "but for an entry" either
+// (that needs a config), so nothing is moved aside or put in the ledger.
+// B writes HEAD and config back, byte for byte, and ends: a known git
+// directory whose config did not change. The user's git status there
+// runs the fsmonitor unconfined.
+//
+//	a.sh: git init -q $d; printf '\tfsmonitor = "touch $HOME/pwned; false"\n' >> $d/.git/config; cp $d/.git/config $d/.git/HEAD /tmp/
+//	      (B's policy is made); rm $d/.git/HEAD $d/.git/config; cp /tmp/config /tmp/HEAD $d/   # kept for B
+//	b.sh: wait for A's end; mv $d/config $d/HEAD $d/.git/
+func TestEscapeDeepScanDigestSwapNewRepository(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	d := "a/b/c/d/e/f"
+	a := shIn(sb, `set -e
+d=`+d+`
+mkdir -p $d/.git/objects $d/.git/refs/heads
+echo 'ref: refs/heads/main' > $d/.git/HEAD
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "touch `+marker+`; false"\n' > $d/.git/config
+touch ready-a
+while [ ! -e go-a ]; do sleep 0.05; done
+cp $d/.git/config $d/.git/HEAD $d/
+rm $d/.git/HEAD $d/.git/config`)
+	require.NoError(t, confine.Start(a, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "ready-a"))
+
+	b := shIn(sb, `set -e
+d=`+d+`
+touch ready-b
+while [ ! -e a-ended ]; do sleep 0.05; done
+cat $d/config > $d/.git/config
+cat $d/HEAD > $d/.git/HEAD
+rm $d/config $d/HEAD`)
+	require.NoError(t, confine.Start(b, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "ready-b"))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "go-a"), nil, 0o644))
+	require.NoError(t, a.Wait())
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "a-ended"), nil, 0o644))
+	require.NoError(t, b.Wait())
+
+	repo := filepath.Join(sb, d)
+	out, _ := exec.Command("ls", "-la", filepath.Join(repo, ".git")).CombinedOutput()
+	t.Logf("%s", out)
+	t.Logf("git status in %s: %s", d, userGit(t, repo, "status", "--short"))
+	assert.NoFileExists(t, marker, "git status in a directory of the project ran the fsmonitor of a repository two runs made between them")
+}
