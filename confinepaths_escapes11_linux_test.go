@@ -1,6 +1,7 @@
 package sandboxauth
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,4 +113,52 @@ rm $d/config $d/HEAD`)
 	t.Logf("%s", out)
 	t.Logf("git status in %s: %s", d, userGit(t, repo, "status", "--short"))
 	assert.NoFileExists(t, marker, "git status in a directory of the project ran the fsmonitor of a repository two runs made between them")
+}
+
+// TestEscapeWorktreeGitdirFileRepair: a linked worktree's git directory
+// (.git/worktrees/NAME) is now kept like a nested repository's, its
+// gitdir file (the path of the worktree's .git file, which git worktree
+// repair, move and remove act on) writable. The command points it at a
+// .git file outside the sandbox: another linked worktree of the user's,
+// of another repository. The user's next git worktree repair in the
+// project rewrites that file (".git file incorrect") to point at the
+// project's repository: a write outside the sandbox, and the user's
+// other checkout now runs with the project's git directory.
+//
+//	echo "$HOME/elsewhere/other/.git" > .git/worktrees/wt2/gitdir
+func TestEscapeWorktreeGitdirFileRepair(t *testing.T) {
+	sb := escapeSandbox(t)
+	git := func(dir string, args ...string) {
+		c := exec.Command("git", args...)
+		c.Dir, c.Env = dir, append(os.Environ(), gitEnv...)
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git(sb, "commit", "-q", "--allow-empty", "-m", "i")
+	git(sb, "worktree", "add", "-q", "wt2")
+	victim := homeVictimDir(t)
+	git(victim, "init", "-q", "main")
+	git(filepath.Join(victim, "main"), "commit", "-q", "--allow-empty", "-m", "i")
+	git(filepath.Join(victim, "main"), "worktree", "add", "-q", "../other")
+	dotgit := filepath.Join(victim, "other", ".git")
+	before, err := os.ReadFile(dotgit)
+	require.NoError(t, err)
+
+	out, err := runConfined11(t, sb, `echo '`+dotgit+`' > .git/worktrees/wt2/gitdir`)
+	t.Logf("confined: %s %v", out, err)
+	t.Logf("git worktree repair: %s", userGit(t, sb, "worktree", "repair"))
+	after, err := os.ReadFile(dotgit)
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after), "the user's git worktree repair rewrote a .git file outside the sandbox, named by the command")
+}
+
+// runConfined11 runs script in the sandbox sb under the protected policy.
+func runConfined11(t *testing.T, sb, script string) (string, error) {
+	t.Helper()
+	c := shIn(sb, script)
+	var b bytes.Buffer
+	c.Stdout, c.Stderr = &b, &b
+	require.NoError(t, confine.Start(c, protectedPolicy(t, sb)))
+	err := c.Wait()
+	return b.String(), err
 }
