@@ -162,3 +162,39 @@ func runConfined11(t *testing.T, sb, script string) (string, error) {
 	err := c.Wait()
 	return b.String(), err
 }
+
+// TestEscapeReflogLinkOutside: git appends to the reflogs (logs/HEAD,
+// logs/refs/heads/BRANCH) of a git directory by opening them, following
+// a symbolic link, and creates them when missing. The command replaces a
+// reflog with a link to a file outside the sandbox; the quarantine keeps
+// no such link (links are looked at only for the private caches). The
+// user's next git commit appends a line to the victim file (any file the
+// user may write: ~/.bashrc, ~/.ssh/authorized_keys), or creates it. A
+// linked worktree's git directory (.git/worktrees/NAME, writable since
+// this round, like a submodule's .git/modules/NAME) does the same for a
+// commit in the linked worktree; the top's .git/logs always did.
+//
+//	ln -sf $HOME/victim .git/worktrees/wt2/logs/HEAD
+//	ln -sf $HOME/victim-top .git/logs/HEAD
+func TestEscapeReflogLinkOutside(t *testing.T) {
+	sb := escapeSandbox(t)
+	git := func(dir string, args ...string) {
+		c := exec.Command("git", args...)
+		c.Dir, c.Env = dir, append(os.Environ(), gitEnv...)
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git(sb, "commit", "-q", "--allow-empty", "-m", "i")
+	git(sb, "worktree", "add", "-q", "wt2")
+	victim := homeVictimDir(t)
+	wtVictim, topVictim := filepath.Join(victim, "wt"), filepath.Join(victim, "top")
+
+	out, err := runConfined11(t, sb, `set -e
+ln -sf '`+wtVictim+`' .git/worktrees/wt2/logs/HEAD
+ln -sf '`+topVictim+`' .git/logs/HEAD`)
+	require.NoError(t, err, "%s", out)
+	git(filepath.Join(sb, "wt2"), "commit", "-q", "--allow-empty", "-m", "in the linked worktree")
+	git(sb, "commit", "-q", "--allow-empty", "-m", "at the top")
+	assert.NoFileExists(t, wtVictim, "a commit in a linked worktree wrote a file outside the sandbox through its reflog")
+	assert.NoFileExists(t, topVictim, "a commit at the top wrote a file outside the sandbox through its reflog")
+}
