@@ -198,3 +198,38 @@ ln -sf '`+topVictim+`' .git/logs/HEAD`)
 	assert.NoFileExists(t, wtVictim, "a commit in a linked worktree wrote a file outside the sandbox through its reflog")
 	assert.NoFileExists(t, topVictim, "a commit at the top wrote a file outside the sandbox through its reflog")
 }
+
+// TestEscapeCommitMessageLinkOutside: git commit writes the message to
+// .git/COMMIT_EDITMSG (in a linked worktree's or a submodule's git
+// directory too) with fopen("w"), following a symbolic link. The command
+// makes it a link to a file outside the sandbox; the user's next git
+// commit overwrites that file with the commit message (verified as root
+// and as an unprivileged user).
+//
+//	ln -sf $HOME/victim .git/COMMIT_EDITMSG
+func TestEscapeCommitMessageLinkOutside(t *testing.T) {
+	sb := escapeSandbox(t)
+	git := func(dir string, args ...string) {
+		c := exec.Command("git", args...)
+		c.Dir, c.Env = dir, append(os.Environ(), gitEnv...)
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git(sb, "commit", "-q", "--allow-empty", "-m", "i")
+	git(sb, "worktree", "add", "-q", "wt2")
+	victim := homeVictimDir(t)
+	top, wt := filepath.Join(victim, "top"), filepath.Join(victim, "wt")
+	require.NoError(t, os.WriteFile(top, []byte("precious\n"), 0o644))
+	require.NoError(t, os.WriteFile(wt, []byte("precious\n"), 0o644))
+
+	out, err := runConfined11(t, sb, `set -e
+ln -sf '`+top+`' .git/COMMIT_EDITMSG
+ln -sf '`+wt+`' .git/worktrees/wt2/COMMIT_EDITMSG`)
+	require.NoError(t, err, "%s", out)
+	git(sb, "commit", "-q", "--allow-empty", "-m", "at the top")
+	git(filepath.Join(sb, "wt2"), "commit", "-q", "--allow-empty", "-m", "in the linked worktree")
+	for _, p := range []string{top, wt} {
+		b, _ := os.ReadFile(p)
+		assert.Equal(t, "precious\n", string(b), "the user's git commit overwrote %s, outside the sandbox, through COMMIT_EDITMSG", p)
+	}
+}
