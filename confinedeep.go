@@ -113,17 +113,21 @@ type pointer struct {
 	ctime int64
 }
 
-// link is a symbolic link found by the scan.
+// link is a symbolic link found by the scan, with its change time.
 type link struct {
 	path, target string
+	ctime        int64
 }
 
 // strayLinks returns the links of s that lead into one of the private
 // copies (caches outside the sandbox that confined commands write) or
 // into something the quarantine moved aside, by their targets as written
 // or as resolved: the user's programs would follow them into what a
-// confined command made.
-func strayLinks(s *deepScan, private []string) []string {
+// confined command made. It also returns the links made or changed since
+// (their change time) inside a git directory: git writes through them (a
+// reflog, COMMIT_EDITMSG) wherever they lead, and never makes one there
+// itself.
+func strayLinks(s *deepScan, private []string, since int64) []string {
 	var out []string
 	into := func(p string) bool {
 		if strings.Contains(p, quarantineSuffix) {
@@ -131,7 +135,19 @@ func strayLinks(s *deepScan, private []string) []string {
 		}
 		return slices.ContainsFunc(private, func(d string) bool { return pathres.Within(d, p) })
 	}
+	inGitDir := func(p string) bool {
+		for _, d := range s.gitDirs {
+			if pathres.Within(d, p) && p != d {
+				return true
+			}
+		}
+		return false
+	}
 	for _, l := range s.links {
+		if l.ctime >= since && inGitDir(l.path) {
+			out = append(out, l.path)
+			continue
+		}
 		written := l.target
 		if !filepath.IsAbs(written) {
 			written = filepath.Join(filepath.Dir(l.path), written)

@@ -67,7 +67,7 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 				}
 			case mode == scanAfter && e.Type()&os.ModeSymlink != 0:
 				if target, err := readlinkAt(fd, name); err == nil {
-					s.links = append(s.links, link{path: filepath.Join(abs, name), target: target})
+					s.links = append(s.links, link{path: filepath.Join(abs, name), target: target, ctime: ctimeAt(fd, name)})
 				}
 			case e.IsDir():
 				queue = append(queue, filepath.Join(rel, name))

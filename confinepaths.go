@@ -55,6 +55,13 @@ import (
 // is read-only too: the files it includes, its hooks and template
 // directories (see globalGitConfig).
 //
+// Two confined runs of one sandbox at once can hand a change to each
+// other past the quarantine: each compares what git obeys after its
+// command with what it saw before, and the other run may have changed it
+// in between and put it back (a run that begins while another changes a
+// repository's config, and then makes the same change itself). Run one
+// confined command of a sandbox at a time where that matters.
+//
 // The quarantine (see quarantineNew) runs once the command has ended:
 // while it runs, what it has made is in place, and the user's git run
 // meanwhile (an editor's, a shell prompt's) obeys a repository the command
@@ -220,7 +227,7 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 				was.ledger.add(id)
 			}
 			deep, asideIDs = deepQuarantine(was.deep, now, was.since, was.ledger.read())
-			deep = append(deep, strayLinks(now, was.private)...)
+			deep = append(deep, strayLinks(now, was.private, was.since)...)
 		}
 		// The sequencer state of the repositories known before is
 		// judged by its digest (below), not by its change time.
@@ -790,6 +797,10 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 	add(filepath.Join(common, "objects", "info", "alternates"), "", true)
 	if gitdir != common {
 		add(filepath.Join(gitdir, "config.worktree"), "", true)
+		// A linked worktree's record of where its work tree is: git
+		// worktree repair writes a .git file wherever it names.
+		add(filepath.Join(gitdir, "gitdir"), "", false)
+		add(filepath.Join(gitdir, "locked"), "", false)
 	} else {
 		add(filepath.Join(common, "config.worktree"), "", true)
 	}
