@@ -60,7 +60,8 @@ import (
 // command with what it saw before, and the other run may have changed it
 // in between and put it back (a run that begins while another changes a
 // repository's config, and then makes the same change itself). Run one
-// confined command of a sandbox at a time where that matters.
+// confined command of a sandbox at a time where that matters, as
+// `sandboxauth run` does (a lock in confine.RecordDir).
 //
 // The quarantine (see quarantineNew) runs once the command has ended:
 // while it runs, what it has made is in place, and the user's git run

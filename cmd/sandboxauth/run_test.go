@@ -378,3 +378,29 @@ chmod 111 a/b
 	t.Log(do(filepath.Join(sb, "a", "b", "c", "d", "e"), "git", "status", "--short"))
 	assert.NoFileExists(t, marker, "git status beneath a directory the command made unreadable ran the fsmonitor of the git directory it made there")
 }
+
+// TestRunOneAtATime: two runs in one sandbox take turns, the second
+// starting its command only once the first has ended and been looked
+// after (two commands side by side could hand a change to a repository
+// past both quarantines), and says that it waits.
+func TestRunOneAtATime(t *testing.T) {
+	requireLandlock(t)
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "first.sh"), []byte("#!/bin/sh\ntouch first-started\nsleep 1\ntouch first-ended\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "second.sh"), []byte("#!/bin/sh\ntest -e first-ended && touch second-after-first\n"), 0o755))
+	first := exec.Command(bin, "run", "--", "./first.sh")
+	first.Dir = sb
+	require.NoError(t, first.Start())
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(filepath.Join(sb, "first-started"))
+		return err == nil
+	}, 20*time.Second, 10*time.Millisecond)
+	second := exec.Command(bin, "run", "--", "./second.sh")
+	second.Dir = sb
+	out, err := second.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.NoError(t, first.Wait())
+	assert.FileExists(t, filepath.Join(sb, "second-after-first"), "the second run's command ran beside the first's")
+	assert.Contains(t, string(out), "waiting for another confined command")
+}
