@@ -23,6 +23,10 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 		return s
 	}
 	defer unix.Close(root)
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		home = ""
+	}
 	queue := []string{"."}
 	for len(queue) > 0 {
 		rel := queue[0]
@@ -49,7 +53,7 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 			if id, ok := identifyAt(fd, "."); ok {
 				s.gitDirs[id] = abs
 				if mode != scanPrivate {
-					s.obeyed[abs] = append(obeyedAt(fd, abs), c.configObeyed(abs)...)
+					s.obeyed[abs] = append(obeyedAt(fd, abs), c.configObeyed(abs, home)...)
 				}
 			}
 		}
@@ -140,20 +144,29 @@ func obeyedAt(dir int, gitdir string) []obeyedEntry {
 		if err != nil {
 			continue
 		}
-		f := os.NewFile(uintptr(sub), path)
-		names, _ := f.Readdirnames(-1)
-		for _, n := range names {
-			var est unix.Stat_t
-			if unix.Fstatat(sub, n, &est, unix.AT_SYMLINK_NOFOLLOW) != nil {
-				continue
-			}
-			e := obeyedEntry{key: name + "/" + n, path: filepath.Join(path, n), digest: digestAt(sub, n, &est)}
-			if link {
-				e.path = path
-			}
-			out = append(out, e)
+		out = append(out, entriesObeyed(sub, name, path, link)...)
+	}
+	return out
+}
+
+// entriesObeyed returns, with digests, the entries of the directory sub
+// (which it closes), opened at path and keyed under key; reached through
+// a link (link), each is to be moved aside as the link.
+func entriesObeyed(sub int, key, path string, link bool) []obeyedEntry {
+	f := os.NewFile(uintptr(sub), path)
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	var out []obeyedEntry
+	for _, n := range names {
+		var st unix.Stat_t
+		if unix.Fstatat(sub, n, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+			continue
 		}
-		f.Close()
+		e := obeyedEntry{key: key + "/" + n, path: filepath.Join(path, n), digest: digestAt(sub, n, &st)}
+		if link {
+			e.path = path
+		}
+		out = append(out, e)
 	}
 	return out
 }
@@ -194,13 +207,9 @@ func digestAt(dir int, name string, st *unix.Stat_t) string {
 // files it includes, and the hooks directory it names (with its
 // entries), keyed by their paths. A relative hooks path is taken from
 // where git runs: the work tree's top, the parent of a .git directory, or
-// the git directory itself.
-func (c *confinePaths) configObeyed(gitdir string) []obeyedEntry {
+// the git directory itself; ~ is home.
+func (c *confinePaths) configObeyed(gitdir, home string) []obeyedEntry {
 	var out []obeyedEntry
-	home, err := os.UserHomeDir()
-	if err != nil || !filepath.IsAbs(home) {
-		home = ""
-	}
 	note := func(p string, dir bool) {
 		if !pathres.Within(c.sandbox, p) || p == c.sandbox {
 			return
@@ -223,20 +232,7 @@ func (c *confinePaths) configObeyed(gitdir string) []obeyedEntry {
 		if err != nil {
 			return
 		}
-		f := os.NewFile(uintptr(sub), p)
-		defer f.Close()
-		names, _ := f.Readdirnames(-1)
-		for _, n := range names {
-			var est unix.Stat_t
-			if unix.Fstatat(sub, n, &est, unix.AT_SYMLINK_NOFOLLOW) != nil {
-				continue
-			}
-			e := obeyedEntry{key: filepath.Join(p, n), path: filepath.Join(p, n), digest: digestAt(sub, n, &est)}
-			if link {
-				e.path = p
-			}
-			out = append(out, e)
-		}
+		out = append(out, entriesObeyed(sub, p, p, link)...)
 	}
 	cfg := readGitConfigPaths(filepath.Join(gitdir, "config"))
 	for _, inc := range cfg.includes {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -68,13 +67,13 @@ func quarantine(sandbox, path string) bool {
 		if err == unix.EACCES || err == unix.EPERM {
 			// The command took the write permission away: give it back
 			// to the owner and try again.
-			ownerAll(parent)
+			pathres.GiveOwnerAccess(parent)
 			if fd, err := pathres.Openat2(parent, base, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW}); err == nil {
 				// Renaming a directory rewrites its "..": it must be
 				// writable too.
 				var ts unix.Stat_t
 				if unix.Fstat(fd, &ts) == nil && ts.Mode&unix.S_IFMT == unix.S_IFDIR {
-					ownerAll(fd)
+					pathres.GiveOwnerAccess(fd)
 				}
 				unix.Close(fd)
 			}
@@ -140,39 +139,11 @@ func renameNoReplace(dir int, from, to string) error {
 // element at a time with no symbolic link allowed, giving back to the
 // owner the search permission a directory on the way was made to lack.
 func openBeneath(root int, rel string) (int, bool) {
-	cur, err := unix.Dup(root)
-	if err != nil {
-		return -1, false
-	}
-	if rel == "." {
-		return cur, true
-	}
-	for _, elem := range strings.Split(rel, "/") {
-		how := &unix.OpenHow{
-			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
-			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-		}
-		next, err := pathres.Openat2(cur, elem, how)
-		if err == unix.EACCES {
-			ownerAll(cur)
-			next, err = pathres.Openat2(cur, elem, how)
-		}
-		unix.Close(cur)
-		if err != nil {
-			return -1, false
-		}
-		cur = next
-	}
-	return cur, true
-}
-
-// ownerAll gives the owner read, write and search permission on the
-// directory fd (an O_PATH descriptor).
-func ownerAll(fd int) {
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) == nil {
-		_ = unix.Fchmodat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), st.Mode&0o7777|0o700, 0)
-	}
+	fd, err := pathres.OpenBeneathOwned(root, rel, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	return fd, err == nil
 }
 
 // openReadable opens rel (a directory) beneath root for reading, giving
@@ -186,7 +157,7 @@ func openReadable(root int, rel string) (int, error) {
 	defer unix.Close(dir)
 	fd, err := unix.Openat(dir, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err == unix.EACCES {
-		ownerAll(dir)
+		pathres.GiveOwnerAccess(dir)
 		fd, err = unix.Openat(dir, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	}
 	return fd, err

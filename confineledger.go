@@ -2,11 +2,8 @@ package sandboxauth
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/sandboxauth/sandboxauth/confine"
 )
@@ -24,14 +21,13 @@ type quarantineLedger struct {
 	path string
 }
 
-// openLedger returns the ledger of the sandbox (resolved) of p.
-func openLedger(p confine.Policy, sandbox string) *quarantineLedger {
-	dir, err := confine.RecordDir(p)
+// openLedger returns the ledger of p's sandbox.
+func openLedger(p confine.Policy) *quarantineLedger {
+	path, err := confine.SandboxRecord(p, "quarantined")
 	if err != nil {
 		return nil
 	}
-	sum := sha256.Sum256([]byte(sandbox))
-	return &quarantineLedger{path: filepath.Join(dir, "quarantined-"+hex.EncodeToString(sum[:8]))}
+	return &quarantineLedger{path: path}
 }
 
 // read returns the identities recorded so far.

@@ -126,7 +126,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if c.gitWriteProtected() {
 		was.deep = c.scanDeep(scanBefore)
 		was.private, _ = confine.PrivateCopies(p)
-		was.ledger = openLedger(p, sandbox)
+		was.ledger = openLedger(p)
 	}
 	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
 		if id, ok := identify(path); ok {
@@ -232,9 +232,9 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 		}
 		// The sequencer state of the repositories known before is
 		// judged by its digest (below), not by its change time.
+		judged := append(slices.Clone(p.ReadOnly), slices.Collect(maps.Keys(was.states))...)
 		paths = slices.DeleteFunc(deep, func(q string) bool {
-			within := func(r string) bool { return pathres.Within(r, q) }
-			return slices.ContainsFunc(p.ReadOnly, within) || slices.ContainsFunc(slices.Collect(maps.Keys(was.states)), within)
+			return slices.ContainsFunc(judged, func(r string) bool { return pathres.Within(r, q) })
 		})
 	}
 	for path := range after.seen {

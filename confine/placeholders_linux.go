@@ -114,7 +114,7 @@ func (ph placeholder) remove() {
 		if err == unix.EACCES {
 			// The command took the search permission of a directory on
 			// the way (chmod 000 .): give it back to the owner.
-			dir, err = openGivingAccess(root, ph.rel[:i], how)
+			dir, err = pathres.OpenBeneathOwned(root, ph.rel[:i], how)
 		}
 		if err != nil {
 			return
@@ -125,7 +125,7 @@ func (ph placeholder) remove() {
 	var st unix.Stat_t
 	err = unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 	if err == unix.EACCES {
-		giveOwnerAccess(dir)
+		pathres.GiveOwnerAccess(dir)
 		err = unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 	}
 	if err != nil || uint64(st.Dev) != ph.dev || st.Ino != ph.ino {
@@ -229,44 +229,11 @@ func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
 	return 0, nil, nil
 }
 
-// openGivingAccess opens rel beneath root as how says, one element at a
-// time, giving the owner back read, write and search permission on each
-// directory on the way that lacks it (a command confined in the sandbox
-// can take them away).
-func openGivingAccess(root int, rel string, how *unix.OpenHow) (int, error) {
-	cur, err := unix.Dup(root)
-	if err != nil {
-		return -1, err
-	}
-	for _, elem := range strings.Split(rel, "/") {
-		next, err := pathres.Openat2(cur, elem, how)
-		if err == unix.EACCES {
-			giveOwnerAccess(cur)
-			next, err = pathres.Openat2(cur, elem, how)
-		}
-		unix.Close(cur)
-		if err != nil {
-			return -1, err
-		}
-		cur = next
-	}
-	return cur, nil
-}
-
 // unlinkGivingAccess removes name from the directory dir, giving the
 // owner back its permissions on dir first if the removal is refused.
 func unlinkGivingAccess(dir int, name string, flags int) {
 	if unix.Unlinkat(dir, name, flags) == unix.EACCES {
-		giveOwnerAccess(dir)
+		pathres.GiveOwnerAccess(dir)
 		_ = unix.Unlinkat(dir, name, flags)
-	}
-}
-
-// giveOwnerAccess gives the owner read, write and search permission on
-// the directory fd (opened O_PATH or not).
-func giveOwnerAccess(fd int) {
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) == nil {
-		_ = unix.Fchmodat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), st.Mode&0o7777|0o700, 0)
 	}
 }

@@ -63,3 +63,15 @@ func RecordDir(p Policy) (string, error) {
 	}
 	return bookkeepingDir(sandbox, writableOutsideHome(p.Writable))
 }
+
+// SandboxRecord returns the path of a record named name that a caller
+// keeps about p's sandbox in RecordDir: one file a sandbox, named after
+// it, out of every confined command's reach.
+func SandboxRecord(p Policy, name string) (string, error) {
+	dir, err := RecordDir(p)
+	if err != nil {
+		return "", err
+	}
+	sandbox, _, _ := existing(p.Sandbox)
+	return filepath.Join(dir, name+"-"+digest(sandbox)), nil
+}

@@ -21,3 +21,6 @@ func PrivateCopies(p Policy) ([]string, error) { return nil, nil }
 
 // RecordDir has no records to keep: nothing runs confined here.
 func RecordDir(p Policy) (string, error) { return "", available() }
+
+// SandboxRecord has no records to keep: nothing runs confined here.
+func SandboxRecord(p Policy, name string) (string, error) { return "", available() }

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"golang.org/x/sys/unix"
 
@@ -26,12 +23,11 @@ import (
 // so on e.stderr) while another run holds it. The lock lasts as long as
 // this process.
 func lockSandbox(e *env, p confine.Policy) error {
-	dir, err := confine.RecordDir(p)
+	path, err := confine.SandboxRecord(p, "run.lock")
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256([]byte(p.Sandbox))
-	f, err := os.OpenFile(filepath.Join(dir, "run-"+hex.EncodeToString(sum[:8])+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
