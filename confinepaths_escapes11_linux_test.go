@@ -1,7 +1,6 @@
 package sandboxauth
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/sandboxauth/sandboxauth/confine"
 )
 
 // TestEscapeWorktreeGitdirFileRepair: a linked worktree's git directory
@@ -53,12 +50,7 @@ func TestEscapeWorktreeGitdirFileRepair(t *testing.T) {
 // runConfined11 runs script in the sandbox sb under the protected policy.
 func runConfined11(t *testing.T, sb, script string) (string, error) {
 	t.Helper()
-	c := shIn(sb, script)
-	var b bytes.Buffer
-	c.Stdout, c.Stderr = &b, &b
-	require.NoError(t, confine.Start(c, protectedPolicy(t, sb)))
-	err := c.Wait()
-	return b.String(), err
+	return runConfined(shIn(sb, script), protectedPolicy(t, sb))
 }
 
 // TestEscapeReflogLinkOutside: git appends to the reflogs (logs/HEAD,

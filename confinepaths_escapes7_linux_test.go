@@ -1,8 +1,6 @@
 package sandboxauth
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,18 +64,8 @@ cd src/lib/objects/pkg && git init -q && git config core.fsmonitor "touch `+mark
 func TestEscapeGitfileIntoPrivateCache(t *testing.T) {
 	sb := committedSandbox(t)
 	marker := homeMarker(t)
-	pol := confine.DefaultPolicy(sb)
-	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
-	gocache, err := filepath.EvalSymlinks(pol.Private[0])
-	if err != nil {
-		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
-		gocache, err = filepath.EvalSymlinks(pol.Private[0])
-		require.NoError(t, err)
-	}
-	cacheDir, err := os.UserCacheDir()
-	require.NoError(t, err)
-	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
-	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache), "evil")
+	pol, gocache, copy0 := privateGoCache(t, sb)
+	host := filepath.Join(copy0, "evil")
 	t.Cleanup(func() { os.RemoveAll(host) })
 	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
 	require.NoError(t, err)
@@ -284,4 +272,19 @@ mkdir -p a/b/c/app && ln -s ../../../../.git/objects/zz a/b/c/app/.git`)
 	st, _ := exec.Command("git", "-C", app, "status", "--short").CombinedOutput()
 	t.Logf("git status in a/b/c/app: %s", st)
 	assert.NoFileExists(t, marker, "git status in a directory of the project ran a configuration the confined command wrote in .git/objects")
+}
+
+// privateGoCache returns DefaultPolicy for sb, the Go build cache it keeps
+// private (made if missing, resolved) and, on the real file system, that
+// cache's private copy, where a confined command's writes to it land.
+func privateGoCache(t *testing.T, sb string) (pol confine.Policy, gocache, copy string) {
+	t.Helper()
+	pol = confine.DefaultPolicy(sb)
+	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
+	require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
+	gocache, err := filepath.EvalSymlinks(pol.Private[0])
+	require.NoError(t, err)
+	copies, err := confine.PrivateCopies(pol)
+	require.NoError(t, err)
+	return pol, gocache, copies[0]
 }

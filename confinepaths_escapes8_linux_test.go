@@ -1,8 +1,6 @@
 package sandboxauth
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,18 +88,8 @@ func TestEscapeLinkIntoPrivateCache(t *testing.T) {
 	userGit(t, sb, "add", ".")
 	userGit(t, sb, "commit", "-q", "-m", "init")
 	marker := homeMarker(t)
-	pol := confine.DefaultPolicy(sb)
-	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
-	gocache, err := filepath.EvalSymlinks(pol.Private[0])
-	if err != nil {
-		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
-		gocache, err = filepath.EvalSymlinks(pol.Private[0])
-		require.NoError(t, err)
-	}
-	cacheDir, err := os.UserCacheDir()
-	require.NoError(t, err)
-	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
-	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache), "evil")
+	pol, gocache, copy0 := privateGoCache(t, sb)
+	host := filepath.Join(copy0, "evil")
 	t.Cleanup(func() { os.RemoveAll(host) })
 	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
 	require.NoError(t, err)

@@ -82,18 +82,8 @@ func TestEscapePrivateCopyRootIsGitDirectory(t *testing.T) {
 	userGit(t, sb, "add", ".")
 	userGit(t, sb, "commit", "-q", "-m", "init")
 	marker := homeMarker(t)
-	pol := confine.DefaultPolicy(sb)
-	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
-	gocache, err := filepath.EvalSymlinks(pol.Private[0])
-	if err != nil {
-		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
-		gocache, err = filepath.EvalSymlinks(pol.Private[0])
-		require.NoError(t, err)
-	}
-	cacheDir, err := os.UserCacheDir()
-	require.NoError(t, err)
-	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
-	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache))
+	pol, gocache, copy0 := privateGoCache(t, sb)
+	host := copy0
 	t.Cleanup(func() {
 		for _, n := range []string{"HEAD", "objects", "refs", "config", "index", "index.lock"} {
 			os.RemoveAll(filepath.Join(host, n))
@@ -183,19 +173,9 @@ ln -s a/b/c/d/e/f/.git`+quarantineSuffix+` tools`), protectedPolicy(t, sb))
 func TestEscapePrivateCopyRepositoryUnderQuarantineName(t *testing.T) {
 	sb := escapeSandbox(t)
 	marker := homeMarker(t)
-	pol := confine.DefaultPolicy(sb)
-	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
-	gocache, err := filepath.EvalSymlinks(pol.Private[0])
-	if err != nil {
-		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
-		gocache, err = filepath.EvalSymlinks(pol.Private[0])
-		require.NoError(t, err)
-	}
-	cacheDir, err := os.UserCacheDir()
-	require.NoError(t, err)
-	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
+	pol, gocache, copy0 := privateGoCache(t, sb)
 	name := "evil" + quarantineSuffix
-	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache), name)
+	host := filepath.Join(copy0, name)
 	t.Cleanup(func() { os.RemoveAll(host) })
 	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
 	require.NoError(t, err)
@@ -231,18 +211,8 @@ ln -s `+host+` tools`)
 func TestEscapeProtectedFileInPrivateCopy(t *testing.T) {
 	sb := escapeSandbox(t)
 	marker := homeMarker(t)
-	pol := confine.DefaultPolicy(sb)
-	require.NotEmpty(t, pol.Private, "DefaultPolicy keeps Go's build cache private")
-	gocache, err := filepath.EvalSymlinks(pol.Private[0])
-	if err != nil {
-		require.NoError(t, os.MkdirAll(pol.Private[0], 0o700))
-		gocache, err = filepath.EvalSymlinks(pol.Private[0])
-		require.NoError(t, err)
-	}
-	cacheDir, err := os.UserCacheDir()
-	require.NoError(t, err)
-	dg := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:8]) }
-	host := filepath.Join(cacheDir, "sandboxauth", "private", dg(sb), dg(gocache)+"-"+filepath.Base(gocache), "rs")
+	pol, gocache, copy0 := privateGoCache(t, sb)
+	host := filepath.Join(copy0, "rs")
 	t.Cleanup(func() { os.RemoveAll(host) })
 	p, err := ProtectConfinement(pol, DefaultProtectedPaths())
 	require.NoError(t, err)
