@@ -33,15 +33,16 @@ import (
 // copy of the command's socket (pidfd_getfd: the socket, whatever number
 // it has later) to a copy of the address or, for a path, to the socket it
 // opened and checked, named by its descriptor (/proc/self/fd/N).
-// Datagrams sent to a path without connect (sendto, sendmsg with an
-// address) are not guarded: see "What is not enforced".
+// Datagrams, which name their path on each send, never reach this far:
+// the system-call filter makes no AF_UNIX datagram socket without Network
+// (unixsockets_linux.go).
 
 // connectGuardable reports whether the helper can stand behind the
 // command's connect calls: it must copy the command's socket and read its
 // memory, which Yama's ptrace_scope 2 or 3 forbids even to an ancestor.
-// Without the guard, the sandbox is as before it: pathname sockets bound
-// after the start in sight of the command are reachable (see "What is
-// not enforced").
+// Without the guard, the system-call filter makes no AF_UNIX socket but
+// connected pairs (unixPairsOnly), so that nothing bound outside after
+// the start can be reached by connect either.
 func connectGuardable() bool {
 	b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope")
 	if err != nil {

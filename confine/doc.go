@@ -77,7 +77,8 @@
 //     helper (a second filter's user notification): it reaches the
 //     command's own abstract names and sockets beneath the writable
 //     places, and fails with EACCES elsewhere, so an outside program's
-//     socket bound after the start is out of reach too.
+//     socket bound after the start is out of reach too. AF_UNIX datagram
+//     sockets, which name a path on each send, are not made (EACCES).
 //   - A Landlock domain that allows writing only beneath the writable
 //     places, entered by a helper step inside the view (Landlock forbids
 //     the mounts bubblewrap makes, so it comes after them): it covers what
@@ -179,21 +180,23 @@
 //     writes the original. New hard links into the sandbox cannot be made
 //     (link fails across mounts, and git clone --local falls back to
 //     copying).
-//   - With Network, or where Yama's ptrace_scope (2 or 3) keeps the
-//     helper from copying the command's sockets: a socket of an outside
-//     program bound after the command started, or by a relative name, or
-//     renamed after it was bound, is not masked, if it lies in a place the
-//     command sees (most sockets live in /tmp and /run, which it does not
-//     see); nor is a socket bound by a process in another network or
-//     mount namespace (a container's), whose paths /proc/net/unix does not
-//     show as the command sees them. Without Network the helper stands
-//     behind every connect of an AF_UNIX socket (connectguard_linux.go)
-//     and lets the command reach only sockets beneath the writable places,
-//     and its own abstract ones; a datagram sent to a path without connect
-//     (sendto, sendmsg with an address) is not guarded, nor a socket an
-//     outside program binds inside the sandbox. Landlock before its
-//     pathname-socket right (LANDLOCK_ACCESS_FS_RESOLVE_UNIX, added to
-//     Linux after 6.18) does not cover connecting to a socket by its path.
+//   - With Network: a socket of an outside program bound after the
+//     command started, or by a relative name, or renamed after it was
+//     bound, is not masked, if it lies in a place the command sees (most
+//     sockets live in /tmp and /run, which it does not see); nor is a
+//     socket bound by a process in another network or mount namespace (a
+//     container's), whose paths /proc/net/unix does not show as the
+//     command sees them. Landlock before its pathname-socket right
+//     (LANDLOCK_ACCESS_FS_RESOLVE_UNIX, added to Linux after 6.18) does not
+//     cover connecting to a socket by its path. Without Network the helper
+//     stands behind every connect of an AF_UNIX socket
+//     (connectguard_linux.go) and lets the command reach only sockets
+//     beneath the writable places, and its own abstract ones; no AF_UNIX
+//     datagram socket is made, since a datagram names its path on each
+//     send (unixsockets_linux.go); and where Yama's ptrace_scope (2 or 3)
+//     keeps the helper from standing behind connect, no AF_UNIX socket is
+//     made but connected pairs. A socket an outside program binds inside
+//     the sandbox itself is the one exception: the command may reach it.
 //   - The user's terminal while the command runs: its settings (stty) are
 //     put back when the sandbox ends, not before, and input typed ahead
 //     that the command discarded (TCFLSH) is lost. A stopped

@@ -138,6 +138,10 @@ func helper(how string, args []string) error {
 		_, err = c.Write([]byte("hello"))
 		c.Close()
 		return err
+	case "unixgram-send-when":
+		return unixgramSendWhen(arg(0), arg(1))
+	case "unix-filter":
+		return unixFilter(arg(0))
 	case "loopback":
 		return loopbackServers(arg(0))
 	case "unix-inside":
@@ -270,6 +274,73 @@ func loopbackServers(port string) error {
 	if err != nil || string(buf[:n]) != "ping" {
 		return fmt.Errorf("udp on loopback: %q %v", buf[:n], err)
 	}
+	return nil
+}
+
+// unixgramSendWhen sends a datagram to the path to, without connecting,
+// once the file ready exists: from a datagram socket of its own, and from
+// one of a pair. It fails when neither was sent.
+func unixgramSendWhen(to, ready string) error {
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(ready); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	addr := &unix.SockaddrUnix{Name: to}
+	var errs []error
+	if fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM, 0); err != nil {
+		errs = append(errs, fmt.Errorf("socket: %w", err))
+	} else if err := unix.Sendto(fd, []byte("socket"), 0, addr); err != nil {
+		errs = append(errs, fmt.Errorf("sendto from a socket: %w", err))
+	} else {
+		return nil
+	}
+	if fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_DGRAM, 0); err != nil {
+		errs = append(errs, fmt.Errorf("socketpair: %w", err))
+	} else if err := unix.Sendto(fds[0], []byte("pair"), 0, addr); err != nil {
+		errs = append(errs, fmt.Errorf("sendto from a pair: %w", err))
+	} else {
+		return nil
+	}
+	return errors.Join(errs...)
+}
+
+// unixFilter puts this process under the system-call filter's AF_UNIX
+// mode (a number) and prints, for each way of making AF_UNIX sockets,
+// "ok" or the error.
+func unixFilter(mode string) error {
+	m, err := strconv.Atoi(mode)
+	if err != nil {
+		return err
+	}
+	prog, err := filterProgram(unixSockets(m))
+	if err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
+		return errno
+	}
+	result := func(err error) string {
+		if err != nil {
+			return err.Error()
+		}
+		return "ok"
+	}
+	for _, typ := range []struct {
+		name string
+		typ  int
+	}{{"stream", unix.SOCK_STREAM}, {"seqpacket", unix.SOCK_SEQPACKET}, {"dgram", unix.SOCK_DGRAM | unix.SOCK_CLOEXEC}} {
+		_, err := unix.Socket(unix.AF_UNIX, typ.typ, 0)
+		fmt.Printf("socket %s: %s\n", typ.name, result(err))
+		_, err = unix.Socketpair(unix.AF_UNIX, typ.typ, 0)
+		fmt.Printf("socketpair %s: %s\n", typ.name, result(err))
+	}
+	_, err = unix.Socket(unix.AF_INET, unix.SOCK_DGRAM, 0)
+	fmt.Printf("socket udp: %s\n", result(err))
 	return nil
 }
 

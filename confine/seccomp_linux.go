@@ -42,6 +42,9 @@ func auditArch() uint32 {
 //     ones that Landlock scopes), AF_INET, AF_INET6, AF_NETLINK, AF_PACKET
 //     and AF_ALG (the kernel's ciphers) are made; AF_VSOCK, for one,
 //     shares the virtual machine's port space and reaches its host;
+//   - without Network, AF_UNIX sockets are limited as unixSockets says
+//     (see unixsockets_linux.go): no datagram socket, and where the helper
+//     cannot stand behind connect, no socket but a connected pair;
 //   - prlimit64 on another process than the caller fails with EPERM: the
 //     pid namespace leaves only the sandbox's own processes in reach, but
 //     among them is its first process, the helper, whose CPU time or
@@ -63,7 +66,7 @@ func auditArch() uint32 {
 //
 // System calls of another architecture (32-bit compatibility, x32), whose
 // numbers and arguments it would not read right, kill the process.
-func filterProgram() ([]unix.SockFilter, error) {
+func filterProgram(u unixSockets) ([]unix.SockFilter, error) {
 	arch := auditArch()
 	if arch == 0 {
 		return nil, fmt.Errorf("confine: no system-call filter for %s, which a confined command needs to stay off the user's terminal and keyring: %w", runtime.GOARCH, ErrUnavailable)
@@ -75,6 +78,7 @@ func filterProgram() ([]unix.SockFilter, error) {
 	a.jumpIf(unix.BPF_JSET, x32Bit, "kill", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_PRLIMIT64, "prlimit", "")
 	for _, nr := range []uint32{unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY} {
 		a.jumpIf(unix.BPF_JEQ, nr, "eperm", "")
@@ -108,12 +112,14 @@ func filterProgram() ([]unix.SockFilter, error) {
 	a.jumpIf(unix.BPF_JEQ, unix.TIOCLINUX, "eperm", "")
 	a.jumpIf(unix.BPF_JEQ, unix.TIOCSETD, "eperm", "")
 	a.ret(unix.SECCOMP_RET_ALLOW)
-	a.label("socket") // socket(domain, ...): domain is an int
+	a.label("socket") // socket(domain, type, ...): domain and type are ints
 	a.load(offArg(0))
-	for _, family := range []uint32{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK, unix.AF_PACKET, unix.AF_ALG} {
+	a.jumpIf(unix.BPF_JEQ, unix.AF_UNIX, "unix-socket", "")
+	for _, family := range []uint32{unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK, unix.AF_PACKET, unix.AF_ALG} {
 		a.jumpIf(unix.BPF_JEQ, family, "allow", "")
 	}
 	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EAFNOSUPPORT))
+	u.filter(&a)
 	a.label("prlimit") // prlimit64(pid, ...): pid is an int, 0 the caller
 	a.load(offArg(0))
 	a.jumpIf(unix.BPF_JEQ, 0, "allow", "eperm")
@@ -123,6 +129,10 @@ func filterProgram() ([]unix.SockFilter, error) {
 	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS))
 	a.label("eperm")
 	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
+	a.label("eacces")
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
+	a.label("eafnosupport")
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EAFNOSUPPORT))
 	a.label("kill")
 	a.ret(unix.SECCOMP_RET_KILL_PROCESS)
 	return a.assemble()
@@ -174,6 +184,11 @@ type asm struct {
 
 func (a *asm) load(off uint32) {
 	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off})
+}
+
+// and keeps the bits of the accumulator that k has.
+func (a *asm) and(k uint32) {
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: k})
 }
 
 func (a *asm) ret(k uint32) {

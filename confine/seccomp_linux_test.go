@@ -40,6 +40,8 @@ func runFilter(t *testing.T, prog []unix.SockFilter, arch uint32, nr uint32, arg
 				pc += int(ins.Jf)
 			}
 			require.Less(t, pc+1, len(prog), "jump past the end at %d", pc)
+		case unix.BPF_ALU | unix.BPF_AND | unix.BPF_K:
+			acc &= ins.K
 		case unix.BPF_RET | unix.BPF_K:
 			return ins.K
 		default:
@@ -121,7 +123,7 @@ func TestFilterProgram(t *testing.T) {
 			filterCase{fmt.Sprintf("system call %d, set-user-ID", m.nr), arch, m.nr, setuid, errno(unix.EPERM)},
 			filterCase{fmt.Sprintf("system call %d, executable", m.nr), arch, m.nr, plain, allow})
 	}
-	prog, err := filterProgram()
+	prog, err := filterProgram(unixNoDatagrams)
 	require.NoError(t, err)
 	require.LessOrEqual(t, len(prog), 255)
 	for _, tt := range tests {
@@ -135,6 +137,48 @@ func TestFilterProgram(t *testing.T) {
 			K: uint32(b[8*i+4]) | uint32(b[8*i+5])<<8 | uint32(b[8*i+6])<<16 | uint32(b[8*i+7])<<24}
 		require.Equal(t, ins, got, "instruction %d", i)
 	}
+}
+
+// TestFilterUnixSockets: what each of the filter's AF_UNIX modes lets a
+// command make, socket(2) and socketpair(2) alike, flags in the type
+// included.
+func TestFilterUnixSockets(t *testing.T) {
+	arch := auditArch()
+	if arch == 0 {
+		t.Skip("no system-call filter is built for this architecture")
+	}
+	const allow, eacces, eafnosupport = unix.SECCOMP_RET_ALLOW, unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES), unix.SECCOMP_RET_ERRNO | uint32(unix.EAFNOSUPPORT)
+	type call struct {
+		name     string
+		nr       uint32
+		args     [6]uint64
+		all      uint32 // with Network
+		noDgram  uint32 // guarded
+		pairOnly uint32 // unguarded
+	}
+	for _, tt := range []call{
+		{"a stream socket", unix.SYS_SOCKET, [6]uint64{unix.AF_UNIX, unix.SOCK_STREAM}, allow, allow, eacces},
+		{"a seqpacket socket", unix.SYS_SOCKET, [6]uint64{unix.AF_UNIX, unix.SOCK_SEQPACKET | unix.SOCK_CLOEXEC}, allow, allow, eacces},
+		{"a datagram socket", unix.SYS_SOCKET, [6]uint64{unix.AF_UNIX, unix.SOCK_DGRAM}, allow, eacces, eacces},
+		{"a non-blocking datagram socket", unix.SYS_SOCKET, [6]uint64{unix.AF_UNIX, unix.SOCK_DGRAM | unix.SOCK_NONBLOCK | unix.SOCK_CLOEXEC}, allow, eacces, eacces},
+		{"a datagram socket, high bits set", unix.SYS_SOCKET, [6]uint64{1<<32 | unix.AF_UNIX, 1<<32 | unix.SOCK_DGRAM}, allow, eacces, eacces},
+		{"a UDP socket", unix.SYS_SOCKET, [6]uint64{unix.AF_INET, unix.SOCK_DGRAM}, allow, allow, allow},
+		{"a pair of stream sockets", unix.SYS_SOCKETPAIR, [6]uint64{unix.AF_UNIX, unix.SOCK_STREAM | unix.SOCK_CLOEXEC}, allow, allow, allow},
+		{"a pair of seqpacket sockets", unix.SYS_SOCKETPAIR, [6]uint64{unix.AF_UNIX, unix.SOCK_SEQPACKET}, allow, allow, allow},
+		{"a pair of datagram sockets", unix.SYS_SOCKETPAIR, [6]uint64{unix.AF_UNIX, unix.SOCK_DGRAM}, allow, eacces, eacces},
+		{"a pair of non-blocking datagram sockets", unix.SYS_SOCKETPAIR, [6]uint64{unix.AF_UNIX, unix.SOCK_DGRAM | unix.SOCK_NONBLOCK}, allow, eacces, eacces},
+		{"a pair of another family", unix.SYS_SOCKETPAIR, [6]uint64{unix.AF_TIPC, unix.SOCK_STREAM}, eafnosupport, eafnosupport, eafnosupport},
+	} {
+		for mode, want := range map[unixSockets]uint32{unixAll: tt.all, unixNoDatagrams: tt.noDgram, unixPairsOnly: tt.pairOnly} {
+			prog, err := filterProgram(mode)
+			require.NoError(t, err)
+			assert.Equal(t, want, runFilter(t, prog, arch, tt.nr, tt.args), "%s, mode %d", tt.name, mode)
+		}
+	}
+	assert.Equal(t, unixAll, unixSocketsFor(true, true))
+	assert.Equal(t, unixAll, unixSocketsFor(true, false))
+	assert.Equal(t, unixNoDatagrams, unixSocketsFor(false, true))
+	assert.Equal(t, unixPairsOnly, unixSocketsFor(false, false))
 }
 
 // TestAsmRefusesBadLabels: a jump to a label that is missing, behind it,

@@ -59,7 +59,8 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		return err
 	}
 	scope, _ := needScope(abi, p.Network)
-	filter, err := filterProgram()
+	guarded := !p.Network && connectGuardable()
+	filter, err := filterProgram(unixSocketsFor(p.Network, guarded))
 	if err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		argv = []string{cmd.Path}
 	}
 	keep := 3 + n
-	spec, err := ctl.helperSpec(cmd.Path, v, abi, keep, !p.Network && connectGuardable())
+	spec, err := ctl.helperSpec(cmd.Path, v, abi, keep, guarded)
 	if err != nil {
 		ctl.closeOurEnds()
 		ctl.closeLifeline()

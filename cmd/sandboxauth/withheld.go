@@ -14,7 +14,7 @@ import (
 func withheld(p confine.Policy) string {
 	var parts []string
 	if !p.Network {
-		parts = append(parts, "no network (--net, or \"network\": true in the configuration's \"confine\" section, allows it)")
+		parts = append(parts, "no network and no UNIX datagram sockets (--net, or \"network\": true in the configuration's \"confine\" section, allows them)")
 	}
 	parts = append(parts, "files outside "+p.Sandbox+" read-only (\"writable\" in the \"confine\" section adds a directory)")
 	if ro := relativeTo(p.Sandbox, existing(p.ReadOnly), 4); ro != "" {

@@ -1,0 +1,85 @@
+package confine
+
+import "golang.org/x/sys/unix"
+
+// Without Network, no socket of the command may reach a program outside
+// it. The network namespace bounds every family but AF_UNIX, whose names
+// are paths of the file system (abstract names are the namespace's own).
+// Sockets of outside programs that exist at the start are masked
+// (sockets_linux.go), and the helper stands behind every connect
+// (connectguard_linux.go). What neither covers is the address a datagram
+// carries: sendto and sendmsg name a path on each send, after any check,
+// and the filter cannot read sendmsg's address (it lies in the command's
+// memory). So an AF_UNIX datagram socket, whether made alone or as a
+// pair (a pair's sockets, too, can be sent through to any name), is not
+// made: socket and socketpair fail with EACCES. Stream and seqpacket
+// sockets cannot send to an address they are not connected to.
+//
+// Where the helper cannot stand behind connect (Yama's ptrace_scope 2 or
+// 3 keeps it from copying the command's sockets), a socket bound outside
+// after the start would be reachable by connect; then no AF_UNIX socket is
+// made with socket(2) at all, and only connected pairs (socketpair of
+// stream or seqpacket sockets: what node's child_process, asyncio and
+// most programs talking to their own children use) are, which reach
+// nothing but each other. A server and its client of the command's own
+// on a path fail with EACCES there.
+//
+// With Network nothing is limited: the command reaches the network, and
+// its AF_UNIX sockets are as its Landlock scope leaves them.
+
+// unixSockets is what the system-call filter lets a command do with
+// AF_UNIX sockets.
+type unixSockets int
+
+const (
+	// unixAll: every AF_UNIX socket (with Network).
+	unixAll unixSockets = iota
+	// unixNoDatagrams: stream and seqpacket sockets, whose connect the
+	// helper guards, and pairs of them.
+	unixNoDatagrams
+	// unixPairsOnly: connected pairs of stream or seqpacket sockets.
+	unixPairsOnly
+)
+
+// unixSocketsFor is what a command of a policy with network gets, where
+// the helper can (guarded) or cannot stand behind its connect calls.
+func unixSocketsFor(network, guarded bool) unixSockets {
+	switch {
+	case network:
+		return unixAll
+	case guarded:
+		return unixNoDatagrams
+	}
+	return unixPairsOnly
+}
+
+// filter emits the filter's "unix-socket" and "socketpair" checks, which
+// end at its "allow", "eacces" and "eafnosupport" labels: socket(AF_UNIX, type, ...) and
+// socketpair(domain, type, ...), whose type carries the
+// SOCK_NONBLOCK and SOCK_CLOEXEC flags above its low four bits.
+func (u unixSockets) filter(a *asm) {
+	a.label("unix-socket")
+	switch u {
+	case unixAll:
+		a.ret(unix.SECCOMP_RET_ALLOW)
+	case unixNoDatagrams:
+		a.load(offArg(1))
+		a.and(sockTypeMask)
+		a.jumpIf(unix.BPF_JEQ, unix.SOCK_DGRAM, "eacces", "allow")
+	default:
+		a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
+	}
+	a.label("socketpair") // only AF_UNIX sockets come in pairs here
+	a.load(offArg(0))
+	if u == unixAll {
+		a.jumpIf(unix.BPF_JEQ, unix.AF_UNIX, "allow", "eafnosupport")
+		return
+	}
+	a.jumpIf(unix.BPF_JEQ, unix.AF_UNIX, "", "eafnosupport")
+	a.load(offArg(1))
+	a.and(sockTypeMask)
+	a.jumpIf(unix.BPF_JEQ, unix.SOCK_DGRAM, "eacces", "allow")
+}
+
+// sockTypeMask keeps a socket type's kind (the kernel's SOCK_TYPE_MASK).
+const sockTypeMask = 0xf
