@@ -987,32 +987,20 @@ type gitConfigPaths struct {
 	sha256    bool     // extensions.objectFormat = sha256
 }
 
-// readGitConfigPaths reads them from the configuration file config, in
-// the common form (key = value lines under [core], [include] and
-// [includeIf "..."] headers); the classifier judges the rest.
+// readGitConfigPaths reads them from the configuration file config as git
+// reads it (repotrust.ParseGitConfig: a key on the header's line, quotes,
+// escapes, continuations, comments). Text that reader refuses, git
+// refuses too (it runs nothing with a configuration it cannot read);
+// then the lines of the common form (key = value under [core],
+// [include] and [includeIf "..."] headers) are read as well, so that
+// nothing either reader finds is missed.
 func readGitConfigPaths(config string) gitConfigPaths {
 	var out gitConfigPaths
 	b, err := readSmallFile(config)
 	if err != nil {
 		return out
 	}
-	section := ""
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			name := strings.TrimSpace(strings.Trim(line, "[]"))
-			if i := strings.IndexAny(name, " \t\""); i >= 0 {
-				name = name[:i]
-			}
-			section = strings.ToLower(name)
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		key, val := strings.ToLower(strings.TrimSpace(k)), strings.Trim(strings.TrimSpace(v), `"`)
+	setting := func(section, key, val string) {
 		switch {
 		case section == "core" && key == "hookspath":
 			out.hooksPath = val
@@ -1021,6 +1009,33 @@ func readGitConfigPaths(config string) gitConfigPaths {
 		case section == "extensions" && key == "objectformat":
 			out.sha256 = strings.EqualFold(val, "sha256")
 		}
+	}
+	if repotrust.ParseGitConfig(config, b, func(s repotrust.Setting) error {
+		setting(s.Section, s.Key, s.Value)
+		return nil
+	}) == nil {
+		return out
+	}
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			head, rest, _ := strings.Cut(line, "]")
+			name := strings.TrimSpace(strings.TrimPrefix(head, "["))
+			if i := strings.IndexAny(name, " \t\"."); i >= 0 {
+				name = name[:i]
+			}
+			section = strings.ToLower(name)
+			if line = strings.TrimSpace(rest); line == "" {
+				continue
+			}
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		setting(section, strings.ToLower(strings.TrimSpace(k)), strings.Trim(strings.TrimSpace(v), `"`))
 	}
 	return out
 }
