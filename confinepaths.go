@@ -55,13 +55,13 @@ import (
 // is read-only too: the files it includes, its hooks and template
 // directories (see globalGitConfig).
 //
-// Two confined runs of one sandbox at once can hand a change to each
-// other past the quarantine: each compares what git obeys after its
-// command with what it saw before, and the other run may have changed it
-// in between and put it back (a run that begins while another changes a
-// repository's config, and then makes the same change itself). Run one
-// confined command of a sandbox at a time where that matters, as
-// `sandboxauth run` does (a lock in confine.RecordDir).
+// Confined runs of one sandbox may overlap (a dev server in the
+// background, the tests beside it). The runs that overlap share one
+// baseline, taken by the first while no other was active, and each run
+// that ends quarantines the sandbox against it, so that no run takes
+// another's work for the user's (see confinegroup.go). A policy made by
+// ProtectConfinement belongs to its sandbox's group from then until its
+// AfterExit has run: run it.
 //
 // The quarantine (see quarantineNew) runs once the command has ended:
 // while it runs, what it has made is in place, and the user's git run
@@ -105,6 +105,32 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if err != nil {
 		return p
 	}
+	// The run joins its sandbox's group of runs (see confinegroup.go)
+	// before it looks at the sandbox, so that no other run joins or
+	// leaves (and judges) while it does.
+	group, err := enterRunGroup(p)
+	if err != nil {
+		group = nil // no record directory: confinement cannot start either
+	}
+	var base *beforeRun // the group's baseline, when the run joins one
+	for group != nil && !group.alone() {
+		if base, err = group.load(); err == nil {
+			break
+		}
+		// Joined runs whose baseline cannot be read: wait for them.
+		if group.waitAlone() != nil {
+			group = nil
+		}
+	}
+	if group != nil && base == nil {
+		// A group that ended without its last judging.
+		if left, err := group.load(); err == nil {
+			left.private, _ = confine.PrivateCopies(p)
+			left.ledger = openLedger(p)
+			quarantineNew(sandbox, rules, left, &p)
+			group.removeBaseline()
+		}
+	}
 	// File systems stamp change times from a coarse clock, which may lag
 	// behind this one by a tick (4 to 10 ms); a command starts well after
 	// this (bubblewrap alone takes milliseconds), so what it changes is
@@ -122,13 +148,53 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if c.gitWriteProtected() {
 		c.globalGitConfig()
 	}
-	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
+	was := base
+	if was == nil {
+		was = c.baseline(since)
+		if group != nil && group.save(was) != nil {
+			group.unlock() // judged alone, as if no other run could join
+			group = nil
+		}
+	}
 	if c.gitWriteProtected() {
-		was.deep = c.scanDeep(scanBefore)
 		was.private, _ = confine.PrivateCopies(p)
 		was.ledger = openLedger(p)
 	}
-	for _, path := range append(slices.Collect(maps.Keys(c.seen)), p.ReadOnly...) {
+	if group != nil {
+		if group.join() != nil {
+			if base == nil {
+				group.removeBaseline() // the group this run began
+			}
+			group.unlock()
+			group = nil
+		} else {
+			group.unlock()
+		}
+	}
+	prev := p.AfterExit
+	policy := p
+	p.AfterExit = func() {
+		if prev != nil {
+			prev()
+		}
+		judge := func() { quarantineNew(sandbox, rules, was, &policy) }
+		if group == nil {
+			judge()
+			return
+		}
+		group.leave(judge)
+	}
+	return p
+}
+
+// baseline returns what the quarantine needs to know of the sandbox from
+// before a command runs, c having walked it.
+func (c *confinePaths) baseline(since int64) *beforeRun {
+	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
+	if c.gitWriteProtected() {
+		was.deep = c.scanDeep(scanBefore)
+	}
+	for _, path := range append(slices.Collect(maps.Keys(c.seen)), c.policy.ReadOnly...) {
 		if id, ok := identify(path); ok {
 			was.ids[id] = true
 		}
@@ -138,15 +204,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 			was.gitDirs[id] = true
 		}
 	}
-	prev := p.AfterExit
-	policy := p
-	p.AfterExit = func() {
-		if prev != nil {
-			prev()
-		}
-		quarantineNew(sandbox, rules, was, &policy)
-	}
-	return p
+	return was
 }
 
 // beforeRun is what the quarantine knows of the sandbox from before the

@@ -93,10 +93,6 @@ func runRun(e *env, args []string) int {
 		return code
 	}
 
-	if err := lockSandbox(e, confine.DefaultPolicy(dir)); err != nil {
-		fmt.Fprintf(e.stderr, "sandboxauth run: refused to run %s: no lock for the sandbox: %v\n", quoteArgv(argv), err)
-		return exitRunRefused
-	}
 	policy := confinePolicy(cfg, dir, *network)
 	authz, requests, err := cfg.NewPolicyAuthorizer(sandboxauth.PolicySandbox, commandsFor(cfg, true), sandboxauth.WithConfinement(policy))
 	if err != nil {

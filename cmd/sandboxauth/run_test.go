@@ -379,28 +379,49 @@ chmod 111 a/b
 	assert.NoFileExists(t, marker, "git status beneath a directory the command made unreadable ran the fsmonitor of the git directory it made there")
 }
 
-// TestRunOneAtATime: two runs in one sandbox take turns, the second
-// starting its command only once the first has ended and been looked
-// after (two commands side by side could hand a change to a repository
-// past both quarantines), and says that it waits.
-func TestRunOneAtATime(t *testing.T) {
+// TestRunsOverlap: a run in the background (a dev server) does not hold
+// up a run beside it in the same project, and what the second one's
+// command leaves is judged when it ends, the first still running: a
+// repository deep in the project with a core.fsmonitor is moved aside,
+// and the user's git status there runs nothing.
+func TestRunsOverlap(t *testing.T) {
 	requireLandlock(t)
 	sb, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "first.sh"), []byte("#!/bin/sh\ntouch first-started\nsleep 1\ntouch first-ended\n"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "second.sh"), []byte("#!/bin/sh\ntest -e first-ended && touch second-after-first\n"), 0o755))
-	first := exec.Command(bin, "run", "--", "./first.sh")
-	first.Dir = sb
-	require.NoError(t, first.Start())
+	home, err := os.MkdirTemp(os.Getenv("HOME"), "run-overlap-")
+	require.NoError(t, err)
+	defer os.RemoveAll(home)
+	marker := filepath.Join(home, "pwned")
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "server.sh"), []byte("#!/bin/sh\ntouch server-started\nwhile [ ! -e server-stop ]; do sleep 0.05; done\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "tests.sh"), []byte(`#!/bin/sh
+set -e
+test -e server-started
+test ! -e server-stop
+d=a/b/c/d/e/f
+mkdir -p $d/.git/objects $d/.git/refs/heads
+echo 'ref: refs/heads/main' > $d/.git/HEAD
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "touch `+marker+`; false"\n' > $d/.git/config
+`), 0o755))
+	server := exec.Command(bin, "run", "--", "./server.sh")
+	server.Dir = sb
+	require.NoError(t, server.Start())
+	defer func() {
+		_ = os.WriteFile(filepath.Join(sb, "server-stop"), nil, 0o644)
+		_ = server.Wait()
+	}()
 	require.Eventually(t, func() bool {
-		_, err := os.Stat(filepath.Join(sb, "first-started"))
+		_, err := os.Stat(filepath.Join(sb, "server-started"))
 		return err == nil
 	}, 20*time.Second, 10*time.Millisecond)
-	second := exec.Command(bin, "run", "--", "./second.sh")
-	second.Dir = sb
-	out, err := second.CombinedOutput()
+	tests := exec.Command(bin, "run", "--", "./tests.sh")
+	tests.Dir = sb
+	out, err := tests.CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	require.NoError(t, first.Wait())
-	assert.FileExists(t, filepath.Join(sb, "second-after-first"), "the second run's command ran beside the first's")
-	assert.Contains(t, string(out), "waiting for another confined command")
+	assert.NotContains(t, string(out), "waiting")
+	require.Nil(t, server.ProcessState, "the server ended before the tests")
+	status := exec.Command("git", "status", "--short")
+	status.Dir = filepath.Join(sb, "a/b/c/d/e/f")
+	statusOut, _ := status.CombinedOutput()
+	t.Logf("git status: %s", statusOut)
+	assert.NoFileExists(t, marker, "git status ran the fsmonitor of a repository the tests made beside the server")
 }
