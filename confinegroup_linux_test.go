@@ -203,3 +203,45 @@ func TestBaselineRecordRoundTrip(t *testing.T) {
 	require.NoError(t, json.NewDecoder(bytes.NewReader(b)).Decode(&r))
 	assert.Equal(t, was, r.beforeRun())
 }
+
+// TestRunGroupManyAtOnce: runs of one sandbox begun and ended from many
+// goroutines at once (under -race in CI) all end, none waits for
+// another's command, and what one of them plants is moved aside.
+func TestRunGroupManyAtOnce(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	const runs = 6
+	errs := make(chan error, runs)
+	for i := 0; i < runs; i++ {
+		go func() {
+			script := `sleep 0.2`
+			if i == runs/2 {
+				script = `set -e
+d=deep/x/y/z/w/v
+mkdir -p $d/.git/objects $d/.git/refs/heads
+echo 'ref: refs/heads/main' > $d/.git/HEAD
+printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "touch ` + marker + `; false"\n' > $d/.git/config`
+			}
+			p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+			if err == nil {
+				_, err = runConfined(shIn(sb, script), p)
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < runs; i++ {
+		select {
+		case err := <-errs:
+			assert.NoError(t, err)
+		case <-time.After(2 * time.Minute):
+			t.Fatal("runs of one sandbox begun at once did not all end")
+		}
+	}
+	t.Logf("git status: %s", userGit(t, filepath.Join(sb, "deep/x/y/z/w/v"), "status", "--short"))
+	assert.NoFileExists(t, marker, "git status ran the fsmonitor one of many runs at once planted")
+	g, err := enterRunGroup(confine.DefaultPolicy(sb))
+	require.NoError(t, err)
+	defer g.unlock()
+	assert.True(t, g.alone(), "a run is still a member of the group")
+	assert.NoFileExists(t, g.baseline, "the last run did not remove the group's baseline")
+}
