@@ -82,7 +82,7 @@ const (
 
 // newDeepScan returns an empty scan.
 func newDeepScan() *deepScan {
-	return &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}}
+	return &deepScan{gitDirs: map[fileID]string{}, pointers: map[fileID]pointer{}, obeyed: map[string][]obeyedEntry{}, protected: map[string]protectedMatch{}}
 }
 
 // deepScan is what a scan of every directory of the sandbox found.
@@ -105,6 +105,37 @@ type deepScan struct {
 	links []link
 	// unreadable are the directories that could not be read.
 	unreadable []string
+	// protected are the matches of write-protected patterns, at every
+	// depth, by path (outside git directories and the directories the
+	// walk skips; see protectedChanged).
+	protected map[string]protectedMatch
+}
+
+// protectedMatch is a match of a write-protected pattern found by the
+// scan: its identity and a digest of what it holds (a directory's whole
+// tree), whole when the digest covers all of it (see stateDigest).
+type protectedMatch struct {
+	id     fileID
+	digest string
+	whole  bool
+}
+
+// protectedChanged returns the write-protected matches of now that are
+// new since was, or another file, or hold something else: a pattern
+// protects what makes programs run code (.cargo/config.toml,
+// rust-toolchain.toml, .npmrc, .vscode/, mise.toml, ...), and the
+// programs that read them look in the directory they run in, at any
+// depth, while the walk keeps them read-only only three levels deep. A
+// match too large to digest whole counts as changed.
+func protectedChanged(was, now *deepScan) []string {
+	var out []string
+	for path, m := range now.protected {
+		b, ok := was.protected[path]
+		if !ok || b.id != m.id || !m.whole || b.digest != m.digest {
+			out = append(out, path)
+		}
+	}
+	return out
 }
 
 // pointer is a .git file or link found by the scan.

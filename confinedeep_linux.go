@@ -27,9 +27,17 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 	if err != nil || !filepath.IsAbs(home) {
 		home = ""
 	}
-	queue := []string{"."}
+	// Protected matches are looked for (before and after the run) outside
+	// git directories, protected matches and the dependency and build
+	// directories the walk skips.
+	type dir struct {
+		rel     string
+		noMatch bool
+	}
+	match := mode != scanPrivate
+	queue := []dir{{".", !match}}
 	for len(queue) > 0 {
-		rel := queue[0]
+		rel, noMatch := queue[0].rel, queue[0].noMatch
 		queue = queue[1:]
 		abs := filepath.Join(c.sandbox, rel)
 		fd, err := openDirAt(root, rel)
@@ -62,8 +70,17 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 				s.partial = append(s.partial, id)
 			}
 		}
+		noMatch = noMatch || gitdir
 		for _, e := range entries {
 			name := e.Name()
+			below := noMatch || name == ".git" || walkSkip()[name]
+			if !below && c.writeProtectedMatch(name, filepath.Join(rel, name)) {
+				below = true
+				if id, ok := identifyAt(fd, name); ok {
+					digest, whole := stateDigest(filepath.Join(abs, name))
+					s.protected[filepath.Join(abs, name)] = protectedMatch{id: id, digest: digest, whole: whole}
+				}
+			}
 			switch {
 			case name == ".git" && !e.IsDir() && !aside:
 				if id, ok := identifyAt(fd, name); ok {
@@ -74,7 +91,7 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 					s.links = append(s.links, link{path: filepath.Join(abs, name), target: target, ctime: ctimeAt(fd, name)})
 				}
 			case e.IsDir():
-				queue = append(queue, filepath.Join(rel, name))
+				queue = append(queue, dir{filepath.Join(rel, name), below})
 			}
 		}
 		f.Close()

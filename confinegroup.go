@@ -212,6 +212,14 @@ type deepRecord struct {
 	Partial    []idRecord             `json:"partial"`
 	Links      []linkRecord           `json:"links"`
 	Unreadable []string               `json:"unreadable"`
+	Protected  []protectedRecord      `json:"protected"`
+}
+
+type protectedRecord struct {
+	Path   string
+	ID     idRecord
+	Digest string
+	Whole  bool
 }
 
 type pathRecord struct {
@@ -261,6 +269,9 @@ func recordOf(was *beforeRun) baselineRecord {
 		for _, l := range s.links {
 			d.Links = append(d.Links, linkRecord{Path: l.path, Target: l.target, Ctime: l.ctime})
 		}
+		for path, m := range s.protected {
+			d.Protected = append(d.Protected, protectedRecord{Path: path, ID: idOf(m.id), Digest: m.digest, Whole: m.whole})
+		}
 		r.Deep = d
 	}
 	return r
@@ -298,6 +309,9 @@ func (r baselineRecord) beforeRun() *beforeRun {
 		}
 		for _, l := range d.Links {
 			s.links = append(s.links, link{path: l.Path, target: l.Target, ctime: l.Ctime})
+		}
+		for _, m := range d.Protected {
+			s.protected[m.Path] = protectedMatch{id: m.ID.fileID(), digest: m.Digest, whole: m.Whole}
 		}
 		was.deep = s
 	}

@@ -196,6 +196,8 @@ func TestBaselineRecordRoundTrip(t *testing.T) {
 	s.partial = []fileID{id(3)}
 	s.links = []link{{path: "/p/l", target: "../x", ctime: 7}}
 	s.unreadable = []string{"/p/locked"}
+	s.protected["/p/a/b/c/d/.cargo/config.toml"] = protectedMatch{id: id(7), digest: "e3b0", whole: true}
+	s.protected["/p/a/b/c/d/.idea"] = protectedMatch{id: id(8)}
 	was := &beforeRun{ids: map[fileID]bool{id(4): true, id(5): true}, gitDirs: map[fileID]bool{id(6): true}, watch: []string{"/p/.git/config.worktree"}, states: map[string]string{"/p/.git/rebase-merge": "d1"}, deep: s, since: 1234}
 	b, err := json.Marshal(recordOf(was))
 	require.NoError(t, err)

@@ -78,7 +78,11 @@ import (
 // run by a scan of every directory, which moves aside what git would obey
 // in them (configuration, hooks, redirections, legacy remotes) when it
 // changed while the command ran (see confinedeep.go): git started in such
-// a directory by the user's terminal or editor obeys it. Patterns that match at any depth still protect, through
+// a directory by the user's terminal or editor obeys it. The same scan
+// digests the matches of write-protected patterns at every depth (outside
+// git directories and the directories the walk skips) and moves aside
+// those that are new or changed after the run: cargo, rustup, npm, mise
+// and editors read them in whatever directory they run in. Patterns that match at any depth still protect, through
 // the tools, what the walk does not reach. p.Sandbox must
 // be set. The lists of p are copied, not changed.
 func ProtectConfinement(p confine.Policy, ps []ProtectedPath) (confine.Policy, error) {
@@ -287,6 +291,7 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 			}
 			deep, asideIDs = deepQuarantine(was.deep, now, was.since, was.ledger.read())
 			deep = append(deep, strayLinks(now, was.private, was.since)...)
+			deep = append(deep, protectedChanged(was.deep, now)...)
 		}
 		// The sequencer state of the repositories known before is
 		// judged by its digest (below), not by its change time.
@@ -447,6 +452,19 @@ func newConfinePaths(sandbox string, rules []classify.Protected, p *confine.Poli
 
 // gitWriteProtected reports whether the rules protect a repository's
 // configuration from writes: then its dangerous files are kept read-only.
+// writeProtectedMatch reports whether a write-protected pattern matches
+// the entry name, at rel in the sandbox.
+func (c *confinePaths) writeProtectedMatch(name, rel string) bool {
+	lower := strings.ToLower(name)
+	for i := range c.rules {
+		r := &c.rules[i]
+		if r.Write && r.MatchesLastLower(lower) && r.Match(rel) {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *confinePaths) gitWriteProtected() bool {
 	for i := range c.rules {
 		if c.rules[i].Write && c.rules[i].Match(".git/config") {

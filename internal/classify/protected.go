@@ -183,8 +183,13 @@ func (r *Protected) AnyDepth() bool { return r.anyDepth }
 // subtree it names) only if it does. It is a cheap first test for a walk
 // over many names that does not descend into what it matched.
 func (r *Protected) MatchesLast(name string) bool {
+	return r.MatchesLastLower(strings.ToLower(name))
+}
+
+// MatchesLastLower is MatchesLast for a name already in lower case, for a
+// walk that tests each name against many patterns.
+func (r *Protected) MatchesLastLower(name string) bool {
 	last := r.elems[len(r.elems)-1]
-	name = strings.ToLower(name)
 	if r.literal[len(r.literal)-1] {
 		return last == name
 	}
