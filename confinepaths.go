@@ -109,6 +109,11 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if err != nil {
 		return p
 	}
+	// A sandbox inside a protected directory of a project that holds it
+	// (repo/.git/hooks, ~/.claude, a .vscode) would let the command write
+	// what the patterns protect: confinement refuses a sandbox inside a
+	// read-only path.
+	p.ReadOnly = append(p.ReadOnly, protectedAncestors(sandbox, rules)...)
 	// The run joins its sandbox's group of runs (see confinegroup.go)
 	// before it looks at the sandbox, so that no other run joins or
 	// leaves (and judges) while it does.
@@ -452,6 +457,28 @@ func newConfinePaths(sandbox string, rules []classify.Protected, p *confine.Poli
 
 // gitWriteProtected reports whether the rules protect a repository's
 // configuration from writes: then its dangerous files are kept read-only.
+// protectedAncestors returns the directories that hold sandbox (itself
+// included) and that a write-protected pattern matches, with any of the
+// directories above them taken for the top of a project: the sandbox lies
+// in a git directory, an editor's or an agent's settings directory.
+func protectedAncestors(sandbox string, rules []classify.Protected) []string {
+	parts := strings.Split(strings.TrimPrefix(sandbox, "/"), "/")
+	var out []string
+	for j := 1; j <= len(parts); j++ {
+		lower := strings.ToLower(parts[j-1])
+		for i := 0; i < j; i++ {
+			rel := strings.Join(parts[i:j], "/")
+			if slices.ContainsFunc(rules, func(r classify.Protected) bool {
+				return r.Write && r.MatchesLastLower(lower) && r.Match(rel)
+			}) {
+				out = append(out, "/"+strings.Join(parts[:j], "/"))
+				break
+			}
+		}
+	}
+	return out
+}
+
 // writeProtectedMatch reports whether a write-protected pattern matches
 // the entry name, at rel in the sandbox.
 func (c *confinePaths) writeProtectedMatch(name, rel string) bool {

@@ -252,7 +252,8 @@ func TestUnsafePolicy(t *testing.T) {
 		{"the root directory", "home directory", Policy{Sandbox: sb, Writable: []string{"/"}}},
 		{"a writable entry under a hidden one", "hidden path", Policy{Sandbox: sb, Writable: []string{victim}, Hidden: []string{filepath.Dir(victim)}}},
 		{"a read-only path through a symbolic link", "symbolic link", Policy{Sandbox: sb, ReadOnly: []string{filepath.Join(sb, ".vscode", "tasks.json")}}},
-		{"the whole sandbox read-only", "whole writable place", Policy{Sandbox: sb, ReadOnly: []string{sb}}},
+		{"the whole sandbox read-only", "is itself kept read-only", Policy{Sandbox: sb, ReadOnly: []string{sb}}},
+		{"the sandbox inside a read-only path", "kept read-only because programs run", Policy{Sandbox: filepath.Join(sb, "real"), ReadOnly: []string{sb}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command("/bin/true")
@@ -262,6 +263,73 @@ func TestUnsafePolicy(t *testing.T) {
 			require.Nil(t, cmd.Process, "nothing may start")
 		})
 	}
+}
+
+// TestUnsafeSandbox: a sandbox whose files the user's programs obey or
+// run is refused before anything starts: the home directory (HOME, or
+// the user database's when HOME is unset), an ancestor of it, a place
+// where programs keep settings (~/.config, ~/.local, ~/.cache, the XDG
+// variables' places) and a directory on PATH. A directory merely beside
+// them, and a PATH that names / or the home directory, refuse nothing.
+func TestUnsafeSandbox(t *testing.T) {
+	requireConfinement(t)
+	home, err := filepath.EvalSymlinks(victimDir(t))
+	require.NoError(t, err)
+	bin := filepath.Join(home, "tools", "bin")
+	xdg := filepath.Join(home, "xdg-data")
+	for _, d := range []string{filepath.Join(home, ".config", "app"), filepath.Join(home, ".local", "bin"), filepath.Join(home, ".cache", "x"), bin, filepath.Join(xdg, "y"), filepath.Join(home, "proj")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", xdg)
+	t.Setenv("PATH", bin+":/:"+home+":"+os.Getenv("PATH"))
+	for _, tc := range []struct{ sandbox, want string }{
+		{home, "holds the home directory"},
+		{filepath.Dir(home), "holds the home directory"},
+		{filepath.Join(home, ".config", "app"), "where programs keep settings"},
+		{filepath.Join(home, ".local", "bin"), "where programs keep settings"},
+		{filepath.Join(home, ".cache", "x"), "where programs keep settings"},
+		{filepath.Join(xdg, "y"), "where programs keep settings"},
+		{bin, "a directory on PATH"},
+	} {
+		cmd := exec.Command("/bin/true")
+		err := Start(cmd, Policy{Sandbox: tc.sandbox})
+		require.ErrorIs(t, err, ErrUnsafePolicy, tc.sandbox)
+		assert.Contains(t, err.Error(), tc.want, tc.sandbox)
+		assert.Nil(t, cmd.Process, "nothing may start")
+	}
+	cmd := exec.Command("/bin/true")
+	cmd.Dir = filepath.Join(home, "proj")
+	assert.NoError(t, Run(cmd, Policy{Sandbox: filepath.Join(home, "proj")}), "a project beside them")
+
+	// A dotfiles project that ~/.config links into holds it.
+	dots := filepath.Join(home, "dotfiles")
+	require.NoError(t, os.MkdirAll(filepath.Join(dots, "config"), 0o755))
+	require.NoError(t, os.RemoveAll(filepath.Join(home, ".config")))
+	require.NoError(t, os.Symlink(filepath.Join(dots, "config"), filepath.Join(home, ".config")))
+	err = Start(exec.Command("/bin/true"), Policy{Sandbox: dots})
+	require.ErrorIs(t, err, ErrUnsafePolicy)
+	assert.Contains(t, err.Error(), "holds")
+}
+
+// TestCredentialsHiddenWithoutHOME: with HOME unset, empty or pointing
+// elsewhere, DefaultPolicy still hides the credentials of the home the
+// user database gives for the user.
+func TestCredentialsHiddenWithoutHOME(t *testing.T) {
+	real, ok := passwdHomeOf(os.Geteuid())
+	if !ok {
+		t.Skip("the user database has no home for this user")
+	}
+	want := filepath.Join(real, ".ssh")
+	if r, err := filepath.EvalSymlinks(real); err == nil {
+		want = filepath.Join(r, ".ssh")
+	}
+	for _, home := range []string{"", "relative", t.TempDir()} {
+		t.Setenv("HOME", home)
+		assert.Contains(t, DefaultPolicy(t.TempDir()).Hidden, want, "HOME=%q", home)
+	}
+	os.Unsetenv("HOME")
+	assert.Contains(t, DefaultPolicy(t.TempDir()).Hidden, want, "HOME unset")
 }
 
 func TestRunReturnsExitStatus(t *testing.T) {

@@ -21,15 +21,24 @@ import (
 //   - the user's credentials are Hidden (see CredentialPaths).
 //
 // Locations follow the calling process's environment (HOME,
-// XDG_CACHE_HOME, GOCACHE). The result is a plain struct: adjust it to
+// XDG_CACHE_HOME, GOCACHE); the credentials of the home the user database
+// gives are hidden as well, whatever HOME says (and every home's, when
+// neither is known). The result is a plain struct: adjust it to
 // taste.
 func DefaultPolicy(sandbox string) Policy {
 	home, _ := os.UserHomeDir()
-	p := Policy{Sandbox: sandbox, Hidden: CredentialPaths(home), HiddenEnv: CredentialEnv()}
-	if os.Geteuid() == 0 {
-		// Root reads every user's files: hide theirs too.
-		for _, h := range otherHomes(home) {
-			p.Hidden = append(p.Hidden, homeCredentials(h)...)
+	homes := userHomes()
+	p := Policy{Sandbox: sandbox, Hidden: systemCredentials(), HiddenEnv: CredentialEnv()}
+	for _, h := range homes {
+		p.Hidden = append(p.Hidden, homeCredentials(h)...)
+	}
+	if os.Geteuid() == 0 || len(homes) == 0 {
+		// Root reads every user's files: hide theirs too. So does a user
+		// whose home is not known.
+		for _, h := range otherHomes("") {
+			if !slices.Contains(homes, h) {
+				p.Hidden = append(p.Hidden, homeCredentials(h)...)
+			}
 		}
 	}
 	if c := goBuildCache(home); c != "" {

@@ -61,13 +61,11 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	if link := linkBelowTop(filepath.Clean(p.Sandbox)); link != "" {
 		return v, fmt.Errorf("confine: Policy.Sandbox %s is reached through the symbolic link %s, which an earlier command could have planted to make another directory writable; name the real directory, %s: %w", p.Sandbox, link, sandbox, ErrUnsafePolicy)
 	}
-	v.writable = append(v.writable, bind{sandbox, sandbox})
-	home, _ := os.UserHomeDir()
-	if home != "" {
-		if h, err := pathres.Resolve(filepath.Clean(home)); err == nil {
-			home = h
-		}
+	homes := userHomes()
+	if err := checkSandbox(p.Sandbox, sandbox, homes, p.ReadOnly); err != nil {
+		return v, err
 	}
+	v.writable = append(v.writable, bind{sandbox, sandbox})
 
 	// Hidden first: writable entries may not lie beneath them.
 	for _, h := range p.Hidden {
@@ -91,7 +89,7 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		if !ok {
 			continue
 		}
-		if err := v.checkWritable("Writable", w, real, sandbox, home, hidden); err != nil {
+		if err := v.checkWritable("Writable", w, real, sandbox, homes, hidden); err != nil {
 			return v, err
 		}
 		v.writable = append(v.writable, bind{real, real})
@@ -113,7 +111,7 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 			if !ok {
 				return v, fmt.Errorf("confine: Policy.Private %q cannot be resolved", d)
 			}
-			if err := v.checkWritable("Private", d, real, sandbox, home, hidden); err != nil {
+			if err := v.checkWritable("Private", d, real, sandbox, homes, hidden); err != nil {
 				return v, err
 			}
 			copyDir := privateCopyDir(root, sandbox, real)
@@ -160,7 +158,15 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	if real, _, ok := existing(v.chdir); !ok || !v.visible(real) {
 		return v, fmt.Errorf("confine: the working directory %s is out of the command's sight (the command sees its own /tmp, /var/tmp and /run, and no hidden path); set cmd.Dir to a directory in the sandbox", v.chdir)
 	}
-	v.sockets = v.outsideSockets(listeningSockets())
+	switch unixSocketsFor(p.Network, !p.Network && connectGuardable()) {
+	case unixAll:
+		v.sockets = v.outsideSockets(listeningSockets(), v.visible)
+	case unixNoDatagrams:
+		// The helper refuses a connect to a socket outside the writable
+		// places: only those inside them are masked.
+		v.sockets = v.outsideSockets(listeningSockets(), func(p string) bool { return v.writableRoot(p) != "" })
+	}
+	// With connected pairs only, nothing can connect: nothing to mask.
 	return v, nil
 }
 
@@ -208,18 +214,90 @@ func existing(p string) (real string, fi fs.FileInfo, ok bool) {
 // with a link so that the next run's policy makes something else
 // writable), the home directory or one of its ancestors, or anything under
 // a hidden path.
-func (v *view) checkWritable(field, orig, real, sandbox, home string, hidden []string) error {
+func (v *view) checkWritable(field, orig, real, sandbox string, homes, hidden []string) error {
+	for _, home := range homes {
+		if pathres.Within(real, home) {
+			return fmt.Errorf("confine: Policy.%s %q would make the home directory %s writable: %w", field, orig, home, ErrUnsafePolicy)
+		}
+	}
 	switch {
 	case pathres.Within(sandbox, real) || pathres.Within(sandbox, filepath.Clean(orig)):
 		return fmt.Errorf("confine: Policy.%s %q lies inside the sandbox %s, where the command itself could replace it: %w", field, orig, sandbox, ErrUnsafePolicy)
-	case home != "" && pathres.Within(real, home):
-		return fmt.Errorf("confine: Policy.%s %q would make the home directory %s writable: %w", field, orig, home, ErrUnsafePolicy)
 	case real == "/":
 		return fmt.Errorf("confine: Policy.%s %q would make the whole file system writable: %w", field, orig, ErrUnsafePolicy)
 	}
 	for _, h := range hidden {
 		if pathres.Within(h, real) || pathres.Within(real, h) {
 			return fmt.Errorf("confine: Policy.%s %q overlaps the hidden path %s: %w", field, orig, h, ErrUnsafePolicy)
+		}
+	}
+	return nil
+}
+
+// CheckSandbox reports, without starting anything, whether Start would
+// refuse p's sandbox as a place whose files the user's programs obey or
+// run: the home directory or a directory above it, a place in or holding
+// ~/.config, ~/.local, ~/.cache (and the places the XDG variables name), a
+// place in a directory on PATH, or a place inside one of p's ReadOnly
+// paths. The error wraps
+// ErrUnsafePolicy and says why; other checks of Start (links, writable
+// entries) are not made. A host that would rewrite a command to run
+// confined asks it first, so as not to hand the user a command that
+// fails.
+func CheckSandbox(p Policy) error {
+	real, err := pathres.Resolve(filepath.Clean(p.Sandbox))
+	if err != nil {
+		return fmt.Errorf("confine: Policy.Sandbox: %w", err)
+	}
+	if real == "/" {
+		return fmt.Errorf("confine: Policy.Sandbox %q is the root directory, which would make the whole file system writable: %w", p.Sandbox, ErrUnsafePolicy)
+	}
+	return checkSandbox(p.Sandbox, real, userHomes(), p.ReadOnly)
+}
+
+// checkSandbox refuses a sandbox (given as orig, resolved to real) whose
+// files the user's programs obey or run: one that holds a home directory
+// (shell start-up files, settings, ~/.local/bin), one inside the places
+// of settingsPlaces (~/.config, ~/.local, ~/.cache, a directory on PATH),
+// and one inside a ReadOnly path (a protected directory of a project
+// that holds it: .git/hooks, .vscode, an agent's settings directory,
+// which ProtectConfinement keeps read-only).
+func checkSandbox(orig, real string, homes, readOnly []string) error {
+	for _, home := range homes {
+		if pathres.Within(real, home) {
+			return fmt.Errorf("confine: Policy.Sandbox %s holds the home directory %s: a command confined there could change the user's shell start-up files, settings and programs; confine a project directory instead: %w", orig, home, ErrUnsafePolicy)
+		}
+	}
+	settings, caches := settingsPlaces(homes)
+	for i, place := range append(settings, caches...) {
+		if r, err := pathres.Resolve(place); err == nil {
+			place = r
+		}
+		switch {
+		case pathres.Within(place, real):
+			return fmt.Errorf("confine: Policy.Sandbox %s lies in %s, where programs keep settings, caches and code they run; confine a project directory instead: %w", orig, place, ErrUnsafePolicy)
+		case i < len(settings) && pathres.Within(real, place):
+			return fmt.Errorf("confine: Policy.Sandbox %s holds %s, where programs keep settings and code they run; confine a project directory instead: %w", orig, place, ErrUnsafePolicy)
+		}
+	}
+	for _, place := range pathPlaces(homes) {
+		if r, err := pathres.Resolve(place); err == nil {
+			place = r
+		}
+		if pathres.Within(place, real) {
+			return fmt.Errorf("confine: Policy.Sandbox %s lies in %s, a directory on PATH, where programs the user runs by name live; confine a project directory instead: %w", orig, place, ErrUnsafePolicy)
+		}
+	}
+	for _, r := range readOnly {
+		r = filepath.Clean(r)
+		if rr, err := pathres.Resolve(r); err == nil {
+			r = rr
+		}
+		switch {
+		case r == real:
+			return fmt.Errorf("confine: Policy.Sandbox %s is itself kept read-only (Policy.ReadOnly: a protected directory, whose files programs run: git's hooks, an editor's or an agent's settings); confine the project that holds it instead: %w", orig, ErrUnsafePolicy)
+		case pathres.Within(r, real):
+			return fmt.Errorf("confine: Policy.Sandbox %s lies in %s, which is kept read-only because programs run what it holds (git's hooks, an editor's or an agent's settings); confine the project that holds it instead: %w", orig, r, ErrUnsafePolicy)
 		}
 	}
 	return nil

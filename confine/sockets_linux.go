@@ -42,13 +42,16 @@ func listeningSockets() []string {
 }
 
 // outsideSockets returns, of the socket paths given, the real paths of
-// those that exist, are sockets, and would be in the command's sight:
-// they are masked in its view. Connecting to a socket needs no more than
+// those that exist, are sockets, and would be reachable by the command
+// (reachable says so of a real path): they are masked in its view. Each
+// mask is a mount, and a mount onto a socket that went away meanwhile
+// (its program ended) fails the start, so only the sockets the command
+// could reach otherwise are masked. Connecting to a socket needs no more than
 // seeing it, so a socket of an outside program (a session bus, a
 // container engine, a terminal multiplexer, an editor's server) in a
 // readable or writable place would otherwise let the command ask that
 // program to act for it, unconfined.
-func (v *view) outsideSockets(paths []string) []string {
+func (v *view) outsideSockets(paths []string, reachable func(string) bool) []string {
 	var out []string
 	for _, p := range paths {
 		real, err := pathres.Resolve(filepath.Clean(p))
@@ -56,7 +59,7 @@ func (v *view) outsideSockets(paths []string) []string {
 			continue
 		}
 		fi, err := os.Lstat(real)
-		if err != nil || fi.Mode().Type() != fs.ModeSocket || !v.visible(real) {
+		if err != nil || fi.Mode().Type() != fs.ModeSocket || !reachable(real) {
 			continue
 		}
 		out = append(out, real)

@@ -56,7 +56,9 @@ type hookConfinement struct {
 //   - the user's configuration (--config, or the user's own file: never
 //     the project's, which a repository ships) has a "confine" section and
 //     the Sandbox policy, which is the one run applies;
-//   - the machine can confine (available, which is confine.Available), and
+//   - the machine can confine (available, which is confine.Available), the
+//     project is a place confinement accepts as a sandbox
+//     (confine.CheckSandbox: not the home directory, ~/.config, ...), and
 //     the path of this program is known.
 func hookConfinementFor(files []hookConfig, cfgs []*sandboxauth.Config, req *hookproto.Request, available func() error) *hookConfinement {
 	if req.Kind != hookproto.KindShell || !req.CanRewrite || req.Argv != nil {
@@ -83,10 +85,16 @@ func hookConfinementFor(files []hookConfig, cfgs []*sandboxauth.Config, req *hoo
 		if err != nil {
 			return nil
 		}
+		policy := confinePolicy(cfgs[i], req.ProjectDir, false)
+		if confine.CheckSandbox(policy) != nil {
+			// run would refuse the project as a sandbox (the home
+			// directory, say): answer as without confinement.
+			return nil
+		}
 		return &hookConfinement{
 			exe:    exe,
 			config: config,
-			policy: confinePolicy(cfgs[i], req.ProjectDir, false),
+			policy: policy,
 			shell:  runShell(hookShells(os.Getenv)),
 		}
 	}

@@ -325,3 +325,27 @@ func TestHookConfinementNeedsTheKernel(t *testing.T) {
 	assert.Nil(t, hookConfinementFor(files, cfgs, &argv, available), "an argv is not a script the rewrite can quote")
 	assert.Nil(t, hookConfinementFor([]hookConfig{{path: file, fromProject: true}}, cfgs, req, available), "the project's own file")
 }
+
+// TestHookDoesNotConfineInTheHomeDirectory: Claude Code started in the
+// home directory names it as the project. A confined run there could
+// change the user's shell start-up files and settings (and run refuses
+// such a sandbox), so the hook does not rewrite: ./setup.sh is asked
+// about, as without a "confine" section.
+func TestHookDoesNotConfineInTheHomeDirectory(t *testing.T) {
+	c := newConfinedProject(t)
+	require.NoError(t, os.WriteFile(filepath.Join(c.home, "setup.sh"), []byte("#!/bin/sh\necho PWNED >> ~/.bashrc\n"), 0o755))
+	payload, err := os.ReadFile(filepath.Join(confineFixtures, "build-sh.json"))
+	require.NoError(t, err)
+	line := strings.ReplaceAll(strings.ReplaceAll(string(payload), projectMark, c.home), "./build.sh", "./setup.sh")
+	env := hookEnv(c.home, "CLAUDE_PROJECT_DIR="+c.home, "SHELL=/bin/bash")
+	r := runHookBin(t, c.home, env, line, "hook", "--for", "claude-code")
+	decision, input := rewriteOf(t, r)
+	assert.NotEqual(t, "allow", decision, "stdout: %s", r.stdout)
+	assert.Nil(t, input, "the command was rewritten: %s", r.stdout)
+
+	// And run, asked directly, refuses the home directory as sandbox.
+	out, rc := shRun(t, c.home, env, shellQuote(bin)+" run --config "+shellQuote(c.config)+" --sandbox "+shellQuote(c.home)+" -- ./setup.sh")
+	assert.Equal(t, exitRunRefused, rc, out)
+	assert.Contains(t, out, "home directory")
+	assert.NoFileExists(t, filepath.Join(c.home, ".bashrc"))
+}
