@@ -71,3 +71,31 @@ func TestBookkeepingDir(t *testing.T) {
 		assert.Contains(t, err.Error(), "XDG_CACHE_HOME")
 	})
 }
+
+// TestRecordsOfANewSandboxAtTheSamePath: a project removed and another
+// made at the same path (a fresh clone) gets records and private copies
+// of its own, not those of the one before (a private build cache its
+// commands filled, a baseline of another tree).
+func TestRecordsOfANewSandboxAtTheSamePath(t *testing.T) {
+	requireConfinement(t)
+	sb := filepath.Join(t.TempDir(), "proj")
+	require.NoError(t, os.Mkdir(sb, 0o755))
+	p := DefaultPolicy(sb)
+	p.Private = []string{t.TempDir()}
+	rec, err := SandboxRecord(p, "x")
+	require.NoError(t, err)
+	copies, err := PrivateCopies(p)
+	require.NoError(t, err)
+	again, err := SandboxRecord(p, "x")
+	require.NoError(t, err)
+	assert.Equal(t, rec, again, "the same sandbox, the same record")
+
+	require.NoError(t, os.Remove(sb))
+	require.NoError(t, os.Mkdir(sb, 0o755))
+	rec2, err := SandboxRecord(p, "x")
+	require.NoError(t, err)
+	copies2, err := PrivateCopies(p)
+	require.NoError(t, err)
+	assert.NotEqual(t, rec, rec2, "a new directory at the same path got the old one's record")
+	assert.NotEqual(t, copies, copies2, "a new directory at the same path got the old one's private copies")
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"golang.org/x/sys/unix"
 )
 
 // PrivateCopies returns where the private copies of p.Private are kept on
@@ -47,7 +49,20 @@ func PrivateCopies(p Policy) ([]string, error) {
 // privateCopyDir is where the private copy of the directory real is kept
 // for sandbox, under root.
 func privateCopyDir(root, sandbox, real string) string {
-	return filepath.Join(root, digest(sandbox), digest(real)+"-"+filepath.Base(real))
+	return filepath.Join(root, sandboxKey(sandbox), digest(real)+"-"+filepath.Base(real))
+}
+
+// sandboxKey names the records and private copies of the sandbox (a real
+// path) by its path and its identity (device, inode, birth time): a
+// project removed and another made at the same path (a fresh clone) gets
+// none of the old one's (a private build cache its commands filled, a
+// quarantine's baseline of another tree).
+func sandboxKey(sandbox string) string {
+	var st unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, sandbox, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_INO|unix.STATX_BTIME, &st); err != nil {
+		return digest(sandbox)
+	}
+	return digest(fmt.Sprintf("%s\x00%d:%d:%d:%d.%d", sandbox, st.Dev_major, st.Dev_minor, st.Ino, st.Btime.Sec, st.Btime.Nsec))
 }
 
 // RecordDir returns the directory where confinement keeps its records
@@ -73,5 +88,5 @@ func SandboxRecord(p Policy, name string) (string, error) {
 		return "", err
 	}
 	sandbox, _, _ := existing(p.Sandbox)
-	return filepath.Join(dir, name+"-"+digest(sandbox)), nil
+	return filepath.Join(dir, name+"-"+sandboxKey(sandbox)), nil
 }
