@@ -154,7 +154,11 @@
 // as sandbox, a writable entry inside the sandbox, containing the home
 // directory or under a hidden path, a read-only path reached through a
 // symbolic link the command could replace) is refused with
-// ErrUnsafePolicy.
+// ErrUnsafePolicy, and so is a sandbox whose files the user's programs
+// obey or run (CheckSandbox): the home directory or one above it, a
+// place in ~/.config, ~/.local, ~/.cache or the XDG variables' places (or
+// holding a settings place), in a directory on PATH, or inside a ReadOnly
+// path (homes.go).
 //
 // # What is not enforced
 //
