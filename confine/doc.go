@@ -28,8 +28,10 @@
 //     (bwrapArgs); namespaces_linux.go chooses the namespaces and probes
 //     them; mounts_linux.go resolves the view; sources_linux.go opens what
 //     is mounted; sockets_linux.go finds the sockets to mask;
-//     privatecopies_linux.go names the private copies;
-//   - seccomp_linux.go builds the system-call filter; landlock_linux.go
+//     privatecopies_linux.go names the private copies; homes.go finds the
+//     user's homes and the places a sandbox may not be;
+//   - seccomp_linux.go builds the system-call filter, with
+//     unixsockets_linux.go's limits on AF_UNIX sockets; landlock_linux.go
 //     the Landlock rulesets; connectguard_linux.go stands behind the
 //     command's connect calls;
 //   - helper_linux.go is the sandbox's first process (which adds
