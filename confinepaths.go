@@ -723,9 +723,10 @@ func (c *confinePaths) walk() {
 				continue
 			}
 			matched := false
+			lower := strings.ToLower(name)
 			for i := range c.rules {
 				r := &c.rules[i]
-				if !r.MatchesLast(name) || !r.Match(rel) {
+				if !r.MatchesLastLower(lower) || !r.Match(rel) {
 					continue
 				}
 				matched = true

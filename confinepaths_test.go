@@ -126,7 +126,7 @@ echo built > out.txt
 	assert.FileExists(t, filepath.Join(sb, "out.txt"), "the command's own work: %s", out.String())
 }
 
-// BenchmarkProtectConfinement measures what ProtectConfinement adds before
+// BenchmarkProtectConfinement measures what ProtectConfinement adds around
 // each confined command, on a project of 60 directories and 600 files with
 // a repository and secrets below the top.
 func BenchmarkProtectConfinement(b *testing.B) {
@@ -142,11 +142,31 @@ func BenchmarkProtectConfinement(b *testing.B) {
 	require.NoError(b, os.WriteFile(filepath.Join(sb, ".git", "config"), nil, 0o644))
 	require.NoError(b, os.WriteFile(filepath.Join(sb, "pkg", "a", ".env"), nil, 0o644))
 	ps := DefaultProtectedPaths()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := ProtectConfinement(confine.Policy{Sandbox: sb}, ps); err != nil {
-			b.Fatal(err)
+	// "before" is what a run alone does before its command (the walk, the
+	// deep scan, the group's baseline recorded); "before-and-after" adds
+	// what it does after (the quarantine, leaving the group). Each
+	// iteration leaves the group, so that the next begins one, as a run
+	// alone does.
+	for _, after := range []bool{false, true} {
+		name := "before"
+		if after {
+			name = "before-and-after"
 		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				p, err := ProtectConfinement(confine.Policy{Sandbox: sb}, ps)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !after {
+					b.StopTimer()
+				}
+				p.AfterExit()
+				if !after {
+					b.StartTimer()
+				}
+			}
+		})
 	}
 }

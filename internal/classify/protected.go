@@ -24,6 +24,11 @@ type Protected struct {
 	literal  []bool   // elems[i] has no wildcard or escape: compared with ==
 	anyDepth bool     // no slash: match the base name at any depth
 	subtree  bool     // trailing slash: match below too
+	// lastPrefix and lastSuffix are what every name the last element
+	// matches begins and ends with (its text before the first wildcard,
+	// and after a last "*" with no other wildcard behind it): a cheap
+	// first test before path.Match.
+	lastPrefix, lastSuffix string
 }
 
 // ErrProtectsNothing is CompileProtected's error for a well-formed pattern
@@ -57,6 +62,13 @@ func CompileProtected(pattern string, read, write bool) (Protected, error) {
 			return Protected{}, fmt.Errorf("%v", err)
 		}
 		r.literal[i] = !strings.ContainsAny(e, `*?[\`)
+	}
+	last := r.elems[len(r.elems)-1]
+	if i := strings.IndexAny(last, `*?[\`); i >= 0 {
+		r.lastPrefix = last[:i]
+		if j := strings.LastIndexByte(last, '*'); j >= 0 && !strings.ContainsAny(last[j+1:], `*?[]\`) {
+			r.lastSuffix = last[j+1:]
+		}
 	}
 	return r, nil
 }
@@ -192,6 +204,9 @@ func (r *Protected) MatchesLastLower(name string) bool {
 	last := r.elems[len(r.elems)-1]
 	if r.literal[len(r.literal)-1] {
 		return last == name
+	}
+	if !strings.HasPrefix(name, r.lastPrefix) || !strings.HasSuffix(name, r.lastSuffix) {
+		return false
 	}
 	ok, _ := path.Match(last, name)
 	return ok

@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"path"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +56,25 @@ func TestCompileProtectedRefuses(t *testing.T) {
 	}
 	_, err := CompileProtected(".env", false, false)
 	assert.ErrorIs(t, err, ErrProtectsNothing)
+}
+
+// TestMatchesLastPrefilter: the cheap test of a pattern's last element
+// (its text before the first wildcard and after a last "*") never turns
+// away a name that path.Match would match, and MatchesLast agrees with
+// path.Match on the lower-case name.
+func TestMatchesLastPrefilter(t *testing.T) {
+	patterns := []string{".env.*", "*.code-workspace", "lefthook-local.*", ".lefthook*/", "kilo.json*", "**/config/credentials/*.key",
+		"a*a", "x?y*", "[ab]*.conf", "*rc", "*", "pre*mid*post", "\\*lit*", "f[*]x*"}
+	names := []string{".env.local", ".env", ".ENV.prod", "x.code-workspace", ".code-workspace", "lefthook-local.yml", ".lefthook-ci", "kilo.json",
+		"kilo.jsonc", "x.key", "a", "aa", "aba", "xzy", "xzyq", "a.conf", "c.conf", "bashrc", "rc", "premidpost", "pre-mid-post", "prepost",
+		"*lit", "*litx", "f*x", "f*xy", "fax"}
+	for _, pat := range patterns {
+		r, err := CompileProtected(pat, false, true)
+		require.NoError(t, err, pat)
+		last := r.elems[len(r.elems)-1]
+		for _, name := range names {
+			want, _ := path.Match(last, strings.ToLower(name))
+			assert.Equal(t, want, r.MatchesLast(name), "%s against %s", pat, name)
+		}
+	}
 }
