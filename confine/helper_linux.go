@@ -140,18 +140,7 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return 0, fmt.Errorf("prctl(PR_SET_DUMPABLE): %v", err)
 	}
-	// As PID 1 the helper gets only the signals it has a handler for,
-	// and only from inside, and the runtime has one for every signal:
-	// every one is taken here and dropped, so that none ends or crashes
-	// it (SIGABRT, or SIGSEGV sent with kill, would). Handlers, unlike
-	// ignored signals, are not inherited: the command starts with the
-	// default for each.
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs)
-	go func() {
-		for range sigs {
-		}
-	}()
+	takeSignals()
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, helperEnv+"=") {
@@ -249,6 +238,36 @@ func reapAll(pid int, orphaned *atomic.Bool) int {
 		}
 		ended = true
 	}
+}
+
+// fatalSignals are the signals that end or crash a Go program that has
+// not asked for them (os/signal's "Default behavior of signals in Go
+// programs"). The runtime catches every other signal and does nothing,
+// or leaves it at its default (SIGTSTP, SIGTTIN, SIGTTOU), which the
+// kernel drops for a PID 1 when it comes from inside the namespace.
+var fatalSignals = [...]os.Signal{
+	unix.SIGHUP, unix.SIGINT, unix.SIGTERM, // exit
+	unix.SIGQUIT, unix.SIGILL, unix.SIGTRAP, unix.SIGABRT, unix.SIGSTKFLT, unix.SIGSYS, // exit with a stack dump
+	unix.SIGBUS, unix.SIGFPE, unix.SIGSEGV, // a crash when sent by kill or sigqueue
+	unix.SIGPIPE, // exit, on a write to a closed standard error
+}
+
+// takeSignals makes every signal harmless to the helper. As PID 1 it gets
+// only the signals it has a handler for, and only from inside, and the
+// runtime has one for most: those on which it would end or crash are
+// taken here and dropped (SIGABRT, or SIGSEGV sent with kill, would crash
+// it). Handlers, unlike ignored signals, are not inherited: the command
+// starts with the default for each. Only these are asked for, not every
+// signal, because the runtime hands each one asked for to its signal
+// thread and waits for the answer: 60 such round trips took 1.5 to 3 ms
+// of every start.
+func takeSignals() {
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, fatalSignals[:]...)
+	go func() {
+		for range sigs {
+		}
+	}()
 }
 
 // helperWritable is where the command may write in view v: its writable

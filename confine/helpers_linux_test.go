@@ -50,6 +50,12 @@ func helper(how string, args []string) error {
 	switch how {
 	case "retired-thread":
 		return retiredThread()
+	case "take-signals":
+		// The helper's signal handling, then each line of standard
+		// input echoed, until its end.
+		takeSignals()
+		_, err := io.Copy(os.Stdout, os.Stdin)
+		return err
 	case "tcp":
 		c, err := net.DialTimeout("tcp", arg(0), 2*time.Second)
 		if err != nil {
