@@ -68,7 +68,11 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	v.writable = append(v.writable, bind{sandbox, sandbox})
 
 	// Hidden first: writable entries may not lie beneath them.
+	present := newPresence(p.Hidden)
 	for _, h := range p.Hidden {
+		if present.missing(h) {
+			continue
+		}
 		real, fi, ok := existing(h)
 		if !ok {
 			continue

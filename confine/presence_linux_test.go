@@ -1,0 +1,84 @@
+package confine
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// TestPresence: presence rules a path out exactly when an lstat of it
+// fails, in listed directories, through a directory reached by a link,
+// under a file, a FIFO or a missing directory (without blocking on the
+// FIFO), and beneath a listed directory that lacks a name on the way;
+// directories it cannot or should not list (unreadable, too
+// large, holding too few of the paths) rule nothing out.
+func TestPresence(t *testing.T) {
+	root := t.TempDir()
+	d := filepath.Join(root, "d")
+	require.NoError(t, os.MkdirAll(filepath.Join(d, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(d, "file"), nil, 0o600))
+	require.NoError(t, os.Symlink("file", filepath.Join(d, "link-file")))
+	require.NoError(t, os.Symlink("sub", filepath.Join(d, "link-dir")))
+	require.NoError(t, os.Symlink("nowhere", filepath.Join(d, "dangling")))
+	require.NoError(t, unix.Mkfifo(filepath.Join(d, "fifo"), 0o600))
+	require.NoError(t, os.Symlink("d", filepath.Join(root, "linkdir")))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "f"), nil, 0o600))
+	require.NoError(t, unix.Mkfifo(filepath.Join(root, "fifo"), 0o600))
+	big := filepath.Join(root, "big")
+	require.NoError(t, os.Mkdir(big, 0o755))
+	for i := 0; i <= maxListed; i++ {
+		require.NoError(t, os.WriteFile(filepath.Join(big, strconv.Itoa(i)), nil, 0o600))
+	}
+	closed := filepath.Join(root, "closed")
+	require.NoError(t, os.Mkdir(closed, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(closed, "there"), nil, 0o600))
+	require.NoError(t, os.Chmod(closed, 0o311)) // searchable, not readable
+	t.Cleanup(func() { _ = os.Chmod(closed, 0o755) })
+
+	in := func(dir string, names ...string) []string {
+		var out []string
+		for _, n := range names {
+			out = append(out, filepath.Join(root, dir, n))
+		}
+		return out
+	}
+	groups := map[string][]string{
+		"a listed directory":               in("d", "file", "sub", "link-file", "link-dir", "dangling", "fifo", "missing"),
+		"a directory reached by a link":    in("linkdir", "file", "missing", "sub", "other"),
+		"under a file":                     in("f", "a", "b", "c", "d"),
+		"under a FIFO":                     in("fifo", "a", "b", "c", "d"),
+		"under a missing directory":        in("nodir", "a", "b", "c", "d"),
+		"a directory with too many names":  in("big", "1", "2", "3", "missing"),
+		"an unreadable directory":          in("closed", "there", "a", "b", "c"),
+		"a directory holding too few":      in("d", "file", "missing2"),
+		"not clean":                        {filepath.Join(root, "d") + "/sub/../missing3"},
+		"a directory reached by a link, 2": in("linkdir/sub", "a", "b", "c", "d"),
+		"beneath a listed directory":       append(in("d", "file", "sub", "fifo", "missing"), in("d", "missing/a", "missing/b/c", "sub/a", "file/a")...),
+	}
+	for name, paths := range groups {
+		t.Run(name, func(t *testing.T) {
+			pr := newPresence(paths)
+			for _, p := range paths {
+				_, err := os.Lstat(p)
+				want := err != nil
+				switch name {
+				case "a directory with too many names", "a directory holding too few", "not clean":
+					want = false // not listed
+				case "beneath a listed directory":
+					// sub and file are there, and not listed: nothing
+					// beneath them is ruled out.
+					want = want && !strings.Contains(p, "/sub/") && !strings.Contains(p, "/file/")
+				case "an unreadable directory":
+					want = want && os.Geteuid() == 0 // root lists it anyway
+				}
+				assert.Equal(t, want, pr.missing(p), "%s (lstat: %v)", p, err)
+			}
+		})
+	}
+}
