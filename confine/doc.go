@@ -26,10 +26,12 @@
 //
 //   - sandbox_linux.go assembles the whole sandbox in one function
 //     (bwrapArgs); namespaces_linux.go chooses the namespaces and probes
-//     them; mounts_linux.go resolves the view; sources_linux.go opens what
-//     is mounted; sockets_linux.go finds the sockets to mask;
-//     privatecopies_linux.go names the private copies; homes.go finds the
-//     user's homes and the places a sandbox may not be;
+//     them; mounts_linux.go resolves the view (presence_linux.go rules
+//     out the missing hidden paths a directory at a time);
+//     sources_linux.go opens what is mounted; sockets_linux.go finds the
+//     sockets to mask; privatecopies_linux.go names the private copies;
+//     homes.go finds the user's homes and the places a sandbox may not
+//     be;
 //   - seccomp_linux.go builds the system-call filter, with
 //     unixsockets_linux.go's limits on AF_UNIX sockets; landlock_linux.go
 //     the Landlock rulesets; connectguard_linux.go stands behind the
@@ -101,8 +103,8 @@
 //     domain and then ends, so no thread of the helper is in the
 //     command's domain: where the kernel scopes (ABI 6) the command can
 //     neither signal nor ptrace it; it is undumpable, and it takes and
-//     drops every signal, so the command can neither end it early nor
-//     use its descriptors.
+//     drops every signal that would end it, so the command can neither
+//     end it early nor use its descriptors.
 //   - The sources of the bind mounts are descriptors opened with no
 //     symbolic link allowed on the way, so what is mounted is what was
 //     checked, whatever a confined command of the same sandbox renames
