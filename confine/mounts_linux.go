@@ -37,6 +37,7 @@ type view struct {
 	writable   []bind   // Sandbox, Writable (Src == Dst) and Private (Src: the private copy)
 	hiddenDirs []string // shown as empty, read-only directories
 	hiddenFile []string // shown as an empty, read-only file
+	closed     []string // hidden paths closed to the user already, left as they are (closedToUser)
 	pins       []string // directories inside writable places that cannot be renamed or removed
 	readOnly   []string // paths inside writable places that stay read-only
 	sockets    []string // UNIX sockets of outside processes, masked
@@ -76,6 +77,9 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		real, fi, ok := existing(h)
 		if !ok {
 			continue
+		}
+		if closedToUser(real, fi) {
+			v.closed = append(v.closed, real)
 		}
 		if fi.IsDir() {
 			v.hiddenDirs = append(v.hiddenDirs, real)

@@ -71,13 +71,18 @@ func bwrapArgs(v *view, network bool, keep int, src *sources, helper string, arg
 	for _, r := range v.readOnly {
 		a = append(a, "--ro-bind-fd", src.fd(r), r)
 	}
-	// 5. What it may not read: hidden paths and the sockets of outside
-	// programs.
+	// 5. What it may not read: hidden paths (but those the user cannot
+	// open anyway, which a mount would not change) and the sockets of
+	// outside programs.
 	for _, h := range v.hiddenDirs {
-		a = append(a, "--tmpfs", h, "--remount-ro", h)
+		if !slices.Contains(v.closed, h) {
+			a = append(a, "--tmpfs", h, "--remount-ro", h)
+		}
 	}
 	for _, f := range append(slices.Clone(v.hiddenFile), v.sockets...) {
-		a = append(a, "--ro-bind", "/dev/null", f)
+		if !slices.Contains(v.closed, f) {
+			a = append(a, "--ro-bind", "/dev/null", f)
+		}
 	}
 	// 6. The helper (this program, bound where /run, the command's own,
 	// can hold it), the sandbox's first process: it puts the command in a
