@@ -64,11 +64,15 @@
 //     writable; ReadOnly paths bound read-only over them, with every
 //     directory between them and the writable place pinned (a mount point
 //     cannot be renamed, so the command cannot move .git away and make
-//     another); Hidden paths replaced by an empty directory or file; and
-//     the sockets of outside programs (read from /proc/net/unix) replaced
-//     by /dev/null: with Network those in its sight, without it those in
-//     the writable places (the helper refuses a connect anywhere else),
-//     and none where it gets only socket pairs.
+//     another); Hidden paths replaced by an empty directory or file, but
+//     those closed to the user already (not root, neither owner of them
+//     nor allowed to read or search them), which the command, with no
+//     capability, cannot open either, and a mount costs bubblewrap a
+//     read of the whole mount table; and the sockets of outside programs
+//     (read from /proc/net/unix) replaced by /dev/null: with Network
+//     those in its sight, without it those in the writable places (the
+//     helper refuses a connect anywhere else), and none where it gets
+//     only socket pairs.
 //   - A network namespace with only a loopback interface, unless Network:
 //     servers the command starts on 127.0.0.1 or ::1 work for its own
 //     clients, on any port; nothing outside is reachable, the machine's
