@@ -133,11 +133,33 @@ func (g *connectGuard) serve() {
 			default:
 				g.send(seccompNotifResp{ID: n.ID, Error: -int32(unix.EAGAIN)})
 			}
-		case unix.EINTR, unix.ENOENT:
-			// Interrupted, or the caller went away before its turn.
+		case unix.EINTR:
+		case unix.ENOENT:
+			// The caller went away before its turn, or no process is
+			// under the filter any more: the kernel then answers every
+			// call at once with ENOENT, and the loop would spin on a
+			// CPU until the helper exits (while the caller runs
+			// AfterExit). The listener reports the latter as a hangup.
+			if listenerHungUp(g.listener) {
+				return
+			}
 		default:
 			return
 		}
+	}
+}
+
+// listenerHungUp reports whether no process is under the filter of
+// listener any more (none can come back: a process gets the filter only
+// from its parent).
+func listenerHungUp(listener int) bool {
+	fds := []unix.PollFd{{Fd: int32(listener), Events: unix.POLLIN}}
+	for {
+		_, err := unix.Poll(fds, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		return err != nil || fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // TestUnixSocketBoundAfterStart: a socket an outside program binds under
@@ -62,4 +63,33 @@ func TestUnixSocketBoundAfterStart(t *testing.T) {
 	var relOut bytes.Buffer
 	rel.Stdout, rel.Stderr = &relOut, &relOut
 	assert.NoError(t, Run(rel, p), "a socket the command made and reached by a relative path: %s", relOut.String())
+}
+
+// TestConnectGuardIdleOnceCommandEnded: once every process under the
+// connect filter has ended, the helper's guard stops. The kernel then
+// answers its wait for the next call with ENOENT at once, every time, and
+// the guard spun on a CPU until the helper exited, which is after the
+// caller's AfterExit (the sandboxauth package's move-aside step, which
+// lost one of the machine's CPUs to it): 541 ms of CPU for an AfterExit
+// of 500 ms, against 13 ms now.
+func TestConnectGuardIdleOnceCommandEnded(t *testing.T) {
+	sb, _, p := dirs(t)
+	if !connectGuardable() {
+		t.Skip("Yama's ptrace_scope keeps the helper from standing behind connect here: no guard runs")
+	}
+	const pause = 400 * time.Millisecond
+	p.AfterExit = func() { time.Sleep(pause) }
+	before := childrenCPU(t)
+	require.NoError(t, Run(newTrue(sb), p))
+	used := childrenCPU(t) - before
+	assert.Less(t, used, pause/4, "the sandbox used %v of CPU while the caller's AfterExit slept %v", used, pause)
+}
+
+// childrenCPU is the CPU time (user and system) used so far by this
+// process's children that have been waited for, and theirs.
+func childrenCPU(t *testing.T) time.Duration {
+	t.Helper()
+	var r unix.Rusage
+	require.NoError(t, unix.Getrusage(unix.RUSAGE_CHILDREN, &r))
+	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
 }
