@@ -10,10 +10,11 @@ import (
 )
 
 // BenchmarkStart compares starting and waiting for /bin/true confined by
-// DefaultPolicy with three yardsticks measured in the same run: the same
+// DefaultPolicy with four yardsticks measured in the same run: the same
 // start done plainly with exec.Cmd, bubblewrap's cheapest sandbox
-// (bwrap --ro-bind / / true), and bubblewrap making the namespaces a
-// confined command gets, with its own /dev and /proc, and nothing else.
+// (bwrap --ro-bind / / true), bubblewrap making the namespaces a
+// confined command gets, with its own /dev and /proc, and nothing else,
+// and bubblewrap making the confined command's whole view (bwrap-view).
 func BenchmarkStart(b *testing.B) {
 	sb := b.TempDir()
 	b.Run("plain", func(b *testing.B) {
@@ -51,6 +52,36 @@ func BenchmarkStart(b *testing.B) {
 			}
 		}
 	})
+	b.Run("bwrap-view", func(b *testing.B) {
+		// The confined start's own bubblewrap arguments, the same view
+		// with the same mounts, running /bin/true instead of the helper:
+		// what confinement adds to it is the helper, the filter, the
+		// pipes and the work before and after.
+		requireConfinement(b)
+		bwrap, err := findBwrap()
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := DefaultPolicy(sb)
+		v, err := resolveView(newTrue(sb), &p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src, err := openSources(v, 3)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer src.close()
+		args := viewOnly(bwrapArgs(v, false, 3, src, "{}", []string{"/bin/true"}))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			cmd := exec.Command(bwrap, args...)
+			cmd.ExtraFiles = src.files
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatal(err, string(out))
+			}
+		}
+	})
 	b.Run("confined", func(b *testing.B) {
 		requireConfinement(b)
 		p := DefaultPolicy(sb)
@@ -61,6 +92,24 @@ func BenchmarkStart(b *testing.B) {
 			}
 		}
 	})
+}
+
+// viewOnly turns bwrapArgs' arguments into those of bubblewrap making the
+// same view and running /bin/true in it: no helper, filter or pipes.
+func viewOnly(args []string) []string {
+	operands := map[string]int{"--setenv": 2, "--info-fd": 1, "--json-status-fd": 1, "--seccomp": 1}
+	var out []string
+	for i := 0; i < len(args); i++ {
+		if n, ok := operands[args[i]]; ok {
+			i += n
+			continue
+		}
+		if args[i] == "--" {
+			break
+		}
+		out = append(out, args[i])
+	}
+	return append(out, "--", "/bin/true")
 }
 
 // BenchmarkResolveView measures the work Start does before anything runs:
