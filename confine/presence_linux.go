@@ -10,7 +10,7 @@ import (
 
 // presence tells, of many paths, which are certainly missing, with one
 // listing of each directory that holds several of them instead of one
-// lstat per path. DefaultPolicy hides about 230 paths of each home
+// lstat per path. DefaultPolicy hides about 190 paths of each home
 // directory (of four homes here, run as root) and nearly all of them are
 // missing: their lstat calls were most of the time spent resolving the
 // view. A path that presence does not rule out is then looked at as
