@@ -54,7 +54,7 @@ func TestTakeSignals(t *testing.T) {
 		case l := <-lines:
 			time.Sleep(10 * time.Millisecond)
 			return l == what+"\n"
-		case <-time.After(2 * time.Second):
+		case <-time.After(5 * time.Second):
 			return false
 		}
 	}
