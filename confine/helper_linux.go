@@ -140,7 +140,14 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return 0, fmt.Errorf("prctl(PR_SET_DUMPABLE): %v", err)
 	}
-	takeSignals()
+	// The signals are taken while the rest is prepared (each is a round
+	// trip with the runtime's signal thread); the command starts only
+	// once they all are.
+	taken := make(chan struct{})
+	go func() {
+		takeSignals()
+		close(taken)
+	}()
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, helperEnv+"=") {
@@ -151,7 +158,7 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 	for i := range files {
 		files[i] = uintptr(i)
 	}
-	return startRestricted(s, argv, env, files)
+	return startRestricted(s, argv, env, files, taken)
 }
 
 // startRestricted puts a thread of its own in a Landlock domain that
@@ -162,14 +169,14 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 // the domain and no thread of the helper is: the command cannot signal
 // the helper (which would end it, and the sandbox with it, before the
 // caller is done), nor ptrace it or read its /proc entries.
-func startRestricted(s helperSpec, argv, env []string, files []uintptr) (int, error) {
+func startRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-chan struct{}) (int, error) {
 	type started struct {
 		pid int
 		err error
 	}
 	res := make(chan started, 1)
 	onRetiredThread(func() {
-		pid, err := forkRestricted(s, argv, env, files)
+		pid, err := forkRestricted(s, argv, env, files, taken)
 		res <- started{pid, err}
 	})
 	r := <-res
@@ -177,8 +184,8 @@ func startRestricted(s helperSpec, argv, env []string, files []uintptr) (int, er
 }
 
 // forkRestricted restricts the calling thread and starts the command from
-// it (see startRestricted).
-func forkRestricted(s helperSpec, argv, env []string, files []uintptr) (int, error) {
+// it (see startRestricted) once taken is closed.
+func forkRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-chan struct{}) (int, error) {
 	fd, err := writeRuleset(s.ABI, s.Writable)
 	if err != nil {
 		return 0, err
@@ -194,6 +201,7 @@ func forkRestricted(s helperSpec, argv, env []string, files []uintptr) (int, err
 			return 0, err
 		}
 	}
+	<-taken
 	pid, err := syscall.ForkExec(s.Path, argv, &syscall.ProcAttr{Env: env, Files: files})
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", s.Path, err)
