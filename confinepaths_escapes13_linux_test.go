@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +60,62 @@ while [ ! -e a-ended ]; do sleep 0.05; done
 	t.Logf("config after both runs:\n%s", cfg)
 	t.Logf("git status: %s", userGit(t, repo, "status", "--short"))
 	assert.NoFileExists(t, marker, "git status ran an fsmonitor that a run and a run of a directory of its sandbox passed between them")
+}
+
+// configEscape13 makes a repository of the user's at the top of a
+// sandbox, with tools/watch.sh committed, appends tail to its
+// .git/config (the user's text, which git accepts), runs payload confined
+// and then the user's git with userArgs, unconfined.
+func configEscape13(t *testing.T, tail, payload string, userArgs ...string) (sb, marker string) {
+	sb = escapeSandbox(t)
+	marker = homeMarker(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "tools"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "tools/watch.sh"), []byte("#!/bin/sh\nexit 0\n"), 0o755))
+	userGit(t, sb, "add", "-A")
+	userGit(t, sb, "commit", "-q", "-m", "tools")
+	f, err := os.OpenFile(filepath.Join(sb, ".git/config"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(tail)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	out, err := exec.Command("git", "config", "--file", filepath.Join(sb, ".git/config"), "--list").CombinedOutput()
+	require.NoError(t, err, "git accepts the configuration: %s", out)
+	t.Logf("git config --list:\n%s", out)
+	out2, err := runConfined(shIn(sb, strings.ReplaceAll(payload, "MARKER", marker)), protectedPolicy(t, sb))
+	t.Logf("payload: %v %s", err, out2)
+	t.Logf("user's git %v: %s", userArgs, userGit(t, sb, userArgs...))
+	return sb, marker
+}
+
+// TestEscape13HooksPathSubsectionDecoy: readGitConfigPaths takes every
+// "hookspath" of section "core" (the last wins), subsection or not; git
+// takes core.hooksPath only, and core.x.hooksPath is another key. A
+// configuration with `[core] hooksPath = .hooks-real` followed by
+// `[core "x"] hooksPath = .hooks-decoy` (git config --get core.hooksPath:
+// .hooks-real) keeps .hooks-decoy read-only and leaves .hooks-real, which
+// is missing, for the command to make: its pre-commit runs at the user's
+// next commit, unconfined.
+//
+//	mkdir .hooks-real && printf '#!/bin/sh\ntouch $HOME/pwned\n' > .hooks-real/pre-commit && chmod +x .hooks-real/pre-commit
+func TestEscape13HooksPathSubsectionDecoy(t *testing.T) {
+	_, marker := configEscape13(t, "[core]\n\thooksPath = .hooks-real\n[core \"x\"]\n\thooksPath = .hooks-decoy\n",
+		`mkdir -p .hooks-real && printf '#!/bin/sh\ntouch MARKER\n' > .hooks-real/pre-commit && chmod +x .hooks-real/pre-commit`,
+		"commit", "-q", "--allow-empty", "-m", "x")
+	assert.NoFileExists(t, marker, "the user's commit ran a pre-commit hook the command made in core.hooksPath")
+}
+
+// TestEscape13ProgramBackslashAtEnd: git reads a backslash at the very
+// end of the configuration (no newline after it) as a continuation onto
+// nothing: `fsmonitor = tools/watch.sh\` is core.fsmonitor=tools/watch.sh.
+// repotrust.ParseGitConfig refuses the text ("backslash at end of file"),
+// and repositoryPrograms, which has no other reader, never sees the
+// setting: tools/watch.sh, the user's program in the work tree, stays
+// writable. The command rewrites it; the user's git status runs it.
+//
+//	printf '#!/bin/sh\ntouch $HOME/pwned\n' > tools/watch.sh
+func TestEscape13ProgramBackslashAtEnd(t *testing.T) {
+	_, marker := configEscape13(t, "[core]\n\tfsmonitor = tools/watch.sh\\",
+		`printf '#!/bin/sh\ntouch MARKER\n' > tools/watch.sh`,
+		"status", "--short")
+	assert.NoFileExists(t, marker, "the user's git status ran the fsmonitor program the command rewrote")
 }
