@@ -119,3 +119,28 @@ func TestEscape13ProgramBackslashAtEnd(t *testing.T) {
 		"status", "--short")
 	assert.NoFileExists(t, marker, "the user's git status ran the fsmonitor program the command rewrote")
 }
+
+// TestEscape13HooksPathBackslashAtEnd: the same backslash at the end of
+// the file, after core.hooksPath: ParseGitConfig refuses the text and the
+// line reader takes the value as `.hooks-real\` (the backslash kept),
+// where git takes `.hooks-real`. The real hooks directory, missing, is
+// left to the command; its pre-commit runs at the user's next commit.
+func TestEscape13HooksPathBackslashAtEnd(t *testing.T) {
+	_, marker := configEscape13(t, "[core]\n\thooksPath = .hooks-real\\",
+		`mkdir -p .hooks-real && printf '#!/bin/sh\ntouch MARKER\n' > .hooks-real/pre-commit && chmod +x .hooks-real/pre-commit`,
+		"commit", "-q", "--allow-empty", "-m", "x")
+	assert.NoFileExists(t, marker, "the user's commit ran a pre-commit hook the command made in core.hooksPath")
+}
+
+// TestEscape13IncludeBackslashAtEnd: the same for include.path: git
+// includes ../shared.gitconfig (in the work tree, missing), the line
+// reader protects `../shared.gitconfig\`. The command writes the real one
+// with a core.fsmonitor; the user's git status runs it.
+//
+//	printf '[core]\n\tfsmonitor = "touch $HOME/pwned; false"\n' > shared.gitconfig
+func TestEscape13IncludeBackslashAtEnd(t *testing.T) {
+	_, marker := configEscape13(t, "[include]\n\tpath = ../shared.gitconfig\\",
+		`printf '[core]\n\tfsmonitor = "touch MARKER; false"\n' > shared.gitconfig`,
+		"status", "--short")
+	assert.NoFileExists(t, marker, "the user's git status ran an fsmonitor from an included file the command made")
+}
