@@ -144,3 +144,59 @@ func TestEscape13IncludeBackslashAtEnd(t *testing.T) {
 		"status", "--short")
 	assert.NoFileExists(t, marker, "the user's git status ran an fsmonitor from an included file the command made")
 }
+
+// TestEscape13JoinerReadOnlyDropsJudgement: the quarantine of a run
+// drops what the deep scan finds within its own policy's read-only paths
+// ("what the policy kept read-only did not change by the command's
+// hand"). A run that joins a group is judged against the group's
+// baseline, for what any run did, but with the read-only paths of its own
+// policy, made from the sandbox as the other runs' commands left it. Run
+// A (first) makes a repository at the walk's depth, n, whose config
+// includes the config of the user's repository deep in the project
+// (a/b/c/d/e/f): run B's policy, made next, keeps that config read-only.
+// A then puts the deep config back over itself (cp + mv: the same bytes,
+// a rename over B's read-only mount point, which detaches it in B's
+// view) and ends: nothing changed for A's judging (n is moved aside). B
+// appends a core.fsmonitor to the deep config, now writable in its view,
+// and ends: its judging drops the change, as within its read-only paths.
+// The user's git status in a/b/c/d/e/f runs it.
+//
+//	a.sh: git init n; printf '[include]\n\tpath = $PWD/a/b/c/d/e/f/.git/config\n' >> n/.git/config
+//	      (B's policy is made); cp $g/config /tmp/c && mv /tmp/c $g/config   # rename over B's mount
+//	b.sh: wait for A's end; printf '\tfsmonitor = "touch $HOME/pwned; false"\n' >> $g/config
+func TestEscape13JoinerReadOnlyDropsJudgement(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	repo := filepath.Join(sb, "a/b/c/d/e/f")
+	require.NoError(t, os.MkdirAll(repo, 0o755))
+	out, err := exec.Command("git", "init", "-q", repo).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	g := "a/b/c/d/e/f/.git"
+
+	a := shIn(sb, `set -e
+git init -q n
+printf '[include]\n\tpath = `+filepath.Join(sb, g, "config")+`\n' >> n/.git/config
+touch ready-a
+while [ ! -e go-a ]; do sleep 0.05; done
+cp `+g+`/config `+g+`/config.new && mv `+g+`/config.new `+g+`/config`)
+	require.NoError(t, confine.Start(a, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "ready-a"))
+
+	b := shIn(sb, `set -e
+touch ready-b
+while [ ! -e a-ended ]; do sleep 0.05; done
+printf '\tfsmonitor = "touch `+marker+`; false"\n' >> `+g+`/config`)
+	var bout strings.Builder
+	b.Stdout, b.Stderr = &bout, &bout
+	require.NoError(t, confine.Start(b, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "ready-b"))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "go-a"), nil, 0o644))
+	require.NoError(t, a.Wait())
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "a-ended"), nil, 0o644))
+	require.NoError(t, b.Wait(), bout.String())
+
+	cfg, _ := os.ReadFile(filepath.Join(repo, ".git/config"))
+	t.Logf("config after both runs:\n%s", cfg)
+	t.Logf("git status: %s", userGit(t, repo, "status", "--short"))
+	assert.NoFileExists(t, marker, "git status ran an fsmonitor that a joining run wrote within what its own policy had kept read-only")
+}
