@@ -1,6 +1,7 @@
 package sandboxauth
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,7 +81,7 @@ func configEscape13(t *testing.T, tail, payload string, userArgs ...string) (sb,
 	require.NoError(t, f.Close())
 	out, err := exec.Command("git", "config", "--file", filepath.Join(sb, ".git/config"), "--list").CombinedOutput()
 	require.NoError(t, err, "git accepts the configuration: %s", out)
-	t.Logf("git config --list:\n%s", out)
+	t.Logf("git config --list:\n%.2000s", out)
 	out2, err := runConfined(shIn(sb, strings.ReplaceAll(payload, "MARKER", marker)), protectedPolicy(t, sb))
 	t.Logf("payload: %v %s", err, out2)
 	t.Logf("user's git %v: %s", userArgs, userGit(t, sb, userArgs...))
@@ -199,4 +200,23 @@ printf '\tfsmonitor = "touch `+marker+`; false"\n' >> `+g+`/config`)
 	t.Logf("config after both runs:\n%s", cfg)
 	t.Logf("git status: %s", userGit(t, repo, "status", "--short"))
 	assert.NoFileExists(t, marker, "git status ran an fsmonitor that a joining run wrote within what its own policy had kept read-only")
+}
+
+// TestEscape13ConfigOverSmallFileLimit: readGitConfigPaths reads a
+// configuration of at most 1 MiB (readSmallFile) and finds nothing in a
+// larger one; git reads any size. A repository whose config is over
+// 1 MiB (here 12000 tracked branches, one [branch "..."] section each,
+// as git checkout writes them) and names core.hooksPath = .hooks-real
+// (missing) leaves the hooks directory to the command: its pre-commit
+// runs at the user's next commit.
+func TestEscape13ConfigOverSmallFileLimit(t *testing.T) {
+	var tail strings.Builder
+	tail.WriteString("[core]\n\thooksPath = .hooks-real\n")
+	for i := 0; i < 12000; i++ {
+		fmt.Fprintf(&tail, "[branch \"feature/long-branch-name-number-%05d\"]\n\tremote = origin\n\tmerge = refs/heads/feature/long-branch-name-number-%05d\n", i, i)
+	}
+	_, marker := configEscape13(t, tail.String(),
+		`mkdir -p .hooks-real && printf '#!/bin/sh\ntouch MARKER\n' > .hooks-real/pre-commit && chmod +x .hooks-real/pre-commit`,
+		"commit", "-q", "--allow-empty", "-m", "x")
+	assert.NoFileExists(t, marker, "the user's commit ran a pre-commit hook the command made in core.hooksPath")
 }
