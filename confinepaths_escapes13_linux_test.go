@@ -220,3 +220,17 @@ func TestEscape13ConfigOverSmallFileLimit(t *testing.T) {
 		"commit", "-q", "--allow-empty", "-m", "x")
 	assert.NoFileExists(t, marker, "the user's commit ran a pre-commit hook the command made in core.hooksPath")
 }
+
+// TestEscape13DotHeaderFallback: a header git accepts and
+// repotrust.ParseGitConfig refuses ("[.x]": git's get_base_var takes a
+// dot anywhere in a section name; "[ \"x\"]" too) sends the whole file
+// to the line reader, which keeps an inline comment in the value:
+// `hooksPath = .hooks-real # my hooks` is ".hooks-real" to git and
+// ".hooks-real # my hooks" to the line reader. The real hooks directory
+// is left to the command.
+func TestEscape13DotHeaderFallback(t *testing.T) {
+	_, marker := configEscape13(t, "[.x]\n[core]\n\thooksPath = .hooks-real # my hooks\n",
+		`mkdir -p .hooks-real && printf '#!/bin/sh\ntouch MARKER\n' > .hooks-real/pre-commit && chmod +x .hooks-real/pre-commit`,
+		"commit", "-q", "--allow-empty", "-m", "x")
+	assert.NoFileExists(t, marker, "the user's commit ran a pre-commit hook the command made in core.hooksPath")
+}
