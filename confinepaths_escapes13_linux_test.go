@@ -234,3 +234,51 @@ func TestEscape13DotHeaderFallback(t *testing.T) {
 		"commit", "-q", "--allow-empty", "-m", "x")
 	assert.NoFileExists(t, marker, "the user's commit ran a pre-commit hook the command made in core.hooksPath")
 }
+
+// TestEscape13RecordLockHeldFromAnotherProject: the record directory
+// (confine.RecordDir, ~/.cache/sandboxauth) is out of the command's
+// reach for writing, but it can read it, and so open any project's
+// "runs" record and flock it (flock needs no write access). A confined
+// command of one project (SB) holds a shared lock on another project's
+// (S2's) runs record: S2's group then never looks alone, so its last run
+// does not remove its baseline, and S2's next run, begun while no run of
+// S2 is active, joins the stale group and judges S2 against the old
+// baseline: the user's own change to a repository deep in S2, made
+// between the runs, is moved aside (its whole config renamed to
+// config.sandboxauth-quarantine). A command of one project renames the
+// user's file in another.
+//
+//	exec flock -s ~/.cache/sandboxauth/runs-<S2's digest> sleep 600
+func TestEscape13RecordLockHeldFromAnotherProject(t *testing.T) {
+	s2 := escapeSandbox(t)
+	repo := filepath.Join(s2, "a/b/c/d/e/f")
+	require.NoError(t, os.MkdirAll(repo, 0o755))
+	out, err := exec.Command("git", "init", "-q", repo).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	runs, err := confine.SandboxRecord(confine.DefaultPolicy(s2), "runs")
+	require.NoError(t, err)
+
+	// A run of S2 (the user's dev server), then the attacker's command
+	// in another project, holding S2's runs record.
+	r1 := shIn(s2, `touch ready; while [ ! -e go ]; do sleep 0.05; done`)
+	require.NoError(t, confine.Start(r1, protectedPolicy(t, s2)))
+	waitFile(t, filepath.Join(s2, "ready"))
+	sb := escapeSandbox(t)
+	hold := shIn(sb, `exec flock -s `+runs+` -c 'touch held; while [ ! -e stop ]; do sleep 0.05; done'`)
+	var hout strings.Builder
+	hold.Stdout, hold.Stderr = &hout, &hout
+	require.NoError(t, confine.Start(hold, protectedPolicy(t, sb)))
+	defer func() {
+		_ = os.WriteFile(filepath.Join(sb, "stop"), nil, 0o644)
+		_ = hold.Wait()
+	}()
+	waitFile(t, filepath.Join(sb, "held"))
+	require.NoError(t, os.WriteFile(filepath.Join(s2, "go"), nil, 0o644))
+	require.NoError(t, r1.Wait())
+
+	// The user's own change in S2, no run of S2 active, then S2's next run.
+	userGit(t, repo, "config", "user.name", "me")
+	out2, err := runConfined(shIn(s2, `true`), protectedPolicy(t, s2))
+	require.NoError(t, err, out2)
+	assert.FileExists(t, filepath.Join(repo, ".git", "config"), "a command of another project had the user's own config of a repository moved aside (%s)", hout.String())
+}
