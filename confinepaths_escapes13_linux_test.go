@@ -282,3 +282,47 @@ func TestEscape13RecordLockHeldFromAnotherProject(t *testing.T) {
 	require.NoError(t, err, out2)
 	assert.FileExists(t, filepath.Join(repo, ".git", "config"), "a command of another project had the user's own config of a repository moved aside (%s)", hout.String())
 }
+
+// TestEscape13PlaceholderLockHeldFromAnotherProject: the same readable
+// record directory holds the placeholder records (placeholders/<digest>),
+// which each run locks shared and the last run (the one that can lock it
+// exclusively) cleans. A confined command of one project (SB) holds a
+// shared lock on another project's (S2's) record: S2's run ends without
+// removing its placeholders, and S2 is left with some fifty empty files
+// and directories it never had (.mcp.json, .sandboxauth.json,
+// rust-toolchain, global.json, .python-version, .envrc, .vscode/, ...)
+// after both runs ended. A command of one project creates files in
+// another.
+//
+//	exec flock -s ~/.cache/sandboxauth/placeholders/<S2's digest> sleep 600
+func TestEscape13PlaceholderLockHeldFromAnotherProject(t *testing.T) {
+	s2 := escapeSandbox(t)
+	runs, err := confine.SandboxRecord(confine.DefaultPolicy(s2), "runs")
+	require.NoError(t, err)
+	record := filepath.Join(filepath.Dir(runs), "placeholders", strings.TrimPrefix(filepath.Base(runs), "runs-"))
+	// S2 was used before: its record exists.
+	out, err := runConfined(shIn(s2, `true`), protectedPolicy(t, s2))
+	require.NoError(t, err, out)
+	before, err := os.ReadDir(s2)
+	require.NoError(t, err)
+
+	sb := escapeSandbox(t)
+	hold := shIn(sb, `exec flock -s `+record+` -c 'touch held; while [ ! -e stop ]; do sleep 0.05; done'`)
+	var hout strings.Builder
+	hold.Stdout, hold.Stderr = &hout, &hout
+	require.NoError(t, confine.Start(hold, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "held"))
+	out, err = runConfined(shIn(s2, `true`), protectedPolicy(t, s2))
+	require.NoError(t, err, out)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "stop"), nil, 0o644))
+	require.NoError(t, hold.Wait(), hout.String())
+
+	after, err := os.ReadDir(s2)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range after {
+		names = append(names, e.Name())
+	}
+	assert.Len(t, after, len(before), "a command of another project left the placeholders of this one's run in it: %v", names)
+	assert.NoFileExists(t, filepath.Join(s2, ".mcp.json"))
+}
