@@ -12,8 +12,10 @@ import "golang.org/x/sys/unix"
 // and the filter cannot read sendmsg's address (it lies in the command's
 // memory). So an AF_UNIX datagram socket, whether made alone or as a
 // pair (a pair's sockets, too, can be sent through to any name), is not
-// made: socket and socketpair fail with EACCES. Stream and seqpacket
-// sockets cannot send to an address they are not connected to.
+// made: socket and socketpair fail with EACCES for every type but
+// SOCK_STREAM and SOCK_SEQPACKET (the kernel makes SOCK_RAW of AF_UNIX
+// a datagram socket). Stream and seqpacket sockets cannot send to an
+// address they are not connected to.
 //
 // Where the helper cannot stand behind connect (Yama's ptrace_scope 2 or
 // 3 keeps it from copying the command's sockets), a socket bound outside
@@ -63,9 +65,12 @@ func (u unixSockets) filter(a *asm) {
 	case unixAll:
 		a.ret(unix.SECCOMP_RET_ALLOW)
 	case unixNoDatagrams:
+		// Stream and seqpacket only: the kernel makes SOCK_RAW of
+		// AF_UNIX a datagram socket (unix_create).
 		a.load(offArg(1))
 		a.and(sockTypeMask)
-		a.jumpIf(unix.BPF_JEQ, unix.SOCK_DGRAM, "eacces", "allow")
+		a.jumpIf(unix.BPF_JEQ, unix.SOCK_STREAM, "allow", "")
+		a.jumpIf(unix.BPF_JEQ, unix.SOCK_SEQPACKET, "allow", "eacces")
 	default:
 		a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
 	}
@@ -78,7 +83,8 @@ func (u unixSockets) filter(a *asm) {
 	a.jumpIf(unix.BPF_JEQ, unix.AF_UNIX, "", "eafnosupport")
 	a.load(offArg(1))
 	a.and(sockTypeMask)
-	a.jumpIf(unix.BPF_JEQ, unix.SOCK_DGRAM, "eacces", "allow")
+	a.jumpIf(unix.BPF_JEQ, unix.SOCK_STREAM, "allow", "")
+	a.jumpIf(unix.BPF_JEQ, unix.SOCK_SEQPACKET, "allow", "eacces")
 }
 
 // sockTypeMask keeps a socket type's kind (the kernel's SOCK_TYPE_MASK).
