@@ -22,11 +22,12 @@ import (
 // sandbox that holds ~/.cache): then in the user's runtime directory
 // ($XDG_RUNTIME_DIR), or in /tmp/sandboxauth-UID, which this process
 // makes itself and which must be its own (mode 0700, no link); and when
-// none of these will do, Start refuses.
+// none of these will do, Start refuses. Every one of these places that
+// exists is hidden from the command as well (bookkeepingHidden).
 
-// bookkeepingDir returns the directory for confinement's bookkeeping of a
-// command that may write beneath sandbox and writable (resolved paths).
-func bookkeepingDir(sandbox string, writable []string) (string, error) {
+// bookkeepingCandidates are the places for confinement's records, in
+// order of preference.
+func bookkeepingCandidates() []string {
 	var candidates []string
 	if cache, err := os.UserCacheDir(); err == nil {
 		candidates = append(candidates, filepath.Join(cache, "sandboxauth"))
@@ -34,9 +35,29 @@ func bookkeepingDir(sandbox string, writable []string) (string, error) {
 	if rt := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
 		candidates = append(candidates, filepath.Join(rt, "sandboxauth"))
 	}
-	candidates = append(candidates, "/tmp/sandboxauth-"+strconv.Itoa(os.Geteuid()))
+	return append(candidates, "/tmp/sandboxauth-"+strconv.Itoa(os.Geteuid()))
+}
+
+// bookkeepingHidden returns the places of bookkeepingCandidates that
+// exist, as a command's Hidden paths: a command that could read the
+// records could also lock them (flock needs no write access) and hold up
+// the runs of another project, or keep its last run from its judging, and
+// learn the paths of the user's other projects.
+func bookkeepingHidden() []string {
+	var out []string
+	for _, c := range bookkeepingCandidates() {
+		if fi, err := os.Lstat(c); err == nil && fi.IsDir() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// bookkeepingDir returns the directory for confinement's bookkeeping of a
+// command that may write beneath sandbox and writable (resolved paths).
+func bookkeepingDir(sandbox string, writable []string) (string, error) {
 	var reasons []error
-	for _, c := range candidates {
+	for _, c := range bookkeepingCandidates() {
 		dir, err := ownDir(c)
 		if err == nil {
 			if w := writableOver(dir, sandbox, writable); w != "" {

@@ -79,6 +79,8 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	if p.PrivateRoot == "" {
 		p.PrivateRoot = filepath.Join(book, "private")
 	}
+	// The records of every sandbox are out of the command's sight.
+	p.Hidden = append(slices.Clone(p.Hidden), bookkeepingHidden()...)
 	lock, err := lockPlaceholders(book, sandbox, writable)
 	if err != nil {
 		return err
