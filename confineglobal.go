@@ -89,7 +89,7 @@ func (g *globalGitConfigReader) file(path string, depth int) {
 			g.c.policy.Placeholders[p] = "" // git reads an empty file as nothing
 		}
 	}
-	b, err := readSmallFile(real)
+	b, err := readGitConfig(real)
 	if err != nil {
 		return
 	}

@@ -80,7 +80,7 @@ func (g *globalGitConfigReader) programs(section, key, value string) {
 // (core.fsmonitor = tools/watch.sh) were not. missing says whether a
 // missing program is kept from being created (at the top).
 func (c *confinePaths) repositoryPrograms(config, workTree, home string, missing bool) {
-	b, err := readSmallFile(config)
+	b, err := readGitConfig(config)
 	if err != nil {
 		return
 	}

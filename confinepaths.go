@@ -1100,7 +1100,7 @@ type gitConfigPaths struct {
 // nothing either reader finds is missed.
 func readGitConfigPaths(config string) gitConfigPaths {
 	var out gitConfigPaths
-	b, err := readSmallFile(config)
+	b, err := readGitConfig(config)
 	if err != nil {
 		return out
 	}
@@ -1115,6 +1115,12 @@ func readGitConfigPaths(config string) gitConfigPaths {
 		}
 	}
 	if repotrust.ParseGitConfig(config, b, func(s repotrust.Setting) error {
+		// git's names: core.hooksPath and include.path have no
+		// subsection ([core "x"] hooksPath is another key), includeIf's
+		// path has one.
+		if s.HasSubsection != (s.Section == "includeif") {
+			return nil
+		}
 		setting(s.Section, s.Key, s.Value)
 		return nil
 	}) == nil {
@@ -1139,9 +1145,20 @@ func readGitConfigPaths(config string) gitConfigPaths {
 		if !ok {
 			continue
 		}
+		if i := strings.IndexAny(v, "#;"); i >= 0 && !strings.Contains(v[:i], `"`) {
+			v = v[:i] // a comment after the value
+		}
+		v = strings.TrimSuffix(strings.TrimSpace(v), `\`)
 		setting(section, strings.ToLower(strings.TrimSpace(k)), strings.Trim(strings.TrimSpace(v), `"`))
 	}
 	return out
+}
+
+// readGitConfig reads a git configuration file: larger than the other
+// small files (a repository that tracks many branches has a section for
+// each), bounded all the same.
+func readGitConfig(path string) ([]byte, error) {
+	return repotrust.ReadUntrusted(path, 64<<20)
 }
 
 func (c *confinePaths) readOnly(p string) {

@@ -26,21 +26,28 @@ func FuzzParseGitConfig(f *testing.F) {
 			return
 		}
 		var canon strings.Builder
+		headers := false
 		for _, s := range got {
-			if s.Section == "" || strings.Trim(s.Section, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "" {
+			if strings.Trim(s.Section, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "" {
 				t.Fatalf("section %q", s.Section)
 			}
 			if s.Key == "" || s.Key[0] < 'a' || s.Key[0] > 'z' || strings.Trim(s.Key, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
 				t.Fatalf("key %q", s.Key)
 			}
-			canon.WriteString("[" + s.Section)
-			// An empty subsection is written too when the section has a
-			// dot: [a.b] would be the old spelling of section a,
-			// subsection b.
-			if s.Subsection != "" || strings.Contains(s.Section, ".") {
-				canon.WriteString(` "` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s.Subsection) + `"`)
+			if s.Subsection != "" && !s.HasSubsection {
+				t.Fatalf("a subsection %q without HasSubsection", s.Subsection)
 			}
-			canon.WriteString("]\n\t" + s.Key)
+			switch {
+			case s.HasSubsection:
+				canon.WriteString("[" + s.Section + ` "` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s.Subsection) + `"]` + "\n")
+				headers = true
+			case s.Section != "":
+				canon.WriteString("[" + s.Section + "]\n")
+				headers = true
+			case headers:
+				return // a key before any header, after one: no canonical form
+			}
+			canon.WriteString("\t" + s.Key)
 			if s.HasValue {
 				canon.WriteString(` = "` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\b", `\b`).Replace(s.Value) + `"`)
 			}
@@ -58,7 +65,7 @@ func FuzzParseGitConfig(f *testing.F) {
 		}
 		for i := range got {
 			a, g := again[i], got[i]
-			if a.Section != g.Section || a.Subsection != g.Subsection || a.Key != g.Key || a.Value != g.Value || a.HasValue != g.HasValue {
+			if a.Section != g.Section || a.Subsection != g.Subsection || a.HasSubsection != g.HasSubsection || a.Key != g.Key || a.Value != g.Value || a.HasValue != g.HasValue {
 				t.Fatalf("setting %d: %+v, then %+v", i, g, a)
 			}
 		}

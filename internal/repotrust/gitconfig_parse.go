@@ -12,7 +12,11 @@ import (
 type Setting struct {
 	Section    string
 	Subsection string
-	Key        string
+	// HasSubsection is true when the header names a subsection, an empty
+	// one included ("[core.]" or `[core ""]` is section core, subsection
+	// "": git's core..hookspath, not core.hookspath).
+	HasSubsection bool
+	Key           string
 	// Value is the value after git's unquoting; HasValue is false for a
 	// key written without "=" (a boolean true).
 	Value    string
@@ -24,10 +28,13 @@ type Setting struct {
 
 // Name returns the setting's dotted name, "section.subsection.key".
 func (s Setting) Name() string {
-	if s.Subsection == "" {
-		return s.Section + "." + s.Key
+	switch {
+	case s.HasSubsection || s.Subsection != "":
+		return s.Section + "." + s.Subsection + "." + s.Key
+	case s.Section == "":
+		return s.Key // a key before any section header
 	}
-	return s.Section + "." + s.Subsection + "." + s.Key
+	return s.Section + "." + s.Key
 }
 
 // Where returns "file:line:column".
@@ -40,15 +47,19 @@ var ErrConfigSyntax = errors.New("git configuration not understood")
 
 // ParseGitConfig reads git configuration text as git itself does: an
 // optional UTF-8 byte order mark, comments (# and ;), section headers
-// ("[core]", `[remote "origin"]`, the old "[branch.main]"), a key on the
-// header's line, keys without a value, double quotes, the escapes \n \t \b
-// \\ \" and backslash-newline continuations, CR LF line ends. It calls fn
-// for each setting in order. Text git would reject (an unknown escape, an
-// unterminated quote or header, a key outside a section, a NUL byte, a
-// partial byte order mark) is an error wrapping ErrConfigSyntax, naming
+// ("[core]", `[remote "origin"]`, the old "[branch.main]", with dots
+// anywhere: "[.x]" is section "", subsection "x"; `[ "x"]` too), keys
+// before any header (section ""), a key on the header's line, keys
+// without a value, double quotes, the escapes \n \t \b \\ \" and
+// backslash-newline continuations (a backslash at the very end of the
+// text ends the value), a NUL byte in a value (which ends the value for
+// git's readers, C strings), CR LF line ends. It calls fn for each setting
+// in order. Text git would reject (an unknown escape, an unterminated
+// quote or header, an empty header, a NUL byte elsewhere, a partial byte
+// order mark) is an error wrapping ErrConfigSyntax, naming
 // file:line:column.
 func ParseGitConfig(file string, b []byte, fn func(Setting) error) error {
-	p := configParser{file: file, b: b, line: 1, col: 0}
+	p := configParser{file: file, b: b, line: 1, col: 0, sub: -1}
 	return p.parse(fn)
 }
 
@@ -129,9 +140,6 @@ func (p *configParser) parse(fn func(Setting) error) error {
 		case !isAlpha(c):
 			return p.errorf("unexpected character %q", c)
 		default:
-			if p.section == "" {
-				return p.errorf("key outside a section")
-			}
 			line, col := p.line, p.col
 			s, err := p.setting(c)
 			if err != nil {
@@ -160,18 +168,12 @@ func (p *configParser) header() error {
 			}
 			p.section = string(name)
 			if i := strings.IndexByte(p.section, '.'); i >= 0 {
-				// The old form; git would name the key with an empty
-				// part for a leading or trailing dot, which is refused.
-				if i == 0 || p.section[len(p.section)-1] == '.' {
-					return p.errorf("empty part in section name %q", p.section)
-				}
+				// The old form: section, a dot, subsection (either may
+				// be empty, as git takes them).
 				p.sub = i
 			}
 			return nil
 		case isSpace(c):
-			if len(name) == 0 || name[0] == '.' || name[len(name)-1] == '.' {
-				return p.errorf("empty section name")
-			}
 			return p.extendedHeader(name)
 		case !isKeyChar(c) && c != '.':
 			return p.errorf("invalid character %q in section name", c)
@@ -237,7 +239,7 @@ func (p *configParser) setting(first byte) (Setting, error) {
 	}
 	s := Setting{Key: string(key)}
 	if p.sub >= 0 {
-		s.Section, s.Subsection = p.section[:p.sub], p.section[p.sub+1:]
+		s.Section, s.Subsection, s.HasSubsection = p.section[:p.sub], p.section[p.sub+1:], true
 	} else {
 		s.Section = p.section
 	}
@@ -259,13 +261,20 @@ func (p *configParser) setting(first byte) (Setting, error) {
 func (p *configParser) value() (string, error) {
 	var v []byte
 	quote, comment, space := false, false, 0
+	cut := -1 // where a NUL byte ended the value for git's readers
+	end := func() (string, error) {
+		if quote {
+			return "", p.errorf("unterminated quoted value")
+		}
+		if cut >= 0 {
+			v = v[:cut]
+		}
+		return string(v), nil
+	}
 	for {
 		c := p.next()
 		if c == '\n' {
-			if quote {
-				return "", p.errorf("unterminated quoted value")
-			}
-			return string(v), nil
+			return end()
 		}
 		if comment {
 			continue
@@ -285,12 +294,14 @@ func (p *configParser) value() (string, error) {
 		}
 		switch c {
 		case 0:
-			return "", p.errorf("NUL byte in value")
+			if cut < 0 {
+				cut = len(v)
+			}
 		case '\\':
 			switch c = p.next(); c {
 			case '\n':
 				if p.eof {
-					return "", p.errorf("backslash at end of file")
+					return end() // git reads the end of the text as a line end
 				}
 				continue
 			case 't':

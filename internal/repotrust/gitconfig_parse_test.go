@@ -37,7 +37,7 @@ var parseCases = []struct {
 	{"[a]\n\tb = \\q\n", bad},
 	{"[a]\n\tb = \"open\n", bad},
 	{"[a\n\tb = c\n", bad},
-	{"b = c\n", bad},
+	{"b = c\n", []string{"b=c"}},
 	{"[a]\r\n\tb = c\r\n", []string{"a.b=c"}},
 	{"[a]\n\tb = c  \t \n", []string{"a.b=c"}},
 	{"[a]\n\tb = c\t d\n", []string{"a.b=c  d"}},
@@ -51,10 +51,17 @@ var parseCases = []struct {
 	{"[a] b = \"x\"\"y\"\n", []string{"a.b=xy"}},
 	{"[]\n", bad},
 	{"[a \"b\" ]\n", bad},
-	{"[core.]\n\tbare\n", bad},
-	{"[.core]\n\tbare\n", bad},
+	{"[core.]\n\tbare\n", []string{"core..bare"}},
+	{"[.core]\n\tbare\n", []string{".core.bare"}},
 	{"[a.B \"C\"]\n\tb = c\n", []string{"a.b.C.b=c"}},
-	{"[a]\n\tb = c\\", bad},
+	{"[a]\n\tb = c\\", []string{"a.b=c"}},
+	{"[ \"x\"]\n\tk = 1\n", []string{".x.k=1"}},
+	{"[..]\n\tk=1\n", []string{"...k=1"}},
+	{"[core \"\"]\n\thooksPath = x\n", []string{"core..hookspath=x"}},
+	{"[a]\n\tb = \"x\x00y\"\n", []string{"a.b=x"}},
+	{"[a]\n\tb = x\x00y\"\n", bad},
+	{"[a]\n\tb = x\x00\\q\n", bad},
+	{"[a]\n\tb = \"x\\", bad},
 }
 
 // TestParseGitConfig: each text gives the settings git itself lists; the
@@ -85,12 +92,14 @@ func TestParseGitConfig(t *testing.T) {
 		f := filepath.Join(t.TempDir(), "cfg")
 		require.NoError(t, os.WriteFile(f, []byte(c.text), 0o644))
 		out, gerr := exec.Command(gitPath, "config", "--file", f, "--no-includes", "--list").Output()
-		if err != nil || gerr != nil {
-			// Refusing what git accepts fails closed (a key outside
-			// any section, a backslash at the end of the file); what
-			// git refuses makes git fail.
+		if gerr != nil {
+			// What git refuses makes git fail.
+			assert.Error(t, err, "git refuses %q", c.text)
 			continue
 		}
+		// What git accepts is read: refusing it would leave what git
+		// obeys in it unread.
+		require.NoError(t, err, "git accepts %q", c.text)
 		var lines []string
 		for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
 			if l != "" {
