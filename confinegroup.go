@@ -191,12 +191,13 @@ func (g *runGroup) removeBaseline() { os.Remove(g.baseline) }
 // baselineRecord is a beforeRun as the group's record holds it. The
 // private copies and the ledger are the policy's, found again.
 type baselineRecord struct {
-	IDs     []idRecord        `json:"ids"`
-	GitDirs []idRecord        `json:"gitDirs"`
-	Watch   []string          `json:"watch"`
-	States  map[string]string `json:"states"`
-	Deep    *deepRecord       `json:"deep,omitempty"`
-	Since   int64             `json:"since"`
+	IDs      []idRecord        `json:"ids"`
+	GitDirs  []idRecord        `json:"gitDirs"`
+	Watch    []string          `json:"watch"`
+	States   map[string]string `json:"states"`
+	Deep     *deepRecord       `json:"deep,omitempty"`
+	Since    int64             `json:"since"`
+	ReadOnly []string          `json:"readOnly"`
 }
 
 type idRecord struct {
@@ -243,7 +244,7 @@ func (r idRecord) fileID() fileID {
 
 // recordOf returns was as recorded.
 func recordOf(was *beforeRun) baselineRecord {
-	r := baselineRecord{Watch: was.watch, States: was.states, Since: was.since}
+	r := baselineRecord{Watch: was.watch, States: was.states, Since: was.since, ReadOnly: was.readOnly}
 	for id := range was.ids {
 		r.IDs = append(r.IDs, idOf(id))
 	}
@@ -280,7 +281,10 @@ func recordOf(was *beforeRun) baselineRecord {
 // beforeRun returns the recorded baseline (without private copies and
 // ledger).
 func (r baselineRecord) beforeRun() *beforeRun {
-	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: r.Watch, states: r.States, since: r.Since}
+	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: r.Watch, states: r.States, since: r.Since, readOnly: r.ReadOnly}
+	if was.readOnly == nil {
+		was.readOnly = []string{}
+	}
 	if was.states == nil {
 		was.states = map[string]string{}
 	}

@@ -198,7 +198,7 @@ func TestBaselineRecordRoundTrip(t *testing.T) {
 	s.unreadable = []string{"/p/locked"}
 	s.protected["/p/a/b/c/d/.cargo/config.toml"] = protectedMatch{id: id(7), digest: "e3b0", whole: true}
 	s.protected["/p/a/b/c/d/.idea"] = protectedMatch{id: id(8)}
-	was := &beforeRun{ids: map[fileID]bool{id(4): true, id(5): true}, gitDirs: map[fileID]bool{id(6): true}, watch: []string{"/p/.git/config.worktree"}, states: map[string]string{"/p/.git/rebase-merge": "d1"}, deep: s, since: 1234}
+	was := &beforeRun{ids: map[fileID]bool{id(4): true, id(5): true}, gitDirs: map[fileID]bool{id(6): true}, watch: []string{"/p/.git/config.worktree"}, states: map[string]string{"/p/.git/rebase-merge": "d1"}, deep: s, since: 1234, readOnly: []string{"/p/.git/config"}}
 	b, err := json.Marshal(recordOf(was))
 	require.NoError(t, err)
 	var r baselineRecord

@@ -199,7 +199,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 // baseline returns what the quarantine needs to know of the sandbox from
 // before a command runs, c having walked it.
 func (c *confinePaths) baseline(since int64) *beforeRun {
-	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since}
+	was := &beforeRun{ids: map[fileID]bool{}, gitDirs: map[fileID]bool{}, watch: c.watch, states: c.states, since: since, readOnly: slices.Clone(c.policy.ReadOnly)}
 	if c.gitWriteProtected() {
 		was.deep = c.scanDeep(scanBefore)
 	}
@@ -241,6 +241,9 @@ type beforeRun struct {
 	ledger *quarantineLedger
 	// since is the time the quarantine's walk counts changes from.
 	since int64
+	// readOnly are the read-only paths of the run that took this
+	// baseline (see quarantineNew).
+	readOnly []string
 }
 
 // sequencerState are the directories of a git directory in which git
@@ -299,8 +302,17 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 			deep = append(deep, protectedChanged(was.deep, now)...)
 		}
 		// The sequencer state of the repositories known before is
-		// judged by its digest (below), not by its change time.
-		judged := append(slices.Clone(p.ReadOnly), slices.Collect(maps.Keys(was.states))...)
+		// judged by its digest (below), not by its change time. A path
+		// is taken for unchanged by the command only when it was
+		// read-only both to this run and to the run that took the
+		// baseline: in a group, another run's command (in a view where
+		// it is not a mount) can rename a file over this run's
+		// read-only path, which unmounts it in this run's view.
+		readOnly := p.ReadOnly
+		if was.readOnly != nil {
+			readOnly = slices.DeleteFunc(slices.Clone(p.ReadOnly), func(r string) bool { return !slices.Contains(was.readOnly, r) })
+		}
+		judged := append(readOnly, slices.Collect(maps.Keys(was.states))...)
 		paths = slices.DeleteFunc(deep, func(q string) bool {
 			return slices.ContainsFunc(judged, func(r string) bool { return pathres.Within(r, q) })
 		})
