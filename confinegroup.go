@@ -4,10 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/sandboxauth/sandboxauth/confine"
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
+	"github.com/sandboxauth/sandboxauth/internal/repotrust"
 )
 
 // Confined commands of one sandbox may run at the same time (a dev server
@@ -27,8 +31,14 @@ import (
 // out of every confined command's reach), so that runs of several
 // processes (each `sandboxauth run` is one) share it:
 //
-//   - "runs.lock" is locked exclusively (flock) while a run joins or
-//     leaves: joining, leaving and judging are one at a time;
+//   - "runs.lock" (one for every sandbox) is locked exclusively (flock)
+//     while a run joins or leaves: joining, leaving and judging are one
+//     at a time;
+//   - "sandbox" names the group's sandbox while the group lasts: a run of
+//     a sandbox that holds another's, or lies in it (a run of the
+//     project beside one of a directory of it), waits until that other
+//     group has ended, since each judges its tree against a baseline of
+//     its own;
 //   - "runs" is locked shared by each run of the group from its policy's
 //     making until its AfterExit: a run that can lock it exclusively is
 //     alone;
@@ -45,29 +55,79 @@ import (
 
 // runGroup is a run's membership of its sandbox's group.
 type runGroup struct {
-	lock, runs, baseline string // the record files
-	lockFile             *os.File
-	member               *os.File // the shared lock on runs, while a member
+	sandbox                     string // resolved
+	lock, runs, baseline, place string // the record files
+	lockFile                    *os.File
+	member                      *os.File // the shared lock on runs, while a member
 }
 
-// enterRunGroup takes the group's lock for a run of p's sandbox (held
-// until joined or left). It fails when the record directory cannot be
-// had.
-func enterRunGroup(p confine.Policy) (*runGroup, error) {
-	g := &runGroup{}
-	for name, path := range map[string]*string{"runs.lock": &g.lock, "runs": &g.runs, "baseline": &g.baseline} {
+// enterRunGroup takes the groups' lock for a run of p's sandbox (a
+// resolved path; held until joined or left). It fails when the record
+// directory cannot be had.
+func enterRunGroup(p confine.Policy, sandbox string) (*runGroup, error) {
+	g := &runGroup{sandbox: sandbox}
+	for name, path := range map[string]*string{"runs": &g.runs, "baseline": &g.baseline, "sandbox": &g.place} {
 		rec, err := confine.SandboxRecord(p, name)
 		if err != nil {
 			return nil, err
 		}
 		*path = rec
 	}
+	g.lock = filepath.Join(filepath.Dir(g.runs), "runs.lock")
 	f, err := lockFile(g.lock, unix.LOCK_EX)
 	if err != nil {
 		return nil, err
 	}
 	g.lockFile = f
 	return g, nil
+}
+
+// overlapping returns the runs record of an active group of another
+// sandbox that holds this one or lies in it, or "". Its runs change
+// this sandbox too, under a baseline of their own: this run must wait
+// for them to end.
+func (g *runGroup) overlapping() string {
+	dir := filepath.Dir(g.place)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		key, ok := strings.CutPrefix(e.Name(), "sandbox-")
+		if !ok || filepath.Join(dir, e.Name()) == g.place {
+			continue
+		}
+		b, err := repotrust.ReadUntrusted(filepath.Join(dir, e.Name()), 1<<16)
+		if err != nil {
+			continue
+		}
+		other := string(b)
+		if !pathres.Within(other, g.sandbox) && !pathres.Within(g.sandbox, other) {
+			continue
+		}
+		runs := filepath.Join(dir, "runs-"+key)
+		if f, err := lockFile(runs, unix.LOCK_EX|unix.LOCK_NB); err == nil {
+			f.Close() // ended (without its last judging: its next run judges)
+			continue
+		}
+		return runs
+	}
+	return ""
+}
+
+// waitFor waits, without the groups' lock, until the group whose runs
+// record is runs has ended, and takes the lock again.
+func (g *runGroup) waitFor(runs string) error {
+	g.unlock()
+	if f, err := lockFile(runs, unix.LOCK_EX); err == nil {
+		f.Close()
+	}
+	l, err := lockFile(g.lock, unix.LOCK_EX)
+	if err != nil {
+		return err
+	}
+	g.lockFile = l
+	return nil
 }
 
 // lockFile opens path (made when missing) and locks it with how.
@@ -118,22 +178,9 @@ func (g *runGroup) join() error {
 	return nil
 }
 
-// waitAlone waits, without the group's lock, until the runs of the
+// waitAlone waits, without the groups' lock, until the runs of the
 // sandbox have ended, and takes the lock again.
-func (g *runGroup) waitAlone() error {
-	g.unlock()
-	f, err := lockFile(g.runs, unix.LOCK_EX)
-	if err != nil {
-		return err
-	}
-	f.Close()
-	l, err := lockFile(g.lock, unix.LOCK_EX)
-	if err != nil {
-		return err
-	}
-	g.lockFile = l
-	return nil
-}
+func (g *runGroup) waitAlone() error { return g.waitFor(g.runs) }
 
 // leave ends the run's membership, under the group's lock: judge (the
 // quarantine against the group's baseline) runs first; the last run to
@@ -150,11 +197,16 @@ func (g *runGroup) leave(judge func()) {
 	}
 	if err == nil && g.alone() {
 		os.Remove(g.baseline)
+		os.Remove(g.place)
 	}
 }
 
-// save writes was as the group's baseline.
+// save writes was as the group's baseline, and where its sandbox is (for
+// overlapping).
 func (g *runGroup) save(was *beforeRun) error {
+	if err := os.WriteFile(g.place, []byte(g.sandbox), 0o600); err != nil {
+		return err
+	}
 	b, err := json.Marshal(recordOf(was))
 	if err != nil {
 		return err
@@ -186,7 +238,10 @@ func (g *runGroup) load() (*beforeRun, error) {
 var errNoBaseline = errors.New("no baseline recorded")
 
 // removeBaseline removes the group's baseline (after it was judged).
-func (g *runGroup) removeBaseline() { os.Remove(g.baseline) }
+func (g *runGroup) removeBaseline() {
+	os.Remove(g.baseline)
+	os.Remove(g.place)
+}
 
 // baselineRecord is a beforeRun as the group's record holds it. The
 // private copies and the ledger are the policy's, found again.

@@ -160,7 +160,7 @@ func TestRunGroupLeftBehind(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	// The killed run's group: its baseline recorded, its membership gone
 	// with its process.
-	g, err := enterRunGroup(confine.DefaultPolicy(sb))
+	g, err := enterRunGroup(confine.DefaultPolicy(sb), sb)
 	require.NoError(t, err)
 	require.True(t, g.alone())
 	rules, err := compileProtected(DefaultProtectedPaths())
@@ -241,7 +241,7 @@ printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "to
 	}
 	t.Logf("git status: %s", userGit(t, filepath.Join(sb, "deep/x/y/z/w/v"), "status", "--short"))
 	assert.NoFileExists(t, marker, "git status ran the fsmonitor one of many runs at once planted")
-	g, err := enterRunGroup(confine.DefaultPolicy(sb))
+	g, err := enterRunGroup(confine.DefaultPolicy(sb), sb)
 	require.NoError(t, err)
 	defer g.unlock()
 	assert.True(t, g.alone(), "a run is still a member of the group")

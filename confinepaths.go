@@ -117,12 +117,22 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	// The run joins its sandbox's group of runs (see confinegroup.go)
 	// before it looks at the sandbox, so that no other run joins or
 	// leaves (and judges) while it does.
-	group, err := enterRunGroup(p)
+	group, err := enterRunGroup(p, sandbox)
 	if err != nil {
 		group = nil // no record directory: confinement cannot start either
 	}
 	var base *beforeRun // the group's baseline, when the run joins one
-	for group != nil && !group.alone() {
+	for group != nil {
+		if other := group.overlapping(); other != "" {
+			// Runs of a sandbox that holds this one or lies in it.
+			if group.waitFor(other) != nil {
+				group = nil
+			}
+			continue
+		}
+		if group.alone() {
+			break
+		}
 		if base, err = group.load(); err == nil {
 			break
 		}

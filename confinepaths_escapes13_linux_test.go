@@ -51,10 +51,23 @@ cat /tmp/orig > `+g+`/config`)
 touch ready-b
 while [ ! -e a-ended ]; do sleep 0.05; done
 `+line+`a/b/c/d/e/f/.git/config`)
-	require.NoError(t, confine.Start(b, protectedPolicy(t, sub)))
-	waitFile(t, filepath.Join(sub, "ready-b"))
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "go-a"), nil, 0o644))
-	require.NoError(t, a.Wait())
+	// B's policy may wait for A's run to end (the runs of a sandbox and
+	// of a directory of it do not overlap): then A is let go after a
+	// while, and B begins after A's judging.
+	started := make(chan error, 1)
+	go func() { started <- confine.Start(b, protectedPolicy(t, sub)) }()
+	select {
+	case err := <-started:
+		require.NoError(t, err)
+		waitFile(t, filepath.Join(sub, "ready-b"))
+		require.NoError(t, os.WriteFile(filepath.Join(sb, "go-a"), nil, 0o644))
+		require.NoError(t, a.Wait())
+	case <-time.After(2 * time.Second):
+		t.Log("B waits for A's run to end")
+		require.NoError(t, os.WriteFile(filepath.Join(sb, "go-a"), nil, 0o644))
+		require.NoError(t, a.Wait())
+		require.NoError(t, <-started)
+	}
 	require.NoError(t, os.WriteFile(filepath.Join(sub, "a-ended"), nil, 0o644))
 	require.NoError(t, b.Wait())
 
