@@ -116,14 +116,19 @@ func gitConfigForm(sub []string, reason string) *Spec {
 		)}
 }
 
+// gitStatus: git status, the form agents run most, in a family of its own
+// so that judging it builds no other form.
+func gitStatus() []*Spec {
+	return []*Spec{{
+		ReadOnly: true, Command: "git", Prefix: words("status"), Syntax: GNU, Operands: Text,
+		Reason:  "shows the working tree status",
+		Options: opts("-s,--short -b,--branch --show-stash --porcelain[=] --long -v,--verbose -u,--untracked-files[=] --ignore-submodules[=] --ignored[=] -z --column[=] --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames[=] --no-optional-locks"),
+	}}
+}
+
 // git: the forms that read the working tree and small queries.
 func git() []*Spec {
 	return []*Spec{
-		{
-			ReadOnly: true, Command: "git", Prefix: words("status"), Syntax: GNU, Operands: Text,
-			Reason:  "shows the working tree status",
-			Options: opts("-s,--short -b,--branch --show-stash --porcelain[=] --long -v,--verbose -u,--untracked-files[=] --ignore-submodules[=] --ignored[=] -z --column[=] --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames[=] --no-optional-locks"),
-		},
 		gitForm("count-objects", "counts objects", "-v,--verbose -H,--human-readable"),
 		gitForm("check-ignore", "checks ignore rules", "-q,--quiet -v,--verbose --stdin -z -n,--non-matching --no-index"),
 		gitForm("check-attr", "checks attributes", "-a,--all --cached --stdin -z --source="),
