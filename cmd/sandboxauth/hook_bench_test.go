@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"debug/elf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,6 +67,27 @@ func BenchmarkHookCall(b *testing.B) {
 	}
 }
 
+// linkage says how the program at path is linked: "dynamically" when it
+// names a program interpreter (the dynamic loader), "statically" when it
+// does not, and "as this system links" when it is not ELF.
+func linkage(b *testing.B, path string) string {
+	b.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		if _, ok := err.(*elf.FormatError); ok {
+			return "as this system links"
+		}
+		b.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return "dynamically"
+		}
+	}
+	return "statically"
+}
+
 // percentileMS returns the p-th percentile of ds, in milliseconds.
 func percentileMS(ds []time.Duration, p float64) float64 {
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
@@ -106,8 +128,11 @@ func BenchmarkHookAnswer(b *testing.B) {
 //	go test ./cmd/sandboxauth -run '^$' -bench BenchmarkHookLatency -benchtime 200x
 func BenchmarkHookLatency(b *testing.B) {
 	yardstick := filepath.Join(b.TempDir(), "yardstick")
-	if out, err := exec.Command("go", "build", "-o", yardstick, "./testdata/yardstick").CombinedOutput(); err != nil {
+	if out, err := goBuild(yardstick, "./testdata/yardstick"); err != nil {
 		b.Fatalf("building the yardstick: %v\n%s", err, out)
+	}
+	if y, h := linkage(b, yardstick), linkage(b, bin); y != h {
+		b.Fatalf("the yardstick is linked %s and sandboxauth %s: they must be built alike", y, h)
 	}
 	project, home := hookProject(b)
 	event := strings.ReplaceAll(mustRead(b, filepath.Join(hooksDir, "claude-code", "safe.json")), projectMark, project)
