@@ -11,6 +11,7 @@ import (
 var families = [...]func() []*Spec{
 	builtins,
 	coreutils,
+	pagers,
 	fileutils,
 	listings,
 	trees,
