@@ -24,6 +24,7 @@ var families = [...]func() []*Spec{
 	archives,
 	git,
 	gitStatus,
+	gitLog,
 	gitHistory,
 	gitDiff,
 	gitSearch,
