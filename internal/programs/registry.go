@@ -6,8 +6,9 @@ import (
 	"sync"
 )
 
-// family lists the specs of one family of programs; each lives in a file
-// named after it.
+// families lists the specs of each family of programs; each lives in the
+// file of its programs (coreutils.go holds coreutils and pagers, git.go
+// git's families, fileutils.go listings and trees).
 var families = [...]func() []*Spec{
 	builtins,
 	coreutils,
