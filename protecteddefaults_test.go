@@ -60,6 +60,9 @@ func protectedDefaultsSource(t *testing.T, rules []classify.Protected) string {
 			var lit string
 			switch f.Kind() {
 			case reflect.String:
+				if f.String() == "" {
+					continue
+				}
 				lit = strconv.Quote(f.String())
 			case reflect.Bool:
 				if !f.Bool() {
