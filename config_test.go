@@ -434,3 +434,21 @@ func mustParse(t *testing.T, body string) *Config {
 	require.NoError(t, err)
 	return c
 }
+
+// TestParseConfigEmptyObject: the empty object, read without building the
+// schema, gives the same configuration as an empty object the schema
+// checks (a blank inside the braces takes the general path), and members
+// are still checked.
+func TestParseConfigEmptyObject(t *testing.T) {
+	general, err := ParseConfig([]byte("{ }"))
+	require.NoError(t, err)
+	for _, doc := range []string{"{}", "\n{}\n", " \t{}"} {
+		got, err := ParseConfig([]byte(doc))
+		require.NoError(t, err, "%q", doc)
+		assert.Equal(t, general, got, "%q", doc)
+	}
+	for _, doc := range []string{`{"nope": 1}`, `{}{}`, `{} x`} {
+		_, err := ParseConfig([]byte(doc))
+		assert.Error(t, err, "%q", doc)
+	}
+}

@@ -2,7 +2,6 @@ package sandboxauth
 
 import (
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/sandboxauth/sandboxauth/internal/classify"
@@ -35,16 +34,12 @@ func defaultOptions() options {
 	return options{buffer: 16, protected: defaultProtected()}
 }
 
-// defaultProtected returns DefaultProtectedPaths compiled, once per
-// process: every authorizer (and every wrapper's options) starts from
-// them, and compiled rules are never changed, only replaced.
-var defaultProtected = sync.OnceValue(func() []classify.Protected {
-	protected, err := compileProtected(DefaultProtectedPaths())
-	if err != nil {
-		panic(err) // the defaults are constants; a test pins that they compile
-	}
-	return protected
-})
+// defaultProtected returns DefaultProtectedPaths compiled, from the table
+// generated from them (classify.ProtectedDefaults; TestProtectedDefaultsTable
+// fails when it is stale), so that no process compiles them: every
+// authorizer (and every wrapper's options) starts from them, and compiled
+// rules are never changed, only replaced.
+func defaultProtected() []classify.Protected { return classify.ProtectedDefaults() }
 
 func buildOptions(opts []Option) (options, error) {
 	o := defaultOptions()

@@ -180,6 +180,15 @@ func (d *placedDir) Place() (resolved, root string, inside bool, err error) {
 	return d.resolved, d.root, d.inside, err
 }
 
+// Placed returns the directory when it has been placed inside the sandbox
+// and leads to itself (classify.WorkDir).
+func (d *placedDir) Placed() (string, bool) {
+	if !d.done || d.err != nil || !d.inside || d.resolved != d.dir {
+		return "", false
+	}
+	return d.dir, true
+}
+
 // ProvenBeneath records what pathres.Proven(sandbox, p) proved about the
 // directory when p lies strictly beneath it: the kernel walked every
 // component of the directory, refusing symlinks, and found it a directory

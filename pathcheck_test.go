@@ -206,3 +206,36 @@ func TestPlacedDirProvenBeneath(t *testing.T) {
 		})
 	}
 }
+
+// TestPlacedDirPlaced checks that a working directory offers itself as the
+// proof of a missing file in it (classify.WorkDir.Placed) only once placed,
+// inside the sandbox, and leading to itself: never through a link.
+func TestPlacedDirPlaced(t *testing.T) {
+	root := escapeTree(t)
+	sb := root + "/sb"
+	tests := []struct {
+		name, cwd string
+		ok        bool
+	}{
+		{"sandbox", sb, true},
+		{"sub directory", sb + "/src/a", true},
+		{"directory through a link inside", sb + "/link-in", false},
+		{"link out", sb + "/link-out", false},
+		{"outside", root + "/outside", false},
+		{"sandbox through a link", root + "/alias", false},
+		{"missing (literal, as a missing file in it is)", sb + "/missing", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := placedDir{sandbox: sb, dir: tt.cwd}
+			_, ok := d.Placed()
+			assert.False(t, ok, "not placed yet")
+			_ = d.place()
+			dir, ok := d.Placed()
+			assert.Equal(t, tt.ok, ok)
+			if ok {
+				assert.Equal(t, tt.cwd, dir)
+			}
+		})
+	}
+}

@@ -148,11 +148,20 @@ func KindOf(name string) Kind {
 // current name when it has several), and false when the agent has no such
 // tool. AgentToolName(AgentClaudeCode, "exec") is "Bash".
 func AgentToolName(agent Agent, canonical string) (string, bool) {
-	n, ok := Normalize(canonical)
-	if !ok {
-		return "", false
+	// A canonical name of the table is its own normal form (no alias names
+	// another entry: TestVocabularyIsOneConsistentTable), so the normalizer and its
+	// alias table are built only for other spellings: an authorizer that
+	// names its shell tool this way (WithToolVocabulary) starts without
+	// them.
+	voc := vocabulary()
+	n := canonical
+	if !slices.ContainsFunc(voc, func(t ToolName) bool { return t.Name == canonical }) {
+		var ok bool
+		if n, ok = Normalize(canonical); !ok {
+			return "", false
+		}
 	}
-	for _, t := range vocabulary() {
+	for _, t := range voc {
 		if t.Name == n {
 			names := t.Aliases[agent]
 			if len(names) == 0 {

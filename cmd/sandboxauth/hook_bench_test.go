@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"debug/elf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,6 +67,27 @@ func BenchmarkHookCall(b *testing.B) {
 	}
 }
 
+// linkage says how the program at path is linked: "dynamically" when it
+// names a program interpreter (the dynamic loader), "statically" when it
+// does not, and "as this system links" when it is not ELF.
+func linkage(b *testing.B, path string) string {
+	b.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		if _, ok := err.(*elf.FormatError); ok {
+			return "as this system links"
+		}
+		b.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return "dynamically"
+		}
+	}
+	return "statically"
+}
+
 // percentileMS returns the p-th percentile of ds, in milliseconds.
 func percentileMS(ds []time.Duration, p float64) float64 {
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
@@ -104,11 +126,27 @@ func BenchmarkHookAnswer(b *testing.B) {
 // change in the machine's load from favouring either. Run it with:
 //
 //	go test ./cmd/sandboxauth -run '^$' -bench BenchmarkHookLatency -benchtime 200x
+//
+// Both programs are run as the linker wrote them, which is also how the
+// page cache holds them once they are read back from disk: in single
+// pages, each mapped and unmapped on its own by every process. The same
+// two programs written anew through write(2) (as cp or a download writes
+// a file) are held in larger folios, which the kernel maps and unmaps
+// several pages at a time; they are run in the same alternation and
+// reported as written-yardstick-p50-ms, written-hook-p50-ms and
+// written-ratio, to show how much of the difference is the mapping of
+// the larger program's pages.
 func BenchmarkHookLatency(b *testing.B) {
-	yardstick := filepath.Join(b.TempDir(), "yardstick")
-	if out, err := exec.Command("go", "build", "-o", yardstick, "./testdata/yardstick").CombinedOutput(); err != nil {
+	dir := b.TempDir()
+	yardstick := filepath.Join(dir, "yardstick")
+	if out, err := goBuild(yardstick, "./testdata/yardstick"); err != nil {
 		b.Fatalf("building the yardstick: %v\n%s", err, out)
 	}
+	if y, h := linkage(b, yardstick), linkage(b, bin); y != h {
+		b.Fatalf("the yardstick is linked %s and sandboxauth %s: they must be built alike", y, h)
+	}
+	writtenYardstick := rewrite(b, yardstick, filepath.Join(dir, "yardstick-written"))
+	writtenBin := rewrite(b, bin, filepath.Join(dir, "sandboxauth-written"))
 	project, home := hookProject(b)
 	event := strings.ReplaceAll(mustRead(b, filepath.Join(hooksDir, "claude-code", "safe.json")), projectMark, project)
 	env := hookEnv(home)
@@ -126,16 +164,35 @@ func BenchmarkHookLatency(b *testing.B) {
 		}
 		return d
 	}
-	floor := make([]time.Duration, 0, b.N)
-	hook := make([]time.Duration, 0, b.N)
+	var floor, hook, writtenFloor, writtenHook []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		floor = append(floor, run(yardstick))
 		hook = append(hook, run(bin, "hook", "--for", "claude-code"))
+		writtenFloor = append(writtenFloor, run(writtenYardstick))
+		writtenHook = append(writtenHook, run(writtenBin, "hook", "--for", "claude-code"))
 	}
 	b.StopTimer()
 	y, h := percentileMS(floor, 0.50), percentileMS(hook, 0.50)
 	b.ReportMetric(y, "yardstick-p50-ms")
 	b.ReportMetric(h, "hook-p50-ms")
 	b.ReportMetric(h/y, "ratio")
+	wy, wh := percentileMS(writtenFloor, 0.50), percentileMS(writtenHook, 0.50)
+	b.ReportMetric(wy, "written-yardstick-p50-ms")
+	b.ReportMetric(wh, "written-hook-p50-ms")
+	b.ReportMetric(wh/wy, "written-ratio")
+}
+
+// rewrite writes the program at path anew, through write(2), at to, and
+// returns to.
+func rewrite(b *testing.B, path, to string) string {
+	b.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	return to
 }

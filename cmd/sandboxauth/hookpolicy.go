@@ -138,7 +138,10 @@ func loadHookConfig(file hookConfig) (*sandboxauth.Config, error) {
 func newHookPolicy(file hookConfig, cfg *sandboxauth.Config, req *hookproto.Request, confined *hookConfinement) (*hookPolicy, error) {
 	commands := cfg.Commands()
 	commands.SetSplitCompound(true)
-	var opts []sandboxauth.Option
+	// The hook receives each question as it is asked (decideCall), so one
+	// slot is enough; the default buffer would be allocated, 6 KB, for
+	// nothing in every hook process.
+	opts := []sandboxauth.Option{sandboxauth.WithRequestBuffer(1)}
 	if agent := toolpolicy.Agent(req.Agent); slices.Contains(toolpolicy.Agents(), agent) {
 		opts = append(opts, sandboxauth.WithToolVocabulary(agent))
 	}

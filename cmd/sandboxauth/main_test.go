@@ -27,12 +27,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "sandboxauth")
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, ".")...)
-	if out, err := build.CombinedOutput(); err != nil {
+	if out, err := goBuild(bin, "."); err != nil {
 		fmt.Fprintf(os.Stderr, "building sandboxauth: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)
@@ -43,6 +38,18 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// goBuild builds the package pkg into out as every binary the tests run is
+// built: go build with the toolchain's defaults, and -race when the tests
+// run with it. BenchmarkHookLatency builds its yardstick the same way, so
+// that the two are compared like with like.
+func goBuild(out, pkg string) ([]byte, error) {
+	args := []string{"build", "-o", out}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	return exec.Command("go", append(args, pkg)...).CombinedOutput()
 }
 
 // raceOptions are the race detector's settings for the binaries the tests

@@ -166,7 +166,11 @@ func (r *cmdClassifier) contains(p string) (string, bool, error) {
 			return resolved, true, nil
 		}
 	}
-	if resolved, inside, ok := pathres.Proven(r.sandbox, p); ok {
+	placed := ""
+	if r.known != nil {
+		placed, _ = r.known.Placed()
+	}
+	if resolved, inside, ok := pathres.ProvenFrom(r.sandbox, p, placed); ok {
 		if r.rootReal == "" {
 			r.rootReal = pathres.Clean(r.sandbox)
 		}

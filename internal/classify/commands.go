@@ -181,6 +181,12 @@ type WorkDir interface {
 	// p, which proves where the directory leads when p lies strictly
 	// beneath it.
 	ProvenBeneath(p string)
+	// Placed returns the directory, without placing it, when it has been
+	// placed inside the sandbox and leads to itself (no symlink on its
+	// way; a missing part of it is literal), so that a missing file
+	// directly in it is proven without opening it again
+	// (pathres.ProvenFrom).
+	Placed() (dir string, ok bool)
 }
 
 // Classify classifies argv (already validated: not empty, no NUL byte)

@@ -211,3 +211,13 @@ func (r *Protected) MatchesLastLower(name string) bool {
 	ok, _ := path.Match(last, name)
 	return ok
 }
+
+// ProtectedDefaults returns sandboxauth.DefaultProtectedPaths compiled, from
+// a table generated from them (protecteddefaults.go: the root package's
+// TestProtectedDefaultsTable fails when it is stale), so that no process
+// compiles them: every authorizer starts from these rules. The rules are
+// shared and must not be changed; the slice's capacity is its length, so an
+// append copies.
+func ProtectedDefaults() []Protected {
+	return defaultRules[:len(defaultRules):len(defaultRules)]
+}

@@ -42,10 +42,24 @@ func Contains(root, p string) (resolved string, inside bool, err error) {
 // [Contains], or [NewRoot] and [Root.Contains], which give the same answer
 // the slower way. When ok is true, the resolved root is filepath.Clean(root).
 func Proven(root, p string) (resolved string, inside, ok bool) {
+	return ProvenFrom(root, p, "")
+}
+
+// ProvenFrom is [Proven] for a caller that has already placed dir, the
+// directory that holds p's last component, and found that it leads to
+// itself (no symlink on its way, as a working directory placed for this
+// decision may). When p's walk stops at a missing component, Proven opens
+// p's parent to prove that only the last component is missing; ProvenFrom
+// takes the earlier placement of dir as that proof, so a missing tail
+// costs one openat2 instead of two and a close. The answer is Contains'
+// either way: the walk refused every symlink and stopped at a missing
+// component, so what follows it is literal (dir too, if it has gone since
+// it was placed). Any other dir (or "") changes nothing.
+func ProvenFrom(root, p, dir string) (resolved string, inside, ok bool) {
 	if checkPath(root) != nil || checkPath(p) != nil || !lexicallyBeneath(root, p) {
 		return "", false, false
 	}
-	real, pr := kernelResolve(p, tryClean|tryMissing)
+	real, pr := kernelResolveFrom(p, tryClean|tryMissing, dir)
 	if pr != proofClean && pr != proofCleanMissing {
 		return "", false, false
 	}

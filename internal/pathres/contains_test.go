@@ -1,6 +1,7 @@
 package pathres
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -169,6 +170,47 @@ func TestProven(t *testing.T) {
 			assert.Equal(t, want, resolved)
 		})
 	}
+}
+
+// TestProvenFrom checks that ProvenFrom answers as Proven whatever placed
+// directory it is given, and that a placed parent of a missing tail is
+// taken as proven rather than opened again: after the parent is removed,
+// Proven no longer answers for a file in it, while ProvenFrom, told that
+// the parent was placed, does, with Contains' answer.
+func TestProvenFrom(t *testing.T) {
+	if !kernelWorks() {
+		t.Skip("openat2 is not available on this kernel: ProvenFrom never answers, Contains does the work")
+	}
+	tr := buildSandboxTree(t)
+	paths := []string{"sb", "sb/a/b/c/deep.txt", "sb/a/new.txt", "sb/x/y/z", "sb/dirlink/c", "sb/dirlink/new",
+		"sb/up/outside/secret", "sb/self/x", "sb/../outside/secret", "sb/a/", "sb/a/new/", "sb-evil/x"}
+	placed := []string{"", "sb", "sb/a", "sb/a/b", "sb/x", "sb/dirlink", "outside", "/"}
+	for _, p := range paths {
+		for _, dir := range placed {
+			root, abs := tr.path("sb"), tr.path(p)
+			d := dir
+			if d != "" && d != "/" {
+				d = tr.path(dir)
+			}
+			wantR, wantIn, wantOK := Proven(root, abs)
+			gotR, gotIn, gotOK := ProvenFrom(root, abs, d)
+			assert.Equal(t, []any{wantR, wantIn, wantOK}, []any{gotR, gotIn, gotOK}, "ProvenFrom(%q, %q, %q)", root, abs, d)
+		}
+	}
+
+	gone := filepath.Join(tr.path("sb"), "gone")
+	file := filepath.Join(gone, "file")
+	require.NoError(t, os.Mkdir(gone, 0o755))
+	_, _, ok := Proven(tr.path("sb"), file)
+	require.True(t, ok)
+	require.NoError(t, os.Remove(gone))
+	_, _, ok = Proven(tr.path("sb"), file)
+	assert.False(t, ok, "Proven opens the parent of a missing tail")
+	resolved, inside, ok := ProvenFrom(tr.path("sb"), file, gone)
+	require.True(t, ok, "ProvenFrom takes the placed parent as proven, without opening it")
+	wantR, wantIn, err := Contains(tr.path("sb"), file)
+	require.NoError(t, err)
+	assert.Equal(t, []any{wantR, wantIn}, []any{resolved, inside}, "the answer is Contains'")
 }
 
 // TestContainsSharedPrefix checks that continuing from the resolved root

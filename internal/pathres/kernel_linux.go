@@ -78,6 +78,13 @@ var procFD = sync.OnceValue(func() bool {
 // with tryFollow, one more openat2 and a readlink, and allocates the result
 // unless it equals p.
 func kernelResolve(p string, t tiers) (string, proof) {
+	return kernelResolveFrom(p, t, "")
+}
+
+// kernelResolveFrom is kernelResolve for a caller that has placed placed,
+// a directory leading to itself (see [ProvenFrom]): a missing tail directly
+// beneath it is proven without opening it again.
+func kernelResolveFrom(p string, t tiers, placed string) (string, proof) {
 	// Callers validate p; a NUL byte would truncate it for the kernel.
 	if len(p) == 0 || p[0] != '/' || len(p) >= pathMax || strings.IndexByte(p, 0) >= 0 || kernelOff.Load() {
 		return "", notProven
@@ -92,7 +99,7 @@ func kernelResolve(p string, t tiers) (string, proof) {
 		case syscall.ENOENT:
 			// The walk met a missing component before any symlink; so
 			// would the walk that follows symlinks.
-			if t&tryMissing != 0 && !HasDotDot(p) && missingTail(&buf, p) {
+			if t&tryMissing != 0 && !HasDotDot(p) && missingTail(&buf, p, placed) {
 				return Clean(p), proofCleanMissing
 			}
 			return "", notProven
@@ -126,11 +133,16 @@ func kernelResolve(p string, t tiers) (string, proof) {
 // a directory. Then that parent exists without symlinks, and the component
 // after it (whose open failed with ENOENT, not ELOOP) does not exist: the
 // user-space resolver keeps it and all later components literally, and
-// without ".." they resolve to filepath.Clean(p).
-func missingTail(buf *[pathMax]byte, p string) bool {
+// without ".." they resolve to filepath.Clean(p). A parent equal to placed,
+// a directory the caller has placed and found to lead to itself, is not
+// opened again: that placement is the proof.
+func missingTail(buf *[pathMax]byte, p, placed string) bool {
 	q := p
 	for range maxMissingUp {
 		q = lexicalParent(q)
+		if q == placed {
+			return true
+		}
 		fd, errno := openPath(buf, q, syscall.O_DIRECTORY, resolveNoSymlinks)
 		switch {
 		case errno == 0:

@@ -7,3 +7,8 @@ package pathres
 func kernelResolve(p string, t tiers) (string, proof) {
 	return "", notProven
 }
+
+// kernelResolveFrom never answers either.
+func kernelResolveFrom(p string, t tiers, placed string) (string, proof) {
+	return "", notProven
+}

@@ -14,12 +14,8 @@ func coreutils() []*Spec {
 	info := func(name, list string) *Spec {
 		return &Spec{ReadOnly: true, Command: name, Syntax: GNU, Options: opts(list + " --help --version"), MaxOperands: NoOperands, Reason: prints}
 	}
-	// reader is a program that prints something computed from the files
-	// its operands name.
-	reader := func(name, reason, list string, more ...[]Option) *Spec {
-		return &Spec{ReadOnly: true, Command: name, Syntax: GNU, Options: join(append([][]Option{opts(list + " --help --version")}, more...)...), Reason: reason}
-	}
-	files0 := unsafe("reads a list of file names from a file, which are never checked", "--files0-from=")
+	reader := coreReader
+	files0 := files0From()
 	sums := func(name string) *Spec {
 		return reader(name, "prints a checksum; no list of files to check",
 			"-b,--binary -t,--text -z,--zero --tag --untagged -l,--length= --status --strict -w,--warn --quiet --ignore-missing",
@@ -61,35 +57,6 @@ func coreutils() []*Spec {
 		{ReadOnly: true, Command: "whereis", Syntax: GNU, Operands: Text, Options: opts("-b -m -s -u -l -g -h,--help -V,--version"), Reason: "finds a command's files"},
 		{ReadOnly: true, Command: "realpath", Syntax: GNU, Operands: Text, Options: opts("-e,--canonicalize-existing -m,--canonicalize-missing -L,--logical -P,--physical -q,--quiet --relative-to= --relative-base= -s,--strip,--no-symlinks -z,--zero --help --version"), Reason: "prints a resolved path"},
 		{ReadOnly: true, Command: "readlink", Syntax: GNU, Operands: Text, Options: opts("-f,--canonicalize -e,--canonicalize-existing -m,--canonicalize-missing -n,--no-newline -q,--quiet -s,--silent -v,--verbose -z,--zero --help --version"), Reason: "prints where a link points"},
-		{
-			ReadOnly: true, Command: "cat", Syntax: GNU, Reason: "prints files",
-			Options: opts("-A,--show-all -b,--number-nonblank -e -E,--show-ends -n,--number -s,--squeeze-blank -t -T,--show-tabs -u -v,--show-nonprinting --help --version"),
-		},
-		{
-			ReadOnly: true, Command: "head", Syntax: GNU, Numeric: true, Reason: "prints the start of files",
-			Options: opts("-c,--bytes= -n,--lines= -q,--quiet,--silent -v,--verbose -z,--zero-terminated --help --version"),
-		},
-		{
-			ReadOnly: true, Command: "tail", Syntax: GNU, Numeric: true, Reason: "prints the end of files; never waits for more",
-			Options: join(
-				opts("-c,--bytes= -n,--lines= -q,--quiet,--silent -v,--verbose -z,--zero-terminated -s,--sleep-interval= --help --version"),
-				unsafe("follows the file and never ends", "-f,--follow[=] -F --retry --pid="),
-			),
-		},
-		reader("wc", "counts bytes, words and lines", "-c,--bytes -m,--chars -l,--lines -L,--max-line-length -w,--words --total=", files0),
-		{
-			ReadOnly: true, Command: "sort", Syntax: GNU, Reason: "sorts lines to standard output",
-			Options: join(
-				opts("-b,--ignore-leading-blanks -d,--dictionary-order -f,--ignore-case -g,--general-numeric-sort -i,--ignore-nonprinting -M,--month-sort -h,--human-numeric-sort -n,--numeric-sort -R,--random-sort -r,--reverse -V,--version-sort -c --check[=] -C -k,--key= -m,--merge -s,--stable -S,--buffer-size= -t,--field-separator= -u,--unique -z,--zero-terminated --debug --parallel= --sort= --help --version"),
-				opts("--random-source=R"),
-				unsafe("writes the sorted output to a file", "-o,--output=W"),
-				unsafe("runs a program to compress temporary files", "--compress-program="),
-				unsafe("writes temporary files to a directory of its choosing", "-T,--temporary-directory="),
-				files0,
-			),
-		},
-		{ReadOnly: true, Command: "uniq", Syntax: GNU, MaxOperands: 1, Reason: "filters repeated lines to standard output (a second operand would be written)",
-			Options: opts("-c,--count -d,--repeated -D --all-repeated[=] -f,--skip-fields= --group[=] -i,--ignore-case -s,--skip-chars= -u,--unique -z,--zero-terminated -w,--check-chars= --help --version")},
 		reader("stat", "prints file metadata", "-L,--dereference -f,--file-system -c,--format= --printf= -t,--terse --cached="),
 		reader("cmp", "compares files byte by byte", "-b,--print-bytes -i,--ignore-initial= -l,--verbose -n,--bytes= -s,--quiet,--silent"),
 		reader("comm", "compares sorted files", "-1 -2 -3 --check-order --nocheck-order --output-delimiter= --total -z,--zero-terminated"),
@@ -135,6 +102,57 @@ func coreutils() []*Spec {
 				unsafe("checks the files named in a list read from a file, which are never checked", "-c,--check"))},
 		reader("sum", "prints a checksum", "-r -s,--sysv"),
 	}
+}
+
+// pagers: the coreutils agents run most (cat, head, tail, wc, sort, uniq),
+// a family of their own so that judging one builds six specs, not the
+// seventy of coreutils.
+func pagers() []*Spec {
+	reader := coreReader
+	files0 := files0From()
+	return []*Spec{
+		{
+			ReadOnly: true, Command: "cat", Syntax: GNU, Reason: "prints files",
+			Options: opts("-A,--show-all -b,--number-nonblank -e -E,--show-ends -n,--number -s,--squeeze-blank -t -T,--show-tabs -u -v,--show-nonprinting --help --version"),
+		},
+		{
+			ReadOnly: true, Command: "head", Syntax: GNU, Numeric: true, Reason: "prints the start of files",
+			Options: opts("-c,--bytes= -n,--lines= -q,--quiet,--silent -v,--verbose -z,--zero-terminated --help --version"),
+		},
+		{
+			ReadOnly: true, Command: "tail", Syntax: GNU, Numeric: true, Reason: "prints the end of files; never waits for more",
+			Options: join(
+				opts("-c,--bytes= -n,--lines= -q,--quiet,--silent -v,--verbose -z,--zero-terminated -s,--sleep-interval= --help --version"),
+				unsafe("follows the file and never ends", "-f,--follow[=] -F --retry --pid="),
+			),
+		},
+		reader("wc", "counts bytes, words and lines", "-c,--bytes -m,--chars -l,--lines -L,--max-line-length -w,--words --total=", files0),
+		{
+			ReadOnly: true, Command: "sort", Syntax: GNU, Reason: "sorts lines to standard output",
+			Options: join(
+				opts("-b,--ignore-leading-blanks -d,--dictionary-order -f,--ignore-case -g,--general-numeric-sort -i,--ignore-nonprinting -M,--month-sort -h,--human-numeric-sort -n,--numeric-sort -R,--random-sort -r,--reverse -V,--version-sort -c --check[=] -C -k,--key= -m,--merge -s,--stable -S,--buffer-size= -t,--field-separator= -u,--unique -z,--zero-terminated --debug --parallel= --sort= --help --version"),
+				opts("--random-source=R"),
+				unsafe("writes the sorted output to a file", "-o,--output=W"),
+				unsafe("runs a program to compress temporary files", "--compress-program="),
+				unsafe("writes temporary files to a directory of its choosing", "-T,--temporary-directory="),
+				files0,
+			),
+		},
+		{ReadOnly: true, Command: "uniq", Syntax: GNU, MaxOperands: 1, Reason: "filters repeated lines to standard output (a second operand would be written)",
+			Options: opts("-c,--count -d,--repeated -D --all-repeated[=] -f,--skip-fields= --group[=] -i,--ignore-case -s,--skip-chars= -u,--unique -z,--zero-terminated -w,--check-chars= --help --version")},
+	}
+}
+
+// coreReader is a coreutils program that prints something computed from
+// the files its operands name.
+func coreReader(name, reason, list string, more ...[]Option) *Spec {
+	return &Spec{ReadOnly: true, Command: name, Syntax: GNU, Options: join(append([][]Option{opts(list + " --help --version")}, more...)...), Reason: reason}
+}
+
+// files0From is coreutils' --files0-from, which reads a list of file names
+// that are never checked.
+func files0From() []Option {
+	return unsafe("reads a list of file names from a file, which are never checked", "--files0-from=")
 }
 
 // dateCheck accepts only +FORMAT operands: any other operand

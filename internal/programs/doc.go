@@ -53,7 +53,9 @@
 // table generated from the families (familytable.go), which families
 // define the forms of a command that begin with a word, and builds each
 // family on its first lookup; a large program's forms are split into
-// families (git.go) so that one lookup builds few of them. The default
+// families (git.go), and the forms agents run most (git status, git log,
+// ls, cat and the other pagers) have families of their own, so that one
+// lookup builds few specs. The default
 // blocked and dangerous lists are compiled into the program as data
 // (listtables.go, generated from lists.go). The tests regenerate both
 // tables and fail when they are stale (go test -run 'TestFamilyTable|TestListTables' -update

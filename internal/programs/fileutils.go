@@ -94,13 +94,19 @@ const (
 	wholeTrees   = "works on whole trees, which a person should see first"
 )
 
-// listings: ls and tree, a family of their own (the commonest command
-// builds only them).
+// listings: ls, a family of its own (the commonest command builds only
+// its spec).
 func listings() []*Spec {
 	return []*Spec{
 		{ReadOnly: true, Command: "ls", Syntax: GNU, Reason: "lists files; links are not followed",
 			Options: join(opts("-a,--all -A,--almost-all --author -b,--escape --block-size= -B,--ignore-backups -c -C --color[=] -d,--directory -D,--dired -f -F,--classify[=] --file-type --format= --full-time -g --group-directories-first -G,--no-group -h,--human-readable --si -H,--dereference-command-line --dereference-command-line-symlink-to-dir --hide= --hyperlink[=] --indicator-style= -i,--inode -I,--ignore= -k,--kibibytes -l -m -n,--numeric-uid-gid -N,--literal -o -p -q,--hide-control-chars --show-control-chars -Q,--quote-name --quoting-style= -r,--reverse -R,--recursive -s,--size -S --sort= --time= --time-style= -t -T,--tabsize= -u -U -v -w,--width= -x -X -Z,--context --zero -1 --help --version"),
 				unsafe(followsLinks, "-L,--dereference"))},
+	}
+}
+
+// trees: tree, apart from ls so that a listing builds one of them.
+func trees() []*Spec {
+	return []*Spec{
 		{ReadOnly: true, Command: "tree", Syntax: Bundled, Reason: "lists a directory tree; links are not followed",
 			Options: join(opts("-a -d -f -x -L= -P= -I= --gitignore --gitfile=R --ignore-case --matchdirs --metafirst --prune --info --infofile=R --noreport --charset= --filelimit= --dirsfirst --filesfirst -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r --sort= -i -A -S -n -C -X -J -H= -T= --nolinks --hintro=R --houtro=R --help --version"),
 				unsafe(followsLinks, "-l -R"),

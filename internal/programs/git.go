@@ -47,17 +47,30 @@ func gitLogOptions() []Option {
 	return opts("-n,--max-count= --skip= --since= --after= --until= --before= --since-as-filter= --author= --committer= --grep-reflog= --grep= --all-match --invert-grep -i,--regexp-ignore-case --basic-regexp -E,--extended-regexp -F,--fixed-strings -P,--perl-regexp --remove-empty --merges --no-merges --min-parents= --max-parents= --no-min-parents --no-max-parents --first-parent --exclude-first-parent-only --not --all --branches[=] --tags[=] --remotes[=] --glob= --exclude= --exclude-hidden= --reflog --alternate-refs --single-worktree --ignore-missing --bisect --cherry-mark --cherry-pick --left-only --right-only --cherry -g,--walk-reflogs --merge --boundary --simplify-by-decoration --show-pulls --full-history --dense --sparse --simplify-merges --ancestry-path[=] --date-order --author-date-order --topo-order --reverse --no-walk[=] --do-walk --pretty[=] --format= --abbrev-commit --no-abbrev-commit --oneline --encoding= --expand-tabs[=] --no-expand-tabs --notes[=] --no-notes --show-notes[=] --standard-notes --no-standard-notes --relative-date --date= --parents --children --left-right --graph --show-linear-break[=] -c --cc --dd -m --diff-merges= --no-diff-merges --combined-all-paths --follow --decorate[=] --no-decorate --decorate-refs= --decorate-refs-exclude= --clear-decorations --source --mailmap --no-mailmap --use-mailmap --no-use-mailmap --full-diff --log-size -L= --count --no-show-signature")
 }
 
-// gitHistory: the forms that show history.
-func gitHistory() []*Spec {
+// gitHistoryOptions returns the options of the forms that show history:
+// the revision walk's (logSafe, gitLogOptions) and the diff machinery's.
+func gitHistoryOptions(logSafe []Option) []Option {
 	diffSafe, diffUnsafe := gitDiffOptions()
-	logSafe := gitLogOptions()
-	logUnsafe := unsafe(runsGPG, "--show-signature")
-	// hist is shared by the forms that show history (specs are never
-	// changed, so one slice serves them all).
-	hist := join(logSafe, diffSafe, diffUnsafe, logUnsafe)
+	return join(logSafe, diffSafe, diffUnsafe, unsafe(runsGPG, "--show-signature"))
+}
+
+// gitLog: git log and git show, the history forms agents run most, in a
+// family of their own so that judging one builds two specs, not eleven.
+func gitLog() []*Spec {
+	hist := gitHistoryOptions(gitLogOptions()) // shared, as in gitHistory
 	return []*Spec{
 		gitHistoryForm(hist, "log", "shows history; no external diff, textconv or output file"),
 		gitHistoryForm(hist, "show", "shows objects; no external diff, textconv or output file"),
+	}
+}
+
+// gitHistory: the other forms that show history.
+func gitHistory() []*Spec {
+	// hist is shared by the forms that show history (specs are never
+	// changed, so one slice serves them all).
+	logSafe := gitLogOptions()
+	hist := gitHistoryOptions(logSafe)
+	return []*Spec{
 		gitHistoryForm(hist, "whatchanged", "shows history"),
 		withContents(gitForm("range-diff", "compares commit ranges", "--creation-factor= --no-dual-color --remerge-diff", hist), gitAlwaysContents),
 		gitForm("rev-list", "lists commits", "--timestamp --objects --objects-edge --objects-edge-aggressive --unpacked --object-names --no-object-names --filter= --no-filter --filter-print-omitted --missing= --exclude-promisor-objects --disk-usage[=] --header --bisect-vars --bisect-all --quiet", logSafe),
@@ -116,14 +129,19 @@ func gitConfigForm(sub []string, reason string) *Spec {
 		)}
 }
 
+// gitStatus: git status, the form agents run most, in a family of its own
+// so that judging it builds no other form.
+func gitStatus() []*Spec {
+	return []*Spec{{
+		ReadOnly: true, Command: "git", Prefix: words("status"), Syntax: GNU, Operands: Text,
+		Reason:  "shows the working tree status",
+		Options: opts("-s,--short -b,--branch --show-stash --porcelain[=] --long -v,--verbose -u,--untracked-files[=] --ignore-submodules[=] --ignored[=] -z --column[=] --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames[=] --no-optional-locks"),
+	}}
+}
+
 // git: the forms that read the working tree and small queries.
 func git() []*Spec {
 	return []*Spec{
-		{
-			ReadOnly: true, Command: "git", Prefix: words("status"), Syntax: GNU, Operands: Text,
-			Reason:  "shows the working tree status",
-			Options: opts("-s,--short -b,--branch --show-stash --porcelain[=] --long -v,--verbose -u,--untracked-files[=] --ignore-submodules[=] --ignored[=] -z --column[=] --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames[=] --no-optional-locks"),
-		},
 		gitForm("count-objects", "counts objects", "-v,--verbose -H,--human-readable"),
 		gitForm("check-ignore", "checks ignore rules", "-q,--quiet -v,--verbose --stdin -z -n,--non-matching --no-index"),
 		gitForm("check-attr", "checks attributes", "-a,--all --cached --stdin -z --source="),

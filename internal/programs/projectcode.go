@@ -254,16 +254,45 @@ type Interpreter struct {
 
 // InterpreterOf returns the command line of the interpreter base (a name
 // without its version: python, node), or nil. The result is shared: callers
-// must not change it.
+// must not change it. Each interpreter's command line is built from its
+// family on its first lookup, so that asking about any other name (every
+// command is asked about) builds none.
 func InterpreterOf(base string) *Interpreter {
-	return interpreters()[base]
+	switch base {
+	case "python", "pypy":
+		return interpreterCells[pythonCell].get(pythonInterpreter)
+	case "node", "nodejs":
+		return interpreterCells[nodeCell].get(nodeInterpreter)
+	case "php":
+		return interpreterCells[phpCell].get(phpInterpreter)
+	}
+	return nil
 }
 
-// interpreters is built once from the families' command lines.
-var interpreters = sync.OnceValue(func() map[string]*Interpreter {
-	python, node, php := pythonInterpreter(), nodeInterpreter(), phpInterpreter()
-	return map[string]*Interpreter{"python": python, "pypy": python, "node": node, "nodejs": node, "php": php}
-})
+// The cells of interpreterCells, one per interpreter.
+const (
+	pythonCell = iota
+	nodeCell
+	phpCell
+	interpreterCount
+)
+
+// interpreterCells holds each interpreter's command line, built on first use
+// and never changed; the zero value is ready, so that a process starts
+// without building anything.
+var interpreterCells [interpreterCount]interpreterCell
+
+// interpreterCell is one interpreter's command line, built once.
+type interpreterCell struct {
+	once sync.Once
+	in   *Interpreter
+}
+
+// get returns the cell's command line, building it with build on first use.
+func (c *interpreterCell) get(build func() *Interpreter) *Interpreter {
+	c.once.Do(func() { c.in = build() })
+	return c.in
+}
 
 // Run reads an interpreter's args (the words after it) and returns what
 // it runs: the operand file (to be judged by where it lies), or module

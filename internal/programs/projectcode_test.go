@@ -179,3 +179,18 @@ func TestNpmConfigOption(t *testing.T) {
 		assert.Equal(t, tt.want, NpmConfigOption(w[1:]), tt.line)
 	}
 }
+
+// TestInterpreterOfNames: each interpreter answers under its names (one
+// command line shared by python and pypy, by node and nodejs), and any
+// other name has none.
+func TestInterpreterOfNames(t *testing.T) {
+	for _, pair := range [][2]string{{"python", "pypy"}, {"node", "nodejs"}, {"php", "php"}} {
+		in := InterpreterOf(pair[0])
+		require.NotNil(t, in, pair[0])
+		assert.Same(t, in, InterpreterOf(pair[1]), pair[1])
+	}
+	assert.NotSame(t, InterpreterOf("python"), InterpreterOf("node"))
+	for _, name := range []string{"git", "ls", "python3", "ruby", ""} {
+		assert.Nil(t, InterpreterOf(name), name)
+	}
+}

@@ -1,7 +1,5 @@
 package programs
 
-import "sync"
-
 // ProjectFiles is a set of a project's configuration files that a program
 // reads on its own and that can steer it: make it run another program,
 // download a toolchain, or reach another host. The engine checks each file
@@ -35,22 +33,22 @@ func ReadsProjectFiles(command string, args []string) ProjectFiles {
 	return nodeProjectFiles(command) | rustProjectFiles(command) | pythonProjectFiles(command, args) | goProjectFiles(command, args) | systemProjectFiles(command) | probeProjectFiles(command)
 }
 
-// steeringFiles are the project files, beyond hidden ones, whose contents
-// steer what a program runs or fetches: toolchain and manifest files read
-// by the programs this package knows. It is built on first use.
-var steeringFiles = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"go.mod": true, "go.work": true, "go.env": true,
-		"rust-toolchain": true, "rust-toolchain.toml": true, "Cargo.toml": true, "rustfmt.toml": true,
-		"pyproject.toml": true, "uv.toml": true, "pip.conf": true, "setup.cfg": true, "tox.ini": true, "pytest.ini": true, "conftest.py": true,
-		"package.json": true, "pnpm-workspace.yaml": true, "tsconfig.json": true,
-		"Makefile": true, "makefile": true, "GNUmakefile": true, "justfile": true, "Justfile": true,
-		"mise.toml": true, "lefthook.yml": true, "lefthook.yaml": true,
-	}
-})
-
 // SteeringFile reports whether name (a base name) is a project file that
 // steers a program the classifier knows, so that a segment naming it may
 // change what a later one does (hidden files are steering files too; the
-// engine sees those by their dot).
-func SteeringFile(name string) bool { return steeringFiles()[name] }
+// engine sees those by their dot): the toolchain and manifest files, beyond
+// hidden ones, whose contents steer what a program this package knows runs
+// or fetches. The list is a switch, so that no process builds a table for
+// it.
+func SteeringFile(name string) bool {
+	switch name {
+	case "go.mod", "go.work", "go.env",
+		"rust-toolchain", "rust-toolchain.toml", "Cargo.toml", "rustfmt.toml",
+		"pyproject.toml", "uv.toml", "pip.conf", "setup.cfg", "tox.ini", "pytest.ini", "conftest.py",
+		"package.json", "pnpm-workspace.yaml", "tsconfig.json",
+		"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile",
+		"mise.toml", "lefthook.yml", "lefthook.yaml":
+		return true
+	}
+	return false
+}

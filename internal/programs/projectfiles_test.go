@@ -42,3 +42,17 @@ func TestReadsProjectFiles(t *testing.T) {
 	}
 	assert.False(t, Npmrc.Has(Npmrc|Yarnrc), "Has needs every file of the set")
 }
+
+// TestSteeringFile: the toolchain and manifest files are steering files by
+// their exact base names; other names, paths and case variants are not.
+func TestSteeringFile(t *testing.T) {
+	for _, name := range []string{"go.mod", "go.work", "go.env", "rust-toolchain", "rust-toolchain.toml", "Cargo.toml",
+		"rustfmt.toml", "pyproject.toml", "uv.toml", "pip.conf", "setup.cfg", "tox.ini", "pytest.ini", "conftest.py",
+		"package.json", "pnpm-workspace.yaml", "tsconfig.json", "Makefile", "makefile", "GNUmakefile", "justfile",
+		"Justfile", "mise.toml", "lefthook.yml", "lefthook.yaml"} {
+		assert.True(t, SteeringFile(name), name)
+	}
+	for _, name := range []string{"", "main.go", "go.sum", "README.md", "MAKEFILE", "sub/go.mod", "package.json~", ".npmrc"} {
+		assert.False(t, SteeringFile(name), name)
+	}
+}

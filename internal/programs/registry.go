@@ -6,13 +6,16 @@ import (
 	"sync"
 )
 
-// family lists the specs of one family of programs; each lives in a file
-// named after it.
+// families lists the specs of each family of programs; each lives in the
+// file of its programs (coreutils.go holds coreutils and pagers, git.go
+// git's families, fileutils.go listings and trees).
 var families = [...]func() []*Spec{
 	builtins,
 	coreutils,
+	pagers,
 	fileutils,
 	listings,
+	trees,
 	search,
 	finders,
 	sed,
@@ -21,6 +24,8 @@ var families = [...]func() []*Spec{
 	yq,
 	archives,
 	git,
+	gitStatus,
+	gitLog,
 	gitHistory,
 	gitDiff,
 	gitSearch,

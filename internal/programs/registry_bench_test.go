@@ -12,7 +12,7 @@ import (
 // options read from their lists, the unsafe spellings and the
 // short-option index.
 func BenchmarkFamilyBuild(b *testing.B) {
-	for _, c := range []struct{ command, first string }{{"", ""}, {"git", ""}, {"git", "status"}, {"git", "log"}, {"ls", ""}} {
+	for _, c := range []struct{ command, first string }{{"", ""}, {"git", ""}, {"git", "status"}, {"git", "log"}, {"ls", ""}, {"cat", ""}} {
 		name := strings.TrimSpace(c.command + " " + c.first)
 		if name == "" {
 			name = "every-family"
