@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -279,7 +280,7 @@ func TestEscape13RecordLockHeldFromAnotherProject(t *testing.T) {
 	waitFile(t, filepath.Join(s2, "ready"))
 	sb := escapeSandbox(t)
 	hold := shIn(sb, `exec flock -s `+runs+` -c 'touch held; while [ ! -e stop ]; do sleep 0.05; done'`)
-	var hout strings.Builder
+	var hout lockedOutput
 	hold.Stdout, hold.Stderr = &hout, &hout
 	require.NoError(t, confine.Start(hold, protectedPolicy(t, sb)))
 	defer func() {
@@ -322,7 +323,7 @@ func TestEscape13PlaceholderLockHeldFromAnotherProject(t *testing.T) {
 
 	sb := escapeSandbox(t)
 	hold := shIn(sb, `exec flock -s `+record+` -c 'touch held; while [ ! -e stop ]; do sleep 0.05; done'`)
-	var hout strings.Builder
+	var hout lockedOutput
 	hold.Stdout, hold.Stderr = &hout, &hout
 	require.NoError(t, confine.Start(hold, protectedPolicy(t, sb)))
 	waitHeld(t, filepath.Join(sb, "held"), &hout)
@@ -344,7 +345,7 @@ func TestEscape13PlaceholderLockHeldFromAnotherProject(t *testing.T) {
 // waitHeld waits a little for the attacker's command to say it holds the
 // lock; one that cannot take it (the record out of its sight) never does,
 // and the test goes on to check that nothing came of it.
-func waitHeld(t *testing.T, held string, out *strings.Builder) {
+func waitHeld(t *testing.T, held string, out *lockedOutput) {
 	t.Helper()
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(held); err == nil {
@@ -352,4 +353,23 @@ func waitHeld(t *testing.T, held string, out *strings.Builder) {
 		}
 	}
 	t.Logf("the command did not take the lock: %s", out.String())
+}
+
+// lockedOutput collects a running command's output for a test that reads
+// it before the command has ended.
+type lockedOutput struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (o *lockedOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.Write(p)
+}
+
+func (o *lockedOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
 }
