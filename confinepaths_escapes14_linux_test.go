@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,4 +63,66 @@ func TestEscape14RecordsOfAnotherCacheHome(t *testing.T) {
 	}
 	assert.Len(t, after, len(before), "a command of another project left the placeholders of this one's run in it: %v", names)
 	assert.NoFileExists(t, filepath.Join(s2, ".mcp.json"))
+}
+
+// TestEscape14SandboxInToolchainHomes: checkSandbox refuses a sandbox
+// holding a home, lying in ~/.config, ~/.local, ~/.cache or a directory
+// on PATH, but not one lying in the places where the user's toolchains
+// keep the code they run or build from: the global packages of a node
+// version manager (~/.nvm/versions/node/V/lib/node_modules/PKG, whose
+// programs ~/.nvm/versions/node/V/bin on PATH links to), cargo's
+// registry sources (every other crate's build compiles them and runs
+// their build.rs), Go's module cache, rustup's toolchains, pyenv's
+// site-packages, VS Code server's extensions, Maven's and Gradle's
+// caches. A user who runs `npm test` (or `cargo test`, `make`) in such a
+// directory confines a command that rewrites what the user's programs
+// run later, unconfined: here the global eslint's entry point, which
+// the user runs by name from PATH.
+//
+//	cd ~/.nvm/versions/node/v20.0.0/lib/node_modules/eslint && sandboxauth run -- ./payload.sh
+//	payload.sh: printf '#!/bin/sh\ntouch $HOME/pwned\n' > bin/eslint.js
+func TestEscape14SandboxInToolchainHomes(t *testing.T) {
+	requireConfinement(t)
+	home := homeVictimDir(t)
+	t.Setenv("HOME", home)
+	nodeBin := filepath.Join(home, ".nvm/versions/node/v20.0.0/bin")
+	pkg := filepath.Join(home, ".nvm/versions/node/v20.0.0/lib/node_modules/eslint")
+	require.NoError(t, os.MkdirAll(filepath.Join(pkg, "bin"), 0o755))
+	require.NoError(t, os.MkdirAll(nodeBin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(pkg, "bin/eslint.js"), []byte("#!/bin/sh\necho lint\n"), 0o755))
+	require.NoError(t, os.Symlink("../lib/node_modules/eslint/bin/eslint.js", filepath.Join(nodeBin, "eslint")))
+	t.Setenv("PATH", nodeBin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	marker := filepath.Join(home, "pwned")
+
+	p := confine.DefaultPolicy(pkg)
+	p, err := ProtectConfinement(p, DefaultProtectedPaths())
+	if err == nil {
+		var out string
+		out, err = runConfined(shIn(pkg, `printf '#!/bin/sh\ntouch `+marker+`\n' > bin/eslint.js`), p)
+		t.Logf("payload: %v %s", err, out)
+	}
+	t.Logf("confined: %v", err)
+	lint, _ := exec.Command("eslint").CombinedOutput()
+	t.Logf("user's eslint: %s", lint)
+	assert.NoFileExists(t, marker, "the user's eslint (from PATH) ran a program a confined command rewrote")
+
+	// The same for the other toolchains' places: the confined command
+	// must not write there.
+	for _, rel := range []string{
+		".cargo/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.0",
+		"go/pkg/mod/example.com/m@v1.0.0",
+		".rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib",
+		".pyenv/versions/3.12.0/lib/python3.12/site-packages/requests",
+		".vscode-server/extensions/ms-python.python-2024.0.0",
+		".m2/repository/org/example/lib/1.0",
+		".gradle/caches/modules-2/files-2.1/org.example",
+	} {
+		dir := filepath.Join(home, rel)
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		p, err := ProtectConfinement(confine.DefaultPolicy(dir), DefaultProtectedPaths())
+		if err == nil {
+			_, err = runConfined(shIn(dir, `echo 'evil' > injected.rs`), p)
+		}
+		assert.NoFileExists(t, filepath.Join(dir, "injected.rs"), "a confined command wrote in %s (%v)", rel, err)
+	}
 }
