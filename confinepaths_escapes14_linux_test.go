@@ -126,3 +126,41 @@ func TestEscape14SandboxInToolchainHomes(t *testing.T) {
 		assert.NoFileExists(t, filepath.Join(dir, "injected.rs"), "a confined command wrote in %s (%v)", rel, err)
 	}
 }
+
+// TestEscape14DotfilesLinkedIntoSandbox: checkSandbox refuses a sandbox
+// that holds what ~/.config or ~/.local resolve to (a dotfiles project
+// that ~/.config links into), and ProtectConfinement keeps a
+// ~/.gitconfig linked into the sandbox read-only, but the other files
+// of a home that a dotfiles manager (GNU stow, chezmoi's symlink mode,
+// yadm, a plain `ln -s`) links into the project are not looked at: the
+// shell's start-up files (~/.bashrc, ~/.profile, ~/.zshrc), programs in
+// ~/.local/bin linked one by one. The confined command of the dotfiles
+// project (`make test` there) rewrites them; the user's next shell runs
+// them unconfined.
+//
+//	echo 'touch $HOME/pwned' >> bash/.bashrc; printf '#!/bin/sh\ntouch $HOME/pwned\n' > bin/mytool
+func TestEscape14DotfilesLinkedIntoSandbox(t *testing.T) {
+	sb := escapeSandbox(t)
+	home := homeVictimDir(t)
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "bash"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "bin"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".local/bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "bash/.bashrc"), []byte("# the user's\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "bin/mytool"), []byte("#!/bin/sh\necho mine\n"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(sb, "bash/.bashrc"), filepath.Join(home, ".bashrc")))
+	require.NoError(t, os.Symlink(filepath.Join(sb, "bin/mytool"), filepath.Join(home, ".local/bin/mytool")))
+
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	if err == nil {
+		var out string
+		out, err = runConfined(shIn(sb, `echo 'echo PWNED' >> bash/.bashrc; printf '#!/bin/sh\necho hijacked\n' > bin/mytool`), p)
+		t.Logf("payload: %s", out)
+	}
+	t.Logf("confined: %v", err)
+	b, _ := os.ReadFile(filepath.Join(home, ".bashrc"))
+	assert.Equal(t, "# the user's\n", string(b), "a confined command changed ~/.bashrc (a link into its sandbox), which the user's next shell runs")
+	b, _ = os.ReadFile(filepath.Join(home, ".local/bin/mytool"))
+	assert.Equal(t, "#!/bin/sh\necho mine\n", string(b), "a confined command changed ~/.local/bin/mytool (a link into its sandbox)")
+}
