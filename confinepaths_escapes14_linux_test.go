@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,4 +164,67 @@ func TestEscape14DotfilesLinkedIntoSandbox(t *testing.T) {
 	assert.Equal(t, "# the user's\n", string(b), "a confined command changed ~/.bashrc (a link into its sandbox), which the user's next shell runs")
 	b, _ = os.ReadFile(filepath.Join(home, ".local/bin/mytool"))
 	assert.Equal(t, "#!/bin/sh\necho mine\n", string(b), "a confined command changed ~/.local/bin/mytool (a link into its sandbox)")
+}
+
+// TestEscape14GroupsOfAnotherCacheHome: the runs of one sandbox share a
+// group (one baseline, judged by the last run) through records in the
+// record directory, which the current environment chooses
+// (XDG_CACHE_HOME). Two runs of the same project begun with different
+// XDG_CACHE_HOME (the dev server started from an IDE's terminal or a
+// direnv'd shell, `sandboxauth run -- make` from another) are two groups
+// with a baseline each, and overlapping (which waits for a group of a
+// sandbox holding this one, or lying in it) does not see the other
+// record directory either. Round 11's swap comes back: run A appends a
+// core.fsmonitor to a repository of the user's deep in the project; run
+// B begins (its baseline holds the changed config); A writes the
+// original back and ends (nothing changed for A); B writes the fsmonitor
+// again and ends (nothing changed for B). The user's git status runs it.
+func TestEscape14GroupsOfAnotherCacheHome(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	alt := filepath.Join(homeVictimDir(t), "cache")
+	require.NoError(t, os.MkdirAll(alt, 0o700))
+	repo := filepath.Join(sb, "a/b/c/d/e/f")
+	require.NoError(t, os.MkdirAll(repo, 0o755))
+	out, err := exec.Command("git", "init", "-q", repo).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	g := "a/b/c/d/e/f/.git"
+	line := `printf '\tfsmonitor = "touch ` + marker + `; false"\n' >> `
+
+	t.Setenv("XDG_CACHE_HOME", alt)
+	a := shIn(sb, `set -e
+cp `+g+`/config /tmp/orig
+`+line+g+`/config
+touch ready-a
+while [ ! -e go-a ]; do sleep 0.05; done
+cat /tmp/orig > `+g+`/config`)
+	require.NoError(t, confine.Start(a, protectedPolicy(t, sb)))
+	waitFile(t, filepath.Join(sb, "ready-a"))
+
+	require.NoError(t, os.Unsetenv("XDG_CACHE_HOME"))
+	b := shIn(sb, `set -e
+touch ready-b
+while [ ! -e a-ended ]; do sleep 0.05; done
+`+line+g+`/config`)
+	started := make(chan error, 1)
+	go func() { started <- confine.Start(b, protectedPolicy(t, sb)) }()
+	select {
+	case err := <-started:
+		require.NoError(t, err)
+		waitFile(t, filepath.Join(sb, "ready-b"))
+		require.NoError(t, os.WriteFile(filepath.Join(sb, "go-a"), nil, 0o644))
+		require.NoError(t, a.Wait())
+	case <-time.After(2 * time.Second):
+		t.Log("B waits for A's run to end")
+		require.NoError(t, os.WriteFile(filepath.Join(sb, "go-a"), nil, 0o644))
+		require.NoError(t, a.Wait())
+		require.NoError(t, <-started)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "a-ended"), nil, 0o644))
+	require.NoError(t, b.Wait())
+
+	cfg, _ := os.ReadFile(filepath.Join(repo, ".git/config"))
+	t.Logf("config after both runs:\n%s", cfg)
+	t.Logf("git status: %s", userGit(t, repo, "status", "--short"))
+	assert.NoFileExists(t, marker, "git status ran an fsmonitor that two runs of one project, begun with different XDG_CACHE_HOME, passed between them")
 }
