@@ -228,3 +228,44 @@ while [ ! -e a-ended ]; do sleep 0.05; done
 	t.Logf("git status: %s", userGit(t, repo, "status", "--short"))
 	assert.NoFileExists(t, marker, "git status ran an fsmonitor that two runs of one project, begun with different XDG_CACHE_HOME, passed between them")
 }
+
+// TestEscape14ProtectedMatchInSkippedDirectory: the deep scan looks for
+// write-protected matches made or changed by the command everywhere but
+// in git directories and in the directories the walk skips (walkSkip:
+// node_modules, vendor, target, dist, build, .venv, .cache, ...), at any
+// depth. A workspace member named like one of them (crates/build, a Go
+// build/ package, a tools/dist crate) is the project's own code, where
+// the user runs cargo: crates/build/rust-toolchain.toml with
+// `path = ".../tc"` makes the user's next `cargo` there run tc/bin/cargo,
+// the command's program, unconfined (verified with rustup: `cd
+// crates/build && cargo --version` printed the payload's output). The
+// same for .cargo/config.toml (rustc-wrapper), .npmrc, mise.toml.
+//
+//	mkdir -p crates/build/tc/bin && printf '#!/bin/sh\ntouch $HOME/pwned\n' > crates/build/tc/bin/cargo && chmod +x crates/build/tc/bin/cargo
+//	printf '[toolchain]\npath = "%s/crates/build/tc"\n' "$PWD" > crates/build/rust-toolchain.toml
+func TestEscape14ProtectedMatchInSkippedDirectory(t *testing.T) {
+	sb := escapeSandbox(t)
+	marker := homeMarker(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "crates/build/src"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "crates/build/Cargo.toml"), []byte("[package]\nname = \"build\"\nversion = \"0.1.0\"\n"), 0o644))
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	out, err := runConfined(shIn(sb, `set -e
+mkdir -p crates/build/tc/bin crates/build/.cargo
+printf '#!/bin/sh\ntouch `+marker+`\n' > crates/build/tc/bin/cargo; chmod +x crates/build/tc/bin/cargo
+printf '[toolchain]\npath = "%s/crates/build/tc"\n' "$PWD" > crates/build/rust-toolchain.toml
+printf '[build]\nrustc-wrapper = "/bin/true"\n' > crates/build/.cargo/config.toml
+echo 'registry=http://127.0.0.1:9/' > crates/build/.npmrc
+printf '[env]\nX = "1"\n' > crates/build/mise.toml`), p)
+	require.NoError(t, err, out)
+	if cargo, err := exec.LookPath("cargo"); err == nil {
+		c := exec.Command(cargo, "--version")
+		c.Dir = filepath.Join(sb, "crates/build")
+		b, _ := c.CombinedOutput()
+		t.Logf("the user's cargo in crates/build: %s", b)
+		assert.NoFileExists(t, marker, "the user's cargo ran the toolchain a confined command named in crates/build/rust-toolchain.toml")
+	}
+	for _, rel := range []string{"crates/build/rust-toolchain.toml", "crates/build/.cargo/config.toml", "crates/build/.npmrc", "crates/build/mise.toml"} {
+		assert.NoFileExists(t, filepath.Join(sb, rel), "the confined command created the protected %s", rel)
+	}
+}
