@@ -135,11 +135,16 @@ func TestEscape14SandboxInToolchainHomes(t *testing.T) {
 // of a home that a dotfiles manager (GNU stow, chezmoi's symlink mode,
 // yadm, a plain `ln -s`) links into the project are not looked at: the
 // shell's start-up files (~/.bashrc, ~/.profile, ~/.zshrc), programs in
-// ~/.local/bin linked one by one. The confined command of the dotfiles
+// ~/.local/bin linked one by one, an application's directory in
+// ~/.config (stow's ~/.config/nvim -> dotfiles/nvim: checkSandbox looks
+// at where ~/.config itself resolves, not its entries). The confined command of the dotfiles
 // project (`make test` there) rewrites them; the user's next shell runs
 // them unconfined.
 //
 //	echo 'touch $HOME/pwned' >> bash/.bashrc; printf '#!/bin/sh\ntouch $HOME/pwned\n' > bin/mytool
+//	echo 'os.execute("touch pwned")' >> nvim/init.lua
+//
+// Verified as root and as an unprivileged user (sandboxauth run).
 func TestEscape14DotfilesLinkedIntoSandbox(t *testing.T) {
 	sb := escapeSandbox(t)
 	home := homeVictimDir(t)
@@ -152,11 +157,16 @@ func TestEscape14DotfilesLinkedIntoSandbox(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(sb, "bin/mytool"), []byte("#!/bin/sh\necho mine\n"), 0o755))
 	require.NoError(t, os.Symlink(filepath.Join(sb, "bash/.bashrc"), filepath.Join(home, ".bashrc")))
 	require.NoError(t, os.Symlink(filepath.Join(sb, "bin/mytool"), filepath.Join(home, ".local/bin/mytool")))
+	// stow links each application's directory: ~/.config/nvim -> dotfiles/nvim
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "nvim"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".config"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "nvim/init.lua"), []byte("-- mine\n"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(sb, "nvim"), filepath.Join(home, ".config/nvim")))
 
 	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 	if err == nil {
 		var out string
-		out, err = runConfined(shIn(sb, `echo 'echo PWNED' >> bash/.bashrc; printf '#!/bin/sh\necho hijacked\n' > bin/mytool`), p)
+		out, err = runConfined(shIn(sb, `echo 'echo PWNED' >> bash/.bashrc; printf '#!/bin/sh\necho hijacked\n' > bin/mytool; echo 'os.execute("touch pwned")' >> nvim/init.lua`), p)
 		t.Logf("payload: %s", out)
 	}
 	t.Logf("confined: %v", err)
@@ -164,6 +174,8 @@ func TestEscape14DotfilesLinkedIntoSandbox(t *testing.T) {
 	assert.Equal(t, "# the user's\n", string(b), "a confined command changed ~/.bashrc (a link into its sandbox), which the user's next shell runs")
 	b, _ = os.ReadFile(filepath.Join(home, ".local/bin/mytool"))
 	assert.Equal(t, "#!/bin/sh\necho mine\n", string(b), "a confined command changed ~/.local/bin/mytool (a link into its sandbox)")
+	b, _ = os.ReadFile(filepath.Join(home, ".config/nvim/init.lua"))
+	assert.Equal(t, "-- mine\n", string(b), "a confined command changed ~/.config/nvim/init.lua (~/.config/nvim a link into its sandbox), which the user's next nvim runs")
 }
 
 // TestEscape14GroupsOfAnotherCacheHome: the runs of one sandbox share a
