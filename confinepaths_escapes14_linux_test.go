@@ -26,6 +26,11 @@ import (
 // some fifty files and directories it never had.
 //
 //	ls $HOME/alt/sandboxauth; exec flock -s $HOME/alt/sandboxauth/placeholders/<S2's digest> sleep 600
+//
+// The command can as well lock runs.lock (one for every sandbox)
+// exclusively: every run of that record directory then waits forever.
+// Verified with sandboxauth run as root and as an unprivileged user
+// (flock -n -x $ALT/sandboxauth/runs.lock: taken).
 func TestEscape14RecordsOfAnotherCacheHome(t *testing.T) {
 	s2 := escapeSandbox(t)
 	alt := filepath.Join(homeVictimDir(t), "cache")
@@ -82,6 +87,9 @@ func TestEscape14RecordsOfAnotherCacheHome(t *testing.T) {
 //
 //	cd ~/.nvm/versions/node/v20.0.0/lib/node_modules/eslint && sandboxauth run -- ./payload.sh
 //	payload.sh: printf '#!/bin/sh\ntouch $HOME/pwned\n' > bin/eslint.js
+//
+// Verified with sandboxauth run as root and as an unprivileged user (the
+// user's eslint printed the payload's output).
 func TestEscape14SandboxInToolchainHomes(t *testing.T) {
 	requireConfinement(t)
 	home := homeVictimDir(t)
