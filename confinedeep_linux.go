@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -28,8 +29,10 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 		home = ""
 	}
 	// Protected matches are looked for (before and after the run) outside
-	// git directories, protected matches and the dependency and build
-	// directories the walk skips.
+	// git directories, protected matches and installed dependencies
+	// (dependencyDirs): a directory named build, dist or vendor may be
+	// the project's own code (a workspace crate at crates/build), where
+	// the user runs cargo or npm.
 	type dir struct {
 		rel     string
 		noMatch bool
@@ -73,7 +76,7 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 		noMatch = noMatch || gitdir
 		for _, e := range entries {
 			name := e.Name()
-			below := noMatch || name == ".git" || walkSkip()[name]
+			below := noMatch || name == ".git" || dependencyDirs()[name]
 			if !below && c.writeProtectedMatch(name, filepath.Join(rel, name)) {
 				below = true
 				if id, ok := identifyAt(fd, name); ok {
@@ -98,6 +101,14 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 	}
 	return s
 }
+
+// dependencyDirs are the directories that hold only what package managers
+// install, which no one works in: protected names there (a package's own
+// .npmrc or .vscode) are not judged.
+// It is built on first use.
+var dependencyDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"node_modules": true, ".venv": true, "site-packages": true, "__pycache__": true}
+})
 
 // openDirAt opens the directory rel beneath root for reading, with no
 // symbolic link on the way; a path too long for one call, or a directory

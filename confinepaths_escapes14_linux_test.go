@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -49,7 +48,7 @@ func TestEscape14RecordsOfAnotherCacheHome(t *testing.T) {
 	require.NoError(t, os.Unsetenv("XDG_CACHE_HOME"))
 	sb := escapeSandbox(t)
 	hold := shIn(sb, `ls `+filepath.Dir(runs)+` && exec flock -s `+records+`/* -c 'touch held; while [ ! -e stop ]; do sleep 0.05; done'`)
-	var hout strings.Builder
+	var hout lockedOutput
 	hold.Stdout, hold.Stderr = &hout, &hout
 	require.NoError(t, confine.Start(hold, protectedPolicy(t, sb)))
 	waitHeld(t, filepath.Join(sb, "held"), &hout)
