@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -17,36 +18,50 @@ import (
 // The record says what the last run to end removes, so it must be out of
 // every confined command's reach: a command that could write it would
 // have the caller remove, or empty, a file outside the sandbox on its
-// behalf. It lives in the user's cache directory, unless that lies in a
-// place the command may write (XDG_CACHE_HOME=$PWD/.cache in a CI job, a
-// sandbox that holds ~/.cache): then in the user's runtime directory
-// ($XDG_RUNTIME_DIR), or in /tmp/sandboxauth-UID, which this process
+// behalf. It lives in the cache directory of the user's home (as the user
+// database gives it, whatever the environment says), unless that lies in
+// a place the command may write (a sandbox that holds it): then in the
+// user's runtime directory (/run/user/UID), or in /tmp/sandboxauth-UID, which this process
 // makes itself and which must be its own (mode 0700, no link); and when
 // none of these will do, Start refuses. Every one of these places that
 // exists is hidden from the command as well (bookkeepingHidden).
 
 // bookkeepingCandidates are the places for confinement's records, in
-// order of preference.
+// order of preference. They do not follow the environment (HOME,
+// XDG_CACHE_HOME, XDG_RUNTIME_DIR): two runs of one sandbox with
+// different environments must keep their records in one place, or each
+// would take the other's work for the user's (see the sandboxauth
+// package's run groups). The cache directory of the home the user
+// database gives comes first (of HOME only when it gives none).
 func bookkeepingCandidates() []string {
 	var candidates []string
-	if cache, err := os.UserCacheDir(); err == nil {
+	if home, ok := passwdHomeOf(os.Geteuid()); ok {
+		candidates = append(candidates, filepath.Join(home, ".cache", "sandboxauth"))
+	} else if cache, err := os.UserCacheDir(); err == nil {
 		candidates = append(candidates, filepath.Join(cache, "sandboxauth"))
 	}
-	if rt := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
-		candidates = append(candidates, filepath.Join(rt, "sandboxauth"))
-	}
-	return append(candidates, "/tmp/sandboxauth-"+strconv.Itoa(os.Geteuid()))
+	uid := strconv.Itoa(os.Geteuid())
+	return append(candidates, filepath.Join("/run/user", uid, "sandboxauth"), "/tmp/sandboxauth-"+uid)
 }
 
 // bookkeepingHidden returns the places of bookkeepingCandidates that
-// exist, as a command's Hidden paths: a command that could read the
-// records could also lock them (flock needs no write access) and hold up
-// the runs of another project, or keep its last run from its judging, and
-// learn the paths of the user's other projects.
+// exist, and those an environment of earlier versions named
+// (XDG_CACHE_HOME, HOME's cache, XDG_RUNTIME_DIR), as a command's Hidden
+// paths: a command that could read the records could also lock them
+// (flock needs no write access) and hold up the runs of another project,
+// or keep its last run from its judging, and learn the paths of the
+// user's other projects.
 func bookkeepingHidden() []string {
+	places := bookkeepingCandidates()
+	if cache, err := os.UserCacheDir(); err == nil {
+		places = append(places, filepath.Join(cache, "sandboxauth"))
+	}
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
+		places = append(places, filepath.Join(rt, "sandboxauth"))
+	}
 	var out []string
-	for _, c := range bookkeepingCandidates() {
-		if fi, err := os.Lstat(c); err == nil && fi.IsDir() {
+	for _, c := range places {
+		if fi, err := os.Lstat(c); err == nil && fi.IsDir() && !slices.Contains(out, c) {
 			out = append(out, c)
 		}
 	}
@@ -56,8 +71,13 @@ func bookkeepingHidden() []string {
 // bookkeepingDir returns the directory for confinement's bookkeeping of a
 // command that may write beneath sandbox and writable (resolved paths).
 func bookkeepingDir(sandbox string, writable []string) (string, error) {
+	return bookkeepingDirAmong(bookkeepingCandidates(), sandbox, writable)
+}
+
+// bookkeepingDirAmong is bookkeepingDir choosing among candidates.
+func bookkeepingDirAmong(candidates []string, sandbox string, writable []string) (string, error) {
 	var reasons []error
-	for _, c := range bookkeepingCandidates() {
+	for _, c := range candidates {
 		dir, err := ownDir(c)
 		if err == nil {
 			if w := writableOver(dir, sandbox, writable); w != "" {
@@ -69,7 +89,7 @@ func bookkeepingDir(sandbox string, writable []string) (string, error) {
 		}
 		reasons = append(reasons, err)
 	}
-	return "", fmt.Errorf("confine: no place out of the command's reach for confinement's records (%v); set XDG_CACHE_HOME to a directory outside the sandbox: %w", errors.Join(reasons...), ErrUnsafePolicy)
+	return "", fmt.Errorf("confine: no place out of the command's reach for confinement's records (%v); confine a directory that does not hold your home's .cache: %w", errors.Join(reasons...), ErrUnsafePolicy)
 }
 
 // ownDir makes dir (mode 0700) if it is missing and returns its real path;

@@ -10,9 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestBookkeepingDir: the records are kept in the user's cache directory
-// unless a command could write there, then in the runtime directory or
-// /tmp/sandboxauth-UID; a place that is not the user's own is refused.
+// TestBookkeepingDir: the records are kept in the first of the places
+// (the home's cache, the runtime directory, /tmp/sandboxauth-UID) that
+// no command could write and that is the user's own; none is an error.
+// The places do not follow the environment.
 func TestBookkeepingDir(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -21,25 +22,23 @@ func TestBookkeepingDir(t *testing.T) {
 	require.NoError(t, os.MkdirAll(sb, 0o755))
 	require.NoError(t, os.MkdirAll(runtime, 0o700))
 	tmpDir := "/tmp/sandboxauth-" + strconv.Itoa(os.Geteuid())
+	choose := func(cache, run string, writable ...string) (string, error) {
+		return bookkeepingDirAmong([]string{filepath.Join(cache, "sandboxauth"), filepath.Join(run, "sandboxauth"), tmpDir}, sb, writable)
+	}
 
 	t.Run("the cache directory, outside", func(t *testing.T) {
-		t.Setenv("XDG_CACHE_HOME", filepath.Join(base, "cache"))
-		got, err := bookkeepingDir(sb, nil)
+		got, err := choose(filepath.Join(base, "cache"), runtime)
 		require.NoError(t, err)
 		assert.Equal(t, filepath.Join(base, "cache", "sandboxauth"), got)
 	})
 	t.Run("the cache directory in the sandbox", func(t *testing.T) {
-		t.Setenv("XDG_CACHE_HOME", filepath.Join(sb, ".cache"))
-		t.Setenv("XDG_RUNTIME_DIR", runtime)
-		got, err := bookkeepingDir(sb, nil)
+		got, err := choose(filepath.Join(sb, ".cache"), runtime)
 		require.NoError(t, err)
 		assert.Equal(t, filepath.Join(runtime, "sandboxauth"), got)
 	})
 	t.Run("the cache directory in a writable place, no runtime directory", func(t *testing.T) {
 		w := filepath.Join(base, "shared")
-		t.Setenv("XDG_CACHE_HOME", filepath.Join(w, "cache"))
-		t.Setenv("XDG_RUNTIME_DIR", "")
-		got, err := bookkeepingDir(sb, []string{w})
+		got, err := choose(filepath.Join(w, "cache"), filepath.Join(w, "run"), w)
 		require.NoError(t, err)
 		assert.Equal(t, tmpDir, got)
 	})
@@ -47,9 +46,7 @@ func TestBookkeepingDir(t *testing.T) {
 		open := filepath.Join(base, "open")
 		require.NoError(t, os.MkdirAll(filepath.Join(open, "sandboxauth"), 0o755))
 		require.NoError(t, os.Chmod(filepath.Join(open, "sandboxauth"), 0o777))
-		t.Setenv("XDG_CACHE_HOME", open)
-		t.Setenv("XDG_RUNTIME_DIR", runtime)
-		got, err := bookkeepingDir(sb, nil)
+		got, err := choose(open, runtime)
 		require.NoError(t, err)
 		assert.Equal(t, filepath.Join(runtime, "sandboxauth"), got)
 	})
@@ -57,18 +54,22 @@ func TestBookkeepingDir(t *testing.T) {
 		linked := filepath.Join(base, "linked")
 		require.NoError(t, os.MkdirAll(linked, 0o700))
 		require.NoError(t, os.Symlink(sb, filepath.Join(linked, "sandboxauth")))
-		t.Setenv("XDG_CACHE_HOME", linked)
-		t.Setenv("XDG_RUNTIME_DIR", runtime)
-		got, err := bookkeepingDir(sb, nil)
+		got, err := choose(linked, runtime)
 		require.NoError(t, err)
 		assert.Equal(t, filepath.Join(runtime, "sandboxauth"), got)
 	})
 	t.Run("everything in reach", func(t *testing.T) {
-		t.Setenv("XDG_CACHE_HOME", filepath.Join(sb, ".cache"))
-		t.Setenv("XDG_RUNTIME_DIR", filepath.Join(sb, "run"))
-		_, err := bookkeepingDir(sb, []string{"/tmp"})
+		_, err := choose(filepath.Join(sb, ".cache"), filepath.Join(sb, "run"), "/tmp")
 		require.ErrorIs(t, err, ErrUnsafePolicy)
-		assert.Contains(t, err.Error(), "XDG_CACHE_HOME")
+		assert.Contains(t, err.Error(), "does not hold your home's .cache")
+	})
+	t.Run("the environment does not move them", func(t *testing.T) {
+		before := bookkeepingCandidates()
+		t.Setenv("XDG_CACHE_HOME", filepath.Join(base, "elsewhere"))
+		t.Setenv("XDG_RUNTIME_DIR", runtime)
+		t.Setenv("HOME", base)
+		assert.Equal(t, before, bookkeepingCandidates())
+		assert.NotContains(t, bookkeepingCandidates(), filepath.Join(base, "elsewhere", "sandboxauth"))
 	})
 }
 
