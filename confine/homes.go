@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,6 +98,19 @@ func settingsPlaces(homes []string) (settings, caches []string) {
 	for _, h := range homes {
 		settings = append(settings, filepath.Join(h, ".config"), filepath.Join(h, ".local"))
 		caches = append(caches, filepath.Join(h, ".cache"))
+		for _, d := range toolchainHomes() {
+			caches = append(caches, filepath.Join(h, d))
+		}
+	}
+	for _, v := range []string{"CARGO_HOME", "RUSTUP_HOME", "GOMODCACHE", "NVM_DIR", "PYENV_ROOT", "RBENV_ROOT", "VOLTA_HOME", "BUN_INSTALL", "DENO_DIR", "SDKMAN_DIR", "ASDF_DATA_DIR"} {
+		if d := os.Getenv(v); filepath.IsAbs(d) {
+			caches = append(caches, filepath.Clean(d))
+		}
+	}
+	for _, d := range filepath.SplitList(os.Getenv("GOPATH")) {
+		if filepath.IsAbs(d) {
+			caches = append(caches, filepath.Join(d, "pkg"), filepath.Join(d, "bin"))
+		}
 	}
 	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_BIN_HOME"} {
 		if d := os.Getenv(v); filepath.IsAbs(d) {
@@ -107,6 +121,97 @@ func settingsPlaces(homes []string) (settings, caches []string) {
 		caches = append(caches, filepath.Clean(d))
 	}
 	return settings, caches
+}
+
+// toolchainHomes are the directories beneath a home where toolchains and
+// package managers keep what they install and run (the programs on PATH
+// of cargo, rustup, nvm, pyenv, the Go module cache, an editor's remote
+// server with its extensions, Maven and Gradle's caches): a sandbox
+// inside one would let the command change a program the user runs. (Go
+// projects kept under ~/go/src are not among them.)
+func toolchainHomes() []string {
+	return []string{".cargo", ".rustup", "go/pkg", "go/bin", ".nvm", ".npm", ".npm-global", ".pyenv", ".rbenv",
+		".vscode-server", ".cursor-server", ".windsurf-server", ".m2", ".gradle", ".conda", "miniconda3", "anaconda3",
+		".bun", ".deno", ".volta", ".sdkman", ".asdf", ".pnpm-store", ".yarn"}
+}
+
+// pathLinksInto returns a link in one of the PATH directories outside
+// sandbox that leads into it (a package manager's bin directory, whose
+// programs are links to the packages they run), or "": a sandbox holding
+// what such a link runs would let the command change a program the user
+// runs by name. A link in a directory beneath a home is resolved whole;
+// one elsewhere (/usr/bin's many alternatives) by its text alone.
+func pathLinksInto(sandbox string, homes []string) string {
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		d = filepath.Clean(d)
+		if r, err := pathres.Resolve(d); err == nil {
+			d = r
+		}
+		if pathres.Within(sandbox, d) {
+			continue // the project's own (node_modules/.bin put on PATH)
+		}
+		underHome := slices.ContainsFunc(homes, func(h string) bool { return pathres.Within(h, d) })
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if e.Type()&fs.ModeSymlink == 0 {
+				continue
+			}
+			link := filepath.Join(d, e.Name())
+			target, err := os.Readlink(link)
+			if err != nil {
+				continue
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(d, target)
+			}
+			if pathres.Within(sandbox, filepath.Clean(target)) {
+				return link
+			}
+			if underHome {
+				if r, err := pathres.Resolve(link); err == nil && pathres.Within(sandbox, r) {
+					return link
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// homeLinksInto returns the real paths inside the writable places that
+// the symbolic links of homes lead to: the links at the top of each home
+// (~/.bashrc, ~/.gitconfig), in ~/.config (~/.config/nvim) and in
+// ~/.local/bin and ~/.local/share, as a dotfiles manager (GNU stow,
+// chezmoi's symlink mode) makes them. The user's shell, editor and
+// programs run what they lead to.
+func homeLinksInto(writable []string, homes []string) []string {
+	var out []string
+	for _, h := range homes {
+		for _, dir := range []string{h, filepath.Join(h, ".config"), filepath.Join(h, ".local", "bin"), filepath.Join(h, ".local", "share")} {
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if e.Type()&fs.ModeSymlink == 0 {
+					continue
+				}
+				r, err := pathres.Resolve(filepath.Join(dir, e.Name()))
+				if err != nil || slices.Contains(out, r) {
+					continue
+				}
+				if slices.ContainsFunc(writable, func(w string) bool { return pathres.Within(w, r) }) {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // pathPlaces returns the directories on PATH, less / and the homes and

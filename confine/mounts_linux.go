@@ -136,6 +136,20 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 			return v, err
 		}
 	}
+	// What the user's home links into the writable places (a dotfiles
+	// project's .bashrc, nvim directory, ~/.local/bin program) runs
+	// whenever the user's shell or editor starts: read-only.
+	var places []string
+	for _, w := range v.writable {
+		places = append(places, w.Dst)
+	}
+	for _, r := range homeLinksInto(places, homes) {
+		if !slices.Contains(p.ReadOnly, r) {
+			if err := v.addReadOnly(r, "", false); err != nil {
+				return v, err
+			}
+		}
+	}
 
 	if p.Readable != nil {
 		v.readable = []string{}
@@ -283,10 +297,13 @@ func checkSandbox(orig, real string, homes, readOnly []string) error {
 		}
 		switch {
 		case pathres.Within(place, real):
-			return fmt.Errorf("confine: Policy.Sandbox %s lies in %s, where programs keep settings, caches and code they run; confine a project directory instead: %w", orig, place, ErrUnsafePolicy)
+			return fmt.Errorf("confine: Policy.Sandbox %s lies in %s, where programs keep settings, caches, toolchains and code they run; confine a project directory instead: %w", orig, place, ErrUnsafePolicy)
 		case i < len(settings) && pathres.Within(real, place):
 			return fmt.Errorf("confine: Policy.Sandbox %s holds %s, where programs keep settings and code they run; confine a project directory instead: %w", orig, place, ErrUnsafePolicy)
 		}
+	}
+	if link := pathLinksInto(real, homes); link != "" {
+		return fmt.Errorf("confine: Policy.Sandbox %s holds what %s runs, a program on PATH: a command confined there could change it; confine a project directory instead: %w", orig, link, ErrUnsafePolicy)
 	}
 	for _, place := range pathPlaces(homes) {
 		if r, err := pathres.Resolve(place); err == nil {
