@@ -176,3 +176,17 @@ func BenchmarkConnect(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCheckSandbox measures what Start does to tell whether the
+// sandbox is a place it must refuse (the homes, the settings and
+// toolchain places, the links of every PATH directory and of the home),
+// with this process's PATH and home.
+func BenchmarkCheckSandbox(b *testing.B) {
+	p := DefaultPolicy(b.TempDir())
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := CheckSandbox(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
@@ -139,9 +141,14 @@ func toolchainHomes() []string {
 // sandbox that leads into it (a package manager's bin directory, whose
 // programs are links to the packages they run), or "": a sandbox holding
 // what such a link runs would let the command change a program the user
-// runs by name. A link in a directory beneath a home is resolved whole;
-// one elsewhere (/usr/bin's many alternatives) by its text alone.
+// runs by name. The directories looked at are those the user's own
+// package managers link into: beneath a home (resolved whole), and
+// elsewhere those the user may write (for root, /usr/local/bin and the
+// like, where a global npm install links; by their text alone). The
+// system's own (/usr/bin, with its hundreds of alternatives) are not
+// read: its packages make those links.
 func pathLinksInto(sandbox string, homes []string) string {
+	var seen []string
 	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
 		if !filepath.IsAbs(d) {
 			continue
@@ -150,10 +157,17 @@ func pathLinksInto(sandbox string, homes []string) string {
 		if r, err := pathres.Resolve(d); err == nil {
 			d = r
 		}
+		if slices.Contains(seen, d) {
+			continue // /bin and /usr/bin are one directory on many systems
+		}
+		seen = append(seen, d)
 		if pathres.Within(sandbox, d) {
 			continue // the project's own (node_modules/.bin put on PATH)
 		}
 		underHome := slices.ContainsFunc(homes, func(h string) bool { return pathres.Within(h, d) })
+		if !underHome && !userManaged(d) {
+			continue // the system's programs, linked by its packages
+		}
 		entries, err := os.ReadDir(d)
 		if err != nil {
 			continue
@@ -181,6 +195,16 @@ func pathLinksInto(sandbox string, homes []string) string {
 		}
 	}
 	return ""
+}
+
+// userManaged reports whether the PATH directory d (real, not beneath a
+// home) is one the user's package managers link into: one the user may
+// write, or, for root, one under /usr/local or /opt.
+func userManaged(d string) bool {
+	if os.Geteuid() == 0 {
+		return pathres.Within("/usr/local", d) || pathres.Within("/opt", d)
+	}
+	return unix.Access(d, unix.W_OK) == nil
 }
 
 // homeLinksInto returns the real paths inside the writable places that
