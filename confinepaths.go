@@ -118,8 +118,13 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	// before it looks at the sandbox, so that no other run joins or
 	// leaves (and judges) while it does.
 	group, err := enterRunGroup(p, sandbox)
-	if err != nil {
-		group = nil // no record directory: confinement cannot start either
+	if err != nil || confine.CheckSandbox(p) != nil {
+		// No record directory, or a sandbox confinement refuses: no run
+		// starts, and none may wait for this one.
+		if group != nil {
+			group.unlock()
+		}
+		group = nil
 	}
 	var base *beforeRun // the group's baseline, when the run joins one
 	for group != nil {

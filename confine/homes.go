@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
@@ -137,95 +135,39 @@ func toolchainHomes() []string {
 		".bun", ".deno", ".volta", ".sdkman", ".asdf", ".pnpm-store", ".yarn"}
 }
 
-// pathLinksInto returns a link in one of the PATH directories outside
-// sandbox that leads into it (a package manager's bin directory, whose
-// programs are links to the packages they run), or "": a sandbox holding
-// what such a link runs would let the command change a program the user
-// runs by name. The directories looked at are those the user's own
-// package managers link into: beneath a home (resolved whole), and
-// elsewhere those the user may write (for root, /usr/local/bin and the
-// like, where a global npm install links; by their text alone). The
-// system's own (/usr/bin, with its hundreds of alternatives) are not
-// read: its packages make those links.
-func pathLinksInto(sandbox string, homes []string) string {
-	var seen []string
-	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		if !filepath.IsAbs(d) {
-			continue
-		}
-		d = filepath.Clean(d)
-		if r, err := pathres.Resolve(d); err == nil {
-			d = r
-		}
-		if slices.Contains(seen, d) {
-			continue // /bin and /usr/bin are one directory on many systems
-		}
-		seen = append(seen, d)
-		if pathres.Within(sandbox, d) {
-			continue // the project's own (node_modules/.bin put on PATH)
-		}
-		underHome := slices.ContainsFunc(homes, func(h string) bool { return pathres.Within(h, d) })
-		if !underHome && !userManaged(d) {
-			continue // the system's programs, linked by its packages
-		}
-		entries, err := os.ReadDir(d)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if e.Type()&fs.ModeSymlink == 0 {
-				continue
-			}
-			link := filepath.Join(d, e.Name())
-			target, err := os.Readlink(link)
-			if err != nil {
-				continue
-			}
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(d, target)
-			}
-			if pathres.Within(sandbox, filepath.Clean(target)) {
-				return link
-			}
-			if underHome {
-				if r, err := pathres.Resolve(link); err == nil && pathres.Within(sandbox, r) {
-					return link
-				}
-			}
-		}
-	}
-	return ""
-}
-
-// userManaged reports whether the PATH directory d (real, not beneath a
-// home) is one the user's package managers link into: one the user may
-// write, or, for root, one under /usr/local or /opt.
-func userManaged(d string) bool {
-	if os.Geteuid() == 0 {
-		return pathres.Within("/usr/local", d) || pathres.Within("/opt", d)
-	}
-	return unix.Access(d, unix.W_OK) == nil
-}
-
 // homeLinksInto returns the real paths inside the writable places that
-// the symbolic links of homes lead to: the links at the top of each home
-// (~/.bashrc, ~/.gitconfig), in ~/.config (~/.config/nvim) and in
-// ~/.local/bin and ~/.local/share, as a dotfiles manager (GNU stow,
-// chezmoi's symlink mode) makes them. The user's shell, editor and
-// programs run what they lead to.
+// the symbolic links of homes lead to, where the user's shell, editor,
+// desktop and git look for what they run at start: the links at the top
+// of each home (~/.bashrc, ~/.gitconfig), and those in ~/.config and
+// ~/.local/share down to three levels (~/.config/fish/conf.d/x.fish,
+// ~/.config/systemd/user/x.service, ~/.local/share/applications/x.desktop),
+// as a dotfiles manager (GNU stow, chezmoi's symlink mode) makes them, and
+// the programs of ~/.local/bin and ~/bin; at most homeLinkEntries entries
+// a home. A program linked there to a project's build output is kept
+// read-only too, so a confined rebuild cannot replace it (run says which
+// paths were read-only): the user runs it by name, unconfined.
 func homeLinksInto(writable []string, homes []string) []string {
 	var out []string
 	for _, h := range homes {
-		for _, dir := range []string{h, filepath.Join(h, ".config"), filepath.Join(h, ".local", "bin"), filepath.Join(h, ".local", "share")} {
+		budget := homeLinkEntries
+		var visit func(dir string, depth int)
+		visit = func(dir string, depth int) {
 			entries, err := os.ReadDir(dir)
 			if err != nil {
-				continue
+				return
 			}
 			for _, e := range entries {
+				if budget--; budget < 0 {
+					return
+				}
+				path := filepath.Join(dir, e.Name())
+				if e.IsDir() && depth > 1 {
+					visit(path, depth-1)
+				}
 				if e.Type()&fs.ModeSymlink == 0 {
 					continue
 				}
-				r, err := pathres.Resolve(filepath.Join(dir, e.Name()))
+				r, err := pathres.Resolve(path)
 				if err != nil || slices.Contains(out, r) {
 					continue
 				}
@@ -234,9 +176,17 @@ func homeLinksInto(writable []string, homes []string) []string {
 				}
 			}
 		}
+		visit(h, 1)
+		visit(filepath.Join(h, ".local", "bin"), 1)
+		visit(filepath.Join(h, "bin"), 1)
+		visit(filepath.Join(h, ".config"), 3)
+		visit(filepath.Join(h, ".local", "share"), 3)
 	}
 	return out
 }
+
+// homeLinkEntries bounds the entries homeLinksInto reads in a home.
+const homeLinkEntries = 8192
 
 // pathPlaces returns the directories on PATH, less / and the homes and
 // their ancestors, which a careless PATH may name: a sandbox in one of

@@ -302,9 +302,6 @@ func checkSandbox(orig, real string, homes, readOnly []string) error {
 			return fmt.Errorf("confine: Policy.Sandbox %s holds %s, where programs keep settings and code they run; confine a project directory instead: %w", orig, place, ErrUnsafePolicy)
 		}
 	}
-	if link := pathLinksInto(real, homes); link != "" {
-		return fmt.Errorf("confine: Policy.Sandbox %s holds what %s runs, a program on PATH: a command confined there could change it; confine a project directory instead: %w", orig, link, ErrUnsafePolicy)
-	}
 	for _, place := range pathPlaces(homes) {
 		if r, err := pathres.Resolve(place); err == nil {
 			place = r
