@@ -61,6 +61,9 @@ func bookkeepingHidden() []string {
 	}
 	var out []string
 	for _, c := range places {
+		if slices.ContainsFunc(privateDirs[:], func(d string) bool { return pathres.Within(d, c) }) {
+			continue // the command's /tmp and /run are its own already
+		}
 		if fi, err := os.Lstat(c); err == nil && fi.IsDir() && !slices.Contains(out, c) {
 			out = append(out, c)
 		}
