@@ -103,11 +103,15 @@ func (c *confinePaths) scanDeep(mode scanMode) *deepScan {
 }
 
 // dependencyDirs are the directories that hold only what package managers
-// install, which no one works in: protected names there (a package's own
-// .npmrc or .vscode) are not judged.
-// It is built on first use.
+// install and tools generate under names of their own, which no one works
+// in: protected names there (a package's own .npmrc or .vscode, the .env
+// a framework copies into its build output) are not judged. Directories
+// named build, dist, target or vendor are not among them: a project's own
+// code may be called so. It is built on first use.
 var dependencyDirs = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"node_modules": true, ".venv": true, "site-packages": true, "__pycache__": true}
+	return map[string]bool{"node_modules": true, ".venv": true, "site-packages": true, "__pycache__": true,
+		".next": true, ".nuxt": true, ".svelte-kit": true, ".turbo": true, ".tox": true, ".nox": true,
+		".mypy_cache": true, ".pytest_cache": true, ".ruff_cache": true, ".gradle": true}
 })
 
 // openDirAt opens the directory rel beneath root for reading, with no

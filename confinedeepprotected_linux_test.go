@@ -18,9 +18,9 @@ import (
 // own rust-toolchain.toml and .vscode/settings.json there (a toolchain
 // path, a task the editor runs on opening the folder). Each is moved
 // aside after the run. What the command makes in a dependency directory
-// (node_modules/x/.npmrc), which the walk skips too and no program
-// reads from there, and the user's deep protected files it did not
-// touch, stay.
+// (node_modules/x/.npmrc) or a framework's build output
+// (.next/standalone/.env), which no one works in, and the user's deep
+// protected files it did not touch, stay.
 //
 //	mkdir -p a/b/c/d/e/.cargo; printf '[build]\nrustc-wrapper = "%s"\n' $PWD/evil.sh > a/b/c/d/e/.cargo/config.toml
 func TestEscapeProtectedDeeperThanWalk(t *testing.T) {
@@ -48,7 +48,8 @@ mkdir -p $d/.cargo
 printf '[build]\nrustc-wrapper = "%s"\n' "$PWD/evil.sh" > $d/.cargo/config.toml
 printf '[toolchain]\npath = "%s"\n' "$PWD/tc" > $d/rust-toolchain.toml
 printf '{"task.allowAutomaticTasks": "on"}\n' > $d/.vscode/settings.json
-printf 'script-shell=%s\n' "$PWD/evil.sh" > node_modules/x/.npmrc`), protectedPolicy(t, sb))
+printf 'script-shell=%s\n' "$PWD/evil.sh" > node_modules/x/.npmrc
+mkdir -p web/.next/standalone && echo 'API=1' > web/.next/standalone/.env`), protectedPolicy(t, sb))
 	require.NoError(t, err, out)
 
 	assert.NoFileExists(t, filepath.Join(deep, ".cargo", "config.toml"), "a cargo configuration made deeper than the walk was left")
@@ -60,6 +61,7 @@ printf 'script-shell=%s\n' "$PWD/evil.sh" > node_modules/x/.npmrc`), protectedPo
 		assert.Equal(t, files[path], string(b))
 	}
 	assert.FileExists(t, filepath.Join(sb, "node_modules/x/.npmrc"), "a file of a dependency directory was moved aside")
+	assert.FileExists(t, filepath.Join(sb, "web/.next/standalone/.env"), "the .env a framework's build copies into its output was moved aside")
 
 	if cargo, err := exec.LookPath("cargo"); err == nil {
 		require.NoError(t, os.WriteFile(filepath.Join(deep, "Cargo.toml"), []byte("[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"), 0o644))
