@@ -85,7 +85,7 @@ func hookConfinementFor(files []hookConfig, cfgs []*sandboxauth.Config, req *hoo
 		if err != nil {
 			return nil
 		}
-		policy := confinePolicy(cfgs[i], req.ProjectDir, false)
+		policy := decisionPolicy(cfgs[i], req.ProjectDir)
 		if confine.CheckSandbox(policy) != nil {
 			// run would refuse the project as a sandbox (the home
 			// directory, say): answer as without confinement.
@@ -99,6 +99,18 @@ func hookConfinementFor(files []hookConfig, cfgs []*sandboxauth.Config, req *hoo
 		}
 	}
 	return nil
+}
+
+// decisionPolicy is the confinement the hook's authorizer is told of: the
+// sandbox, and what the configuration's "confine" section makes writable,
+// readable and reachable, which is all WithConfinement reads. The hook
+// runs nothing: run makes the whole policy (confinePolicy, with the walk
+// and scans of ProtectConfinement and its run group) when it runs the
+// command, and decides again under it.
+func decisionPolicy(cfg *sandboxauth.Config, sandbox string) confine.Policy {
+	p, _ := cfg.Confinement()
+	p.Sandbox = sandbox
+	return p
 }
 
 // option is the authorizer option that declares the confinement, so that

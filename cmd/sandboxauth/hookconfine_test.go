@@ -316,6 +316,11 @@ func TestHookConfinementNeedsTheKernel(t *testing.T) {
 	require.NotNil(t, c)
 	assert.Equal(t, file, c.config)
 	assert.Equal(t, project, c.policy.Sandbox)
+	// The hook runs nothing: it neither walks nor scans the project
+	// (ProtectConfinement, which run does when it runs the command).
+	assert.Empty(t, c.policy.ReadOnly)
+	assert.Empty(t, c.policy.Placeholders)
+	assert.Nil(t, c.policy.AfterExit)
 
 	notRewritable := *req
 	notRewritable.CanRewrite = false
