@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
@@ -96,7 +97,7 @@ func passwdHome(r io.Reader, uid int) (string, bool) {
 // jobs set it) is the project's own.
 func settingsPlaces(homes []string) (settings, caches []string) {
 	for _, h := range homes {
-		settings = append(settings, filepath.Join(h, ".config"), filepath.Join(h, ".local"))
+		settings = append(settings, filepath.Join(h, ".config"), filepath.Join(h, ".local"), filepath.Join(h, ".local", "share"), filepath.Join(h, ".local", "bin"))
 		caches = append(caches, filepath.Join(h, ".cache"))
 		for _, d := range toolchainHomes() {
 			caches = append(caches, filepath.Join(h, d))
@@ -136,57 +137,82 @@ func toolchainHomes() []string {
 }
 
 // homeLinksInto returns the real paths inside the writable places that
-// the symbolic links of homes lead to, where the user's shell, editor,
-// desktop and git look for what they run at start: the links at the top
-// of each home (~/.bashrc, ~/.gitconfig), and those in ~/.config and
-// ~/.local/share down to three levels (~/.config/fish/conf.d/x.fish,
-// ~/.config/systemd/user/x.service, ~/.local/share/applications/x.desktop),
-// as a dotfiles manager (GNU stow, chezmoi's symlink mode) makes them, and
-// the programs of ~/.local/bin and ~/bin; at most homeLinkEntries entries
-// a home. A program linked there to a project's build output is kept
-// read-only too, so a confined rebuild cannot replace it (run says which
-// paths were read-only): the user runs it by name, unconfined.
+// the symbolic links of homes lead to: what the user's shell, editor,
+// ssh, desktop and git load from the home at start (~/.bashrc,
+// ~/.ssh/config, ~/.config/fish/conf.d/x.fish, ~/.vim/pack/dev/start/x,
+// ~/.local/share/nvim/site/pack/..., a ~/.local/share that is itself a
+// link, a program of ~/.local/bin or ~/bin), as a dotfiles manager (GNU
+// stow, chezmoi's symlink mode) or a developer linking a plugin makes
+// them. The home is read breadth first (of its own entries, only its dot
+// directories and bin are entered), homeLinkDepth levels down and at most
+// homeLinkEntries entries a home, passing over the writable places
+// themselves and the directories where tools keep caches and installs
+// (homeLinkSkip). A program linked to a project's build output is kept
+// read-only too, so a confined rebuild cannot replace it: the user runs it
+// by name, unconfined.
 func homeLinksInto(writable []string, homes []string) []string {
 	var out []string
+	inWritable := func(p string) bool {
+		return slices.ContainsFunc(writable, func(w string) bool { return pathres.Within(w, p) })
+	}
 	for _, h := range homes {
 		budget := homeLinkEntries
-		var visit func(dir string, depth int)
-		visit = func(dir string, depth int) {
-			entries, err := os.ReadDir(dir)
+		type dir struct {
+			path  string
+			depth int
+		}
+		queue := []dir{{h, 1}}
+		for len(queue) > 0 && budget > 0 {
+			d := queue[0]
+			queue = queue[1:]
+			entries, err := os.ReadDir(d.path)
 			if err != nil {
-				return
+				continue
 			}
 			for _, e := range entries {
 				if budget--; budget < 0 {
-					return
+					break
 				}
-				path := filepath.Join(dir, e.Name())
-				if e.IsDir() && depth > 1 {
-					visit(path, depth-1)
-				}
-				if e.Type()&fs.ModeSymlink == 0 {
+				path := filepath.Join(d.path, e.Name())
+				if e.Type()&fs.ModeSymlink != 0 {
+					r, err := pathres.Resolve(path)
+					if err == nil && !slices.Contains(out, r) && inWritable(r) {
+						out = append(out, r)
+					}
 					continue
 				}
-				r, err := pathres.Resolve(path)
-				if err != nil || slices.Contains(out, r) {
-					continue
-				}
-				if slices.ContainsFunc(writable, func(w string) bool { return pathres.Within(w, r) }) {
-					out = append(out, r)
+				// In the home itself, only its dot directories and bin hold
+				// what programs load at start; the rest is the user's work.
+				top := d.depth == 1 && !strings.HasPrefix(e.Name(), ".") && e.Name() != "bin"
+				if e.IsDir() && !top && d.depth < homeLinkDepth && !homeLinkSkip()[e.Name()] && !inWritable(path) {
+					queue = append(queue, dir{path, d.depth + 1})
 				}
 			}
 		}
-		visit(h, 1)
-		visit(filepath.Join(h, ".local", "bin"), 1)
-		visit(filepath.Join(h, "bin"), 1)
-		visit(filepath.Join(h, ".config"), 3)
-		visit(filepath.Join(h, ".local", "share"), 3)
 	}
 	return out
 }
 
-// homeLinkEntries bounds the entries homeLinksInto reads in a home.
-const homeLinkEntries = 8192
+// homeLinkDepth and homeLinkEntries bound homeLinksInto's reading of a
+// home: ~/.local/share/nvim/site/pack/dev/start/x is read at the eighth
+// level (the home is the first).
+const (
+	homeLinkDepth   = 8
+	homeLinkEntries = 6000
+)
+
+// homeLinkSkip are the directories of a home homeLinksInto does not read:
+// caches, package stores and installed toolchains, large and never linked
+// into a project by hand. It is built on first use.
+var homeLinkSkip = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{".cache": true, ".npm": true, "_cacache": true, "node_modules": true, ".git": true,
+		"registry": true, "toolchains": true, "pkg": true, "mod": true, ".rustup": true, ".gradle": true, ".m2": true,
+		"Trash": true, "snap": true, ".nvm": true, ".pyenv": true, ".rbenv": true, "site-packages": true,
+		".vscode-server": true, ".cursor-server": true, "CachedData": true, "Cache": true, "GPUCache": true,
+		"Code Cache": true, "IndexedDB": true, "logs": true, "workspaceStorage": true, "pnpm": true, "store": true,
+		".debug": true, "lib": true, "yarn": true, "pipx": true, "virtualenvs": true, "containers": true,
+		"flatpak": true, "Steam": true, ".local/state": true}
+})
 
 // pathPlaces returns the directories on PATH, less / and the homes and
 // their ancestors, which a careless PATH may name: a sandbox in one of
