@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/confine"
@@ -17,7 +18,10 @@ func withheld(p confine.Policy) string {
 		parts = append(parts, "no network and no UNIX datagram sockets (--net, or \"network\": true in the configuration's \"confine\" section, allows them)")
 	}
 	parts = append(parts, "files outside "+p.Sandbox+" read-only (\"writable\" in the \"confine\" section adds a directory)")
-	if ro := relativeTo(p.Sandbox, existing(p.ReadOnly), 4); ro != "" {
+	// A path both read-only and hidden (a .env) is said once, as hidden:
+	// it is a secret, not a file that makes programs run.
+	readOnly := slices.DeleteFunc(existing(p.ReadOnly), func(r string) bool { return slices.Contains(p.Hidden, r) })
+	if ro := relativeTo(p.Sandbox, readOnly, 4); ro != "" {
 		parts = append(parts, "read-only inside it: "+ro+" (files that make git, editors and agents run programs)")
 	}
 	if hidden := relativeTo(p.Sandbox, p.Hidden, 3); hidden != "" {
