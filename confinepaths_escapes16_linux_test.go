@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-
 // TestEscape16HomeLinksOutsideLookedAtPlaces: homeLinksInto looks at the
 // links at the top of a home, in ~/.local/bin and ~/bin, and three levels
 // into ~/.config and ~/.local/share, but not in the home's other dot
