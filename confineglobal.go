@@ -9,6 +9,7 @@ import (
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 	"github.com/sandboxauth/sandboxauth/internal/repotrust"
+	"github.com/sandboxauth/sandboxauth/internal/userdb"
 )
 
 // maxGitIncludeDepth is how deep git follows include.path (its own
@@ -259,7 +260,7 @@ func expandGitPathOnce(v, dir, home string) (string, bool) {
 		return home + v[1:], true
 	case strings.HasPrefix(v, "~"):
 		name, rest, _ := strings.Cut(v[1:], "/")
-		h, ok := userHome(name)
+		h, ok := userdb.HomeOfName(name)
 		if !ok {
 			return "", false
 		}

@@ -65,15 +65,15 @@ type runGroup struct {
 // resolved path; held until joined or left). It fails when the record
 // directory cannot be had.
 func enterRunGroup(p confine.Policy, sandbox string) (*runGroup, error) {
-	g := &runGroup{sandbox: sandbox}
-	for name, path := range map[string]*string{"runs": &g.runs, "baseline": &g.baseline, "sandbox": &g.place} {
-		rec, err := confine.SandboxRecord(p, name)
-		if err != nil {
-			return nil, err
-		}
-		*path = rec
+	runs, err := confine.SandboxRecord(p, "runs")
+	if err != nil {
+		return nil, err
 	}
-	g.lock = filepath.Join(filepath.Dir(g.runs), "runs.lock")
+	// The sandbox's other records, named as SandboxRecord names them
+	// (NAME-KEY: see overlapping), without finding the directory again.
+	dir, key := filepath.Dir(runs), strings.TrimPrefix(filepath.Base(runs), "runs-")
+	g := &runGroup{sandbox: sandbox, runs: runs, baseline: filepath.Join(dir, "baseline-"+key),
+		place: filepath.Join(dir, "sandbox-"+key), lock: filepath.Join(dir, "runs.lock")}
 	f, err := lockFile(g.lock, unix.LOCK_EX)
 	if err != nil {
 		return nil, err

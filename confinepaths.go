@@ -117,14 +117,13 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	// The run joins its sandbox's group of runs (see confinegroup.go)
 	// before it looks at the sandbox, so that no other run joins or
 	// leaves (and judges) while it does.
-	group, err := enterRunGroup(p, sandbox)
-	if err != nil || confine.CheckSandbox(p) != nil {
-		// No record directory, or a sandbox confinement refuses: no run
-		// starts, and none may wait for this one.
-		if group != nil {
-			group.unlock()
+	// A sandbox confinement refuses joins no group: no run starts, and
+	// none may wait for this one; nor does one without a record directory.
+	var group *runGroup
+	if confine.CheckSandbox(p) == nil {
+		if group, err = enterRunGroup(p, sandbox); err != nil {
+			group = nil
 		}
-		group = nil
 	}
 	var base *beforeRun // the group's baseline, when the run joins one
 	for group != nil {
@@ -149,8 +148,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if group != nil && base == nil {
 		// A group that ended without its last judging.
 		if left, err := group.load(); err == nil {
-			left.private, _ = confine.PrivateCopies(p)
-			left.ledger = openLedger(p)
+			left.attachRecords(p)
 			quarantineNew(sandbox, rules, left, &p)
 			group.removeBaseline()
 		}
@@ -181,8 +179,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 		}
 	}
 	if c.gitWriteProtected() {
-		was.private, _ = confine.PrivateCopies(p)
-		was.ledger = openLedger(p)
+		was.attachRecords(p)
 	}
 	if group != nil {
 		if group.join() != nil {
@@ -259,6 +256,13 @@ type beforeRun struct {
 	// readOnly are the read-only paths of the run that took this
 	// baseline (see quarantineNew).
 	readOnly []string
+}
+
+// attachRecords gives b what it keeps of p's sandbox outside the
+// baseline itself: the private copies and the ledger.
+func (b *beforeRun) attachRecords(p confine.Policy) {
+	b.private, _ = confine.PrivateCopies(p)
+	b.ledger = openLedger(p)
 }
 
 // sequencerState are the directories of a git directory in which git

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
+	"github.com/sandboxauth/sandboxauth/internal/userdb"
 )
 
 // Confinement keeps a little bookkeeping of its own: each sandbox's lock
@@ -35,7 +36,7 @@ import (
 // database gives comes first (of HOME only when it gives none).
 func bookkeepingCandidates() []string {
 	var candidates []string
-	if home, ok := passwdHomeOf(os.Geteuid()); ok {
+	if home, ok := userdb.HomeOfUID(os.Geteuid()); ok {
 		candidates = append(candidates, filepath.Join(home, ".cache", "sandboxauth"))
 	} else if cache, err := os.UserCacheDir(); err == nil {
 		candidates = append(candidates, filepath.Join(cache, "sandboxauth"))

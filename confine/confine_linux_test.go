@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/internal/userdb"
 )
 
 func TestWritesOutsideFail(t *testing.T) {
@@ -329,7 +331,7 @@ func TestUnsafeSandbox(t *testing.T) {
 // elsewhere, DefaultPolicy still hides the credentials of the home the
 // user database gives for the user.
 func TestCredentialsHiddenWithoutHOME(t *testing.T) {
-	real, ok := passwdHomeOf(os.Geteuid())
+	real, ok := userdb.HomeOfUID(os.Geteuid())
 	if !ok {
 		t.Skip("the user database has no home for this user")
 	}

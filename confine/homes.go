@@ -1,21 +1,15 @@
 package confine
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
+	"github.com/sandboxauth/sandboxauth/internal/userdb"
 )
 
 // userHomes returns the calling user's home directories, resolved: HOME
@@ -38,53 +32,10 @@ func userHomes() []string {
 		}
 	}
 	add(os.Getenv("HOME"))
-	if h, ok := passwdHomeOf(os.Geteuid()); ok {
+	if h, ok := userdb.HomeOfUID(os.Geteuid()); ok {
 		add(h)
 	}
 	return out
-}
-
-// passwdHomeOf returns the home directory of the user with the id uid:
-// from /etc/passwd, else from the system's user database through getent
-// (every source the name service switch lists; users of a directory
-// service are not in /etc/passwd). Reading the file first keeps a process
-// start out of the common case.
-func passwdHomeOf(uid int) (string, bool) {
-	if f, err := os.Open("/etc/passwd"); err == nil {
-		h, ok := passwdHome(f, uid)
-		f.Close()
-		if ok {
-			return h, true
-		}
-	}
-	for _, getent := range []string{"/usr/bin/getent", "/bin/getent"} {
-		if _, err := os.Stat(getent); err != nil {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		out, err := exec.CommandContext(ctx, getent, "passwd", strconv.Itoa(uid)).Output()
-		if err != nil {
-			return "", false
-		}
-		return passwdHome(bytes.NewReader(out), uid)
-	}
-	return "", false
-}
-
-// passwdHome returns the home directory (the sixth field) of the first
-// entry of the passwd-format text r whose user id (the third) is uid.
-func passwdHome(r io.Reader, uid int) (string, bool) {
-	s := bufio.NewScanner(r)
-	want := strconv.Itoa(uid)
-	for s.Scan() {
-		fields := strings.Split(s.Text(), ":")
-		if len(fields) < 7 || fields[2] != want || !filepath.IsAbs(fields[5]) {
-			continue
-		}
-		return fields[5], true
-	}
-	return "", false
 }
 
 // settingsPlaces returns the directories beneath homes where programs

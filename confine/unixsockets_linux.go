@@ -65,12 +65,7 @@ func (u unixSockets) filter(a *asm) {
 	case unixAll:
 		a.ret(unix.SECCOMP_RET_ALLOW)
 	case unixNoDatagrams:
-		// Stream and seqpacket only: the kernel makes SOCK_RAW of
-		// AF_UNIX a datagram socket (unix_create).
-		a.load(offArg(1))
-		a.and(sockTypeMask)
-		a.jumpIf(unix.BPF_JEQ, unix.SOCK_STREAM, "allow", "")
-		a.jumpIf(unix.BPF_JEQ, unix.SOCK_SEQPACKET, "allow", "eacces")
+		connectedTypesOnly(a)
 	default:
 		a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
 	}
@@ -81,6 +76,14 @@ func (u unixSockets) filter(a *asm) {
 		return
 	}
 	a.jumpIf(unix.BPF_JEQ, unix.AF_UNIX, "", "eafnosupport")
+	connectedTypesOnly(a)
+}
+
+// connectedTypesOnly emits the check of the type argument of socket and
+// socketpair: stream and seqpacket sockets are allowed, every other type
+// fails with EACCES (the kernel makes SOCK_RAW of AF_UNIX a datagram
+// socket, unix_create).
+func connectedTypesOnly(a *asm) {
 	a.load(offArg(1))
 	a.and(sockTypeMask)
 	a.jumpIf(unix.BPF_JEQ, unix.SOCK_STREAM, "allow", "")
