@@ -87,14 +87,41 @@ func enterRunGroup(p confine.Policy, sandbox string) (*runGroup, error) {
 // this sandbox too, under a baseline of their own: this run must wait
 // for them to end.
 func (g *runGroup) overlapping() string {
-	dir := filepath.Dir(g.place)
-	entries, err := os.ReadDir(dir)
+	runs, _ := overlappingGroup(filepath.Dir(g.place), g.place, g.sandbox)
+	return runs
+}
+
+// ConfinementWaitsFor returns the sandbox of the active group of confined
+// runs that a run of sandbox would wait for before it starts (one that
+// holds sandbox or lies in it: each group judges its tree against a
+// baseline of its own), or "" when none is active. It does not wait, and
+// a group may begin or end right after: it is for telling a person why a
+// run does not start yet (sandboxauth run says so).
+func ConfinementWaitsFor(sandbox string) string {
+	real, err := pathres.Resolve(filepath.Clean(sandbox))
 	if err != nil {
 		return ""
 	}
+	runs, err := confine.SandboxRecord(confine.Policy{Sandbox: real}, "runs")
+	if err != nil {
+		return ""
+	}
+	dir, key := filepath.Dir(runs), strings.TrimPrefix(filepath.Base(runs), "runs-")
+	_, other := overlappingGroup(dir, filepath.Join(dir, "sandbox-"+key), real)
+	return other
+}
+
+// overlappingGroup returns the runs record and the sandbox of an active
+// group, recorded in dir, of another sandbox than the one whose record is
+// place, that holds sandbox or lies in it; "" when there is none.
+func overlappingGroup(dir, place, sandbox string) (runs, other string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", ""
+	}
 	for _, e := range entries {
 		key, ok := strings.CutPrefix(e.Name(), "sandbox-")
-		if !ok || filepath.Join(dir, e.Name()) == g.place {
+		if !ok || filepath.Join(dir, e.Name()) == place {
 			continue
 		}
 		b, err := repotrust.ReadUntrusted(filepath.Join(dir, e.Name()), 1<<16)
@@ -102,7 +129,7 @@ func (g *runGroup) overlapping() string {
 			continue
 		}
 		other := string(b)
-		if !pathres.Within(other, g.sandbox) && !pathres.Within(g.sandbox, other) {
+		if !pathres.Within(other, sandbox) && !pathres.Within(sandbox, other) {
 			continue
 		}
 		runs := filepath.Join(dir, "runs-"+key)
@@ -110,9 +137,9 @@ func (g *runGroup) overlapping() string {
 			f.Close() // ended (without its last judging: its next run judges)
 			continue
 		}
-		return runs
+		return runs, other
 	}
-	return ""
+	return "", ""
 }
 
 // waitFor waits, without the groups' lock, until the group whose runs

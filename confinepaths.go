@@ -102,6 +102,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 		placeholders[k] = v
 	}
 	p.Placeholders = placeholders
+	p.Shown = maps.Clone(p.Shown)
 	if p.Sandbox == "" || len(rules) == 0 {
 		return p
 	}
@@ -170,6 +171,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	if c.gitWriteProtected() {
 		c.globalGitConfig()
 	}
+	c.gitExcludePlaceholders()
 	was := base
 	if was == nil {
 		was = c.baseline(since)
@@ -543,13 +545,24 @@ func (c *confinePaths) top() {
 		}
 		abs := filepath.Join(c.sandbox, filepath.FromSlash(rel))
 		if r.Write {
-			c.readOnly(abs)
-			if readAsNothing(rel) {
-				c.policy.Placeholders[abs] = ""
+			if dir, whole := keptWhole(rel); whole {
+				c.readOnly(filepath.Join(c.sandbox, dir))
+			} else {
+				c.readOnly(abs)
+				if readAsNothing(rel) {
+					c.policy.Placeholders[abs] = ""
+				}
 			}
 		}
 		if r.Read {
-			c.hide(abs)
+			if _, err := os.Lstat(abs); err != nil && r.Write && !slices.Contains(c.policy.Hidden, abs) {
+				// Missing, it gets a placeholder, hidden like the file
+				// (see confine.Policy.Hidden): what the user writes into
+				// it while the command runs stays out of its sight.
+				c.policy.Hidden = append(c.policy.Hidden, abs)
+			} else {
+				c.hide(abs)
+			}
 		}
 	}
 	if c.gitWriteProtected() {
@@ -563,17 +576,34 @@ func (c *confinePaths) top() {
 }
 
 // readAsNothing reports whether the file rel, a protected path at the top,
-// is read as no configuration when empty, by the tools that read it
-// (TOML and INI settings), and fails them when it is a directory: its
-// placeholder, while it is missing, is an empty file rather than the
-// empty directory other paths get (cargo stops on a directory
-// .cargo/config).
+// is read as no configuration when empty by the programs that read it
+// (TOML and INI settings, dotenv files), and fails them when it is a
+// directory: its placeholder, while it is missing, is an empty file
+// rather than the empty directory other paths get (yarn stops on a
+// directory .npmrc or .yarnrc; a program loading a missing .env would
+// get "is a directory" instead of nothing). git add does not stage it:
+// see gitExcludePlaceholders.
 func readAsNothing(rel string) bool {
 	switch rel {
-	case ".cargo/config", ".cargo/config.toml", ".npmrc", ".yarnrc", "bunfig.toml":
+	case ".npmrc", ".yarnrc", "bunfig.toml", ".env":
 		return true
 	}
 	return false
+}
+
+// keptWhole reports whether the protected file rel at the top is kept
+// read-only with the directory dir that holds it, whole, instead of on
+// its own: cargo reads .cargo/config before .cargo/config.toml, so that a
+// placeholder for the first would hide the second (and make cargo warn
+// that both exist). Nothing else in a project's .cargo is written by
+// cargo; a missing .cargo gets an empty directory, which cargo reads as
+// no configuration.
+func keptWhole(rel string) (dir string, whole bool) {
+	switch rel {
+	case ".cargo/config", ".cargo/config.toml":
+		return ".cargo", true
+	}
+	return "", false
 }
 
 // gitlinkRepositories keeps read-only the repositories of the top
@@ -1198,9 +1228,26 @@ func (c *confinePaths) readOnly(p string) {
 	}
 }
 
+// hide hides the existing path p, but for a file of the top repository
+// that holds what the repository stores for it: its content is readable
+// in .git's objects (git show :.env), so hiding it keeps nothing secret,
+// and a hidden tracked file shows git a device instead, which stops git
+// commit -a. One with local changes stays hidden.
 func (c *confinePaths) hide(p string) {
 	if _, err := os.Lstat(p); err != nil {
 		return
+	}
+	if rel, ok := strings.CutPrefix(p, c.sandbox+"/"); ok {
+		if gitdir, ok := workTreeGitDir(c.sandbox); ok {
+			common := commonDir(gitdir)
+			hashLen := 20
+			if readGitConfigPaths(filepath.Join(common, "config")).sha256 {
+				hashLen = 32
+			}
+			if len(repotrust.StoredFiles(gitdir, common, hashLen, c.sandbox, []string{filepath.ToSlash(rel)})) == 1 {
+				return
+			}
+		}
 	}
 	if !slices.Contains(c.policy.Hidden, p) {
 		c.policy.Hidden = append(c.policy.Hidden, p)

@@ -62,7 +62,7 @@ func TestProtectConfinement(t *testing.T) {
 		".git/config", ".git/hooks", ".git/commondir", ".git/modules", ".git/worktrees",
 		".git/objects/info/alternates", ".git/config.worktree", "tools/hooks",
 		".vscode", ".idea", ".claude", ".mcp.json", ".sandboxauth.json", ".github/hooks",
-		"rust-toolchain.toml", ".python-version", ".cargo/config.toml",
+		"rust-toolchain.toml", ".python-version", ".cargo",
 		"svc/api/.vscode", "vendored/.git/config", "vendored/.git/hooks",
 	} {
 		assert.Contains(t, p.ReadOnly, at(rel))

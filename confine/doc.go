@@ -44,7 +44,8 @@
 //     orphans_linux.go ends a sandbox whose bubblewrap was killed before
 //     the helper could take over;
 //   - placeholders_linux.go keeps missing read-only paths from being
-//     created; bookkeeping_linux.go chooses where the records are kept
+//     created; shown_linux.go covers a read-only file with other content
+//     in the view (Policy.Shown); bookkeeping_linux.go chooses where the records are kept
 //     (out of every command's reach);
 //   - devices_linux.go, terminal_linux.go and streams_linux.go put back
 //     the metadata of the machine's device nodes bound into the view, the

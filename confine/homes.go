@@ -183,3 +183,26 @@ func pathPlaces(homes []string) []string {
 	}
 	return out
 }
+
+// HomeLinks returns the paths inside p's writable places (the sandbox,
+// Writable and Private) that a link in the user's home leads to, found
+// as Start finds them (a bounded read of the home's dot directories and
+// bin): Start keeps them read-only, since the user's shell, editor or
+// PATH runs them unconfined. A caller names them when a confined command
+// fails (sandboxauth run's last line), a rebuild of a linked program
+// having been refused. Places that do not exist are passed over.
+func HomeLinks(p Policy) []string {
+	var places []string
+	for _, w := range append(append([]string{p.Sandbox}, p.Writable...), p.Private...) {
+		if w == "" {
+			continue
+		}
+		if real, err := pathres.Resolve(filepath.Clean(w)); err == nil {
+			places = append(places, real)
+		}
+	}
+	if len(places) == 0 {
+		return nil
+	}
+	return homeLinksInto(places, userHomes())
+}

@@ -43,7 +43,8 @@ type view struct {
 	sockets    []string // UNIX sockets of outside processes, masked
 	program    string   // the program, shown read-only when it would be out of sight
 	chdir      string
-	created    []placeholder // made for missing ReadOnly paths, outermost first
+	created    []placeholder     // made for missing ReadOnly paths, outermost first
+	shown      map[string]string // readOnly paths covered by a file with this content (Policy.Shown)
 }
 
 // resolveView resolves p into the view cmd runs in. It creates what the
@@ -131,9 +132,35 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	}
 
 	for _, r := range p.ReadOnly {
+		r = filepath.Clean(r)
 		content, isFile := p.Placeholders[r]
-		if err := v.addReadOnly(filepath.Clean(r), content, isFile); err != nil {
+		shown, cover := p.Shown[r]
+		if cover {
+			content, isFile = shown, true
+		}
+		made := len(v.created)
+		if err := v.addReadOnly(r, content, isFile); err != nil {
 			return v, err
+		}
+		if cover && slices.Contains(v.readOnly, r) && !slices.ContainsFunc(v.created[made:], func(ph placeholder) bool { return filepath.Join(ph.root, ph.rel) == r }) {
+			// An existing file (a placeholder made now holds the content).
+			if err := v.cover(r, shown); err != nil {
+				return v, err
+			}
+		}
+	}
+	// A missing hidden path that got a placeholder (being read-only too)
+	// is hidden as an existing one is: what the user writes into it while
+	// the command runs stays out of the command's sight.
+	for _, ph := range v.created {
+		path := filepath.Join(ph.root, ph.rel)
+		if !slices.Contains(p.Hidden, path) {
+			continue
+		}
+		if ph.isFile {
+			v.hiddenFile = append(v.hiddenFile, path)
+		} else {
+			v.hiddenDirs = append(v.hiddenDirs, path)
 		}
 	}
 	// What the user's home links into the writable places (a dotfiles

@@ -65,9 +65,19 @@ type Policy struct {
 	// reads a commondir of "." as none).
 	Placeholders map[string]string
 
+	// Shown gives, for ReadOnly paths that are files, the content the
+	// command reads there instead of the file's own. An existing file is
+	// covered, in the command's view only, by a read-only file holding
+	// that content; the real file is not changed. A missing one gets a
+	// placeholder holding it (as with Placeholders, which Shown overrides).
+	// sandboxauth shows git a .git/info/exclude that also names the
+	// sandbox's placeholders, so that `git add -A` does not stage them.
+	Shown map[string]string
+
 	// Hidden lists paths the command cannot read: a directory shows empty,
 	// a file shows empty (and neither can be written). Missing entries are
-	// skipped. DefaultPolicy hides the user's credentials.
+	// skipped, but for a ReadOnly one, whose placeholder is hidden as the
+	// path would be. DefaultPolicy hides the user's credentials.
 	Hidden []string
 
 	// HiddenEnv lists environment variables the command does not get:

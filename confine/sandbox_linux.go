@@ -69,6 +69,11 @@ func bwrapArgs(v *view, network bool, keep int, src *sources, helper string, arg
 		a = append(a, "--bind-fd", src.fd(p), p)
 	}
 	for _, r := range v.readOnly {
+		if _, ok := v.shown[r]; ok {
+			// A file shown with other content (Policy.Shown).
+			a = append(a, "--ro-bind-data", src.fd(dataKey(r)), r)
+			continue
+		}
 		a = append(a, "--ro-bind-fd", src.fd(r), r)
 	}
 	// 5. What it may not read: hidden paths (but those the user cannot

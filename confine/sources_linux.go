@@ -63,6 +63,12 @@ func openSources(v *view, first int) (*sources, error) {
 			return nil, err
 		}
 	}
+	for p, content := range v.shown {
+		if err := s.addData(dataKey(p), content); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
 	if err := s.addProgram(helperPath); err != nil {
 		s.close()
 		return nil, err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sandboxauth/sandboxauth"
 	"github.com/sandboxauth/sandboxauth/confine"
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 const runSynopsis = "[--config FILE] [--sandbox DIR] [--net] -- COMMAND [ARGUMENTS...]"
@@ -93,6 +94,15 @@ func runRun(e *env, args []string) int {
 		return code
 	}
 
+	if other := sandboxauth.ConfinementWaitsFor(dir); other != "" {
+		// A run of a directory holding, or inside, one whose runs are
+		// active waits for them (see sandboxauth.ConfinementWaitsFor).
+		how := "stop them (a dev server, a watcher)"
+		if pathres.Within(other, dir) {
+			how += ", or give this one their sandbox (--sandbox " + other + "): runs of one sandbox do not wait for each other"
+		}
+		fmt.Fprintf(e.stderr, "sandboxauth run: waiting for the confined commands running in %s to end first, since this sandbox overlaps theirs and each run judges what changed against its own record of the tree: %s.\n", other, how)
+	}
 	policy := confinePolicy(cfg, dir, *network)
 	authz, requests, err := cfg.NewPolicyAuthorizer(sandboxauth.PolicySandbox, commandsFor(cfg, true), sandboxauth.WithConfinement(policy))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -424,4 +425,56 @@ printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "to
 	statusOut, _ := status.CombinedOutput()
 	t.Logf("git status: %s", statusOut)
 	assert.NoFileExists(t, marker, "git status ran the fsmonitor of a repository the tests made beside the server")
+}
+
+// TestRunNestedSaysItWaits: a run of a directory inside a project whose
+// confined commands are running (a dev server) waits for them to end; it
+// used to wait without a word. It now says for whom and what to do.
+func TestRunNestedSaysItWaits(t *testing.T) {
+	requireLandlock(t)
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(sb, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "server.sh"), []byte("#!/bin/sh\ntouch server-started\nwhile [ ! -e server-stop ]; do sleep 0.05; done\n"), 0o755))
+	server := exec.Command(bin, "run", "--", "./server.sh")
+	server.Dir = sb
+	require.NoError(t, server.Start())
+	stop := func() { _ = os.WriteFile(filepath.Join(sb, "server-stop"), nil, 0o644) }
+	defer func() {
+		stop()
+		_ = server.Wait()
+	}()
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(filepath.Join(sb, "server-started"))
+		return err == nil
+	}, 20*time.Second, 10*time.Millisecond)
+
+	nested := exec.Command(bin, "run", "--", "true")
+	nested.Dir = filepath.Join(sb, "sub")
+	out := &lockedWriter{}
+	nested.Stdout, nested.Stderr = out, out
+	require.NoError(t, nested.Start())
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "waiting for the confined commands running in "+sb) }, 20*time.Second, 10*time.Millisecond, "%s", out)
+	assert.Contains(t, out.String(), "--sandbox "+sb)
+	stop()
+	require.NoError(t, nested.Wait(), "%s", out)
+}
+
+// lockedWriter collects a running program's output for a test that reads
+// it before the program has ended.
+type lockedWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *lockedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }

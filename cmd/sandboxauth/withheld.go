@@ -19,10 +19,17 @@ func withheld(p confine.Policy) string {
 	}
 	parts = append(parts, "files outside "+p.Sandbox+" read-only (\"writable\" in the \"confine\" section adds a directory)")
 	// A path both read-only and hidden (a .env) is said once, as hidden:
-	// it is a secret, not a file that makes programs run.
-	readOnly := slices.DeleteFunc(existing(p.ReadOnly), func(r string) bool { return slices.Contains(p.Hidden, r) })
+	// it is a secret, not a file that makes programs run; a file shown
+	// with other content (git's info/exclude) is the confinement's own.
+	readOnly := slices.DeleteFunc(existing(p.ReadOnly), func(r string) bool {
+		_, shown := p.Shown[r]
+		return shown || slices.Contains(p.Hidden, r)
+	})
 	if ro := relativeTo(p.Sandbox, readOnly, 4); ro != "" {
 		parts = append(parts, "read-only inside it: "+ro+" (files that make git, editors and agents run programs)")
+	}
+	if linked := relativeTo(p.Sandbox, confine.HomeLinks(p), 3); linked != "" {
+		parts = append(parts, "read-only because your home directory links to them: "+linked+" (rebuild them outside the confinement, or remove the link)")
 	}
 	if hidden := relativeTo(p.Sandbox, p.Hidden, 3); hidden != "" {
 		parts = append(parts, "hidden: "+hidden+" and the user's credentials")

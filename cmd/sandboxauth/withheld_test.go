@@ -29,3 +29,25 @@ func TestWithheldNamesSecretsAsHidden(t *testing.T) {
 	assert.Equal(t, ".git/config", roList, line)
 	assert.Contains(t, line, "hidden: .env and the user's credentials")
 }
+
+// TestWithheldNamesHomeLinks: a rebuild of a build output that the home
+// links to (~/bin/tool) failed with only "Read-only file system": the
+// line now names it and says why, and does not name git's info/exclude,
+// which the confinement shows with its placeholders.
+func TestWithheldNamesHomeLinks(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	home, sb := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "bin"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "out"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, ".git", "info"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "out", "tool"), []byte("#!/bin/sh\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, ".git", "info", "exclude"), nil, 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(sb, "out", "tool"), filepath.Join(home, "bin", "tool")))
+	t.Setenv("HOME", home)
+
+	exclude := filepath.Join(sb, ".git", "info", "exclude")
+	line := withheld(confine.Policy{Sandbox: sb, ReadOnly: []string{exclude}, Shown: map[string]string{exclude: "/.npmrc\n"}})
+	assert.Contains(t, line, "read-only because your home directory links to them: out/tool (", line)
+	assert.NotContains(t, line, "exclude", line)
+}
