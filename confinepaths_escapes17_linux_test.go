@@ -138,3 +138,50 @@ func TestEscape17TrackedDotEnvEditedDuringRun(t *testing.T) {
 	}, ".env")
 	assert.NotContains(t, out, "TRACKEDSECRET17", "the confined command read the secret the user wrote into the tracked .env while it ran")
 }
+
+// TestEscape17GitConfigAfterUserGitConfig: the read-only protected files
+// are binds over their paths in the command's mount namespace, and a
+// rename over a mount point from outside detaches it there. git writes
+// .git/config by renaming config.lock over it: when the user runs `git
+// config`, `git remote add`, `git push -u`, `git branch -u` (or an IDE
+// does) while a confined command runs, the command finds .git/config
+// writable and adds a core.fsmonitor; the judging after the run leaves it,
+// and the user's next `git status` runs it unconfined.
+//
+//	payload: touch started; while [ ! -e userdone ]; do sleep 0.05; done
+//	         printf '[core]\n\tfsmonitor = "touch ~/v/pwned; false"\n' >> .git/config
+//	user:    git config user.name someone   (while it runs), then git status
+//
+// Verified with sandboxauth run, as root: WROTE-CONFIG, and the user's git
+// status made ~/v/pwned.
+func TestEscape17GitConfigAfterUserGitConfig(t *testing.T) {
+	sb := escapeSandbox(t)
+	dotHome15(t)
+	marker := homeMarker(t)
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	script := `touch started; i=0; while [ ! -e userdone ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done;` +
+		` printf '[core]\n\tfsmonitor = "touch ` + marker + `; false"\n' >> .git/config && echo WROTE-CONFIG`
+	done := make(chan struct{})
+	go func() {
+		out, err := runConfined(shIn(sb, script), p)
+		t.Logf("payload: %v %s", err, out)
+		close(done)
+	}()
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(filepath.Join(sb, "started")); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	userGit(t, sb, "config", "user.name", "someone")
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "userdone"), nil, 0o644))
+	<-done
+	b, err := os.ReadFile(filepath.Join(sb, ".git", "config"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "fsmonitor", "the confined command rewrote .git/config after the user's git config renamed it")
+	cmd := exec.Command("git", "status", "--short")
+	cmd.Dir = sb
+	_, _ = cmd.CombinedOutput()
+	assert.NoFileExists(t, marker, "the user's git status ran the command's core.fsmonitor")
+}
