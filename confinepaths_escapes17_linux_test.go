@@ -185,3 +185,37 @@ func TestEscape17GitConfigAfterUserGitConfig(t *testing.T) {
 	_, _ = cmd.CombinedOutput()
 	assert.NoFileExists(t, marker, "the user's git status ran the command's core.fsmonitor")
 }
+
+// TestEscape17ExcludePlaceholderRewrittenByOverlappingRun: a repository
+// without .git/info/exclude gets, for its runs, a placeholder exclude
+// (gitExcludePlaceholders), read-only. A second run of the sandbox while
+// the first runs finds the placeholders of the first existing, has no
+// line to add, and leaves .git/info/exclude as it is: writable in its
+// view (its directory is). It replaces the placeholder by a file of its
+// own ending in `*`; the judging after the runs leaves it, and the user's
+// own git (unconfined) then ignores every untracked file: git status and
+// git add -A no longer show what the command dropped into the work tree.
+//
+//	sandboxauth run -- sleep 2 &
+//	sandboxauth run -- sh -c 'cp .git/info/exclude x; rm .git/info/exclude; cat x > .git/info/exclude; echo "*" >> .git/info/exclude'
+//
+// Verified with sandboxauth run, as root: after both, .git/info/exclude
+// (missing before) ended in `*` and `git status --short` printed nothing
+// for a new file.
+func TestEscape17ExcludePlaceholderRewrittenByOverlappingRun(t *testing.T) {
+	sb := escapeSandbox(t)
+	dotHome15(t)
+	require.NoError(t, os.RemoveAll(filepath.Join(sb, ".git", "info")))
+	exclude := filepath.Join(sb, ".git", "info", "exclude")
+	a := shIn(sb, `sleep 2`)
+	require.NoError(t, confine.Start(a, protectedPolicy(t, sb)))
+	require.Eventually(t, func() bool { _, err := os.Stat(exclude); return err == nil }, 5*time.Second, 50*time.Millisecond)
+	out, err := runConfined(shIn(sb, `cp .git/info/exclude x && rm -f .git/info/exclude && cat x > .git/info/exclude && echo '*' >> .git/info/exclude && rm x`), protectedPolicy(t, sb))
+	t.Log(out, err)
+	_ = a.Wait()
+	b, err := os.ReadFile(exclude)
+	if err == nil {
+		assert.NotContains(t, string(b), "\n*\n", "a confined run left a .git/info/exclude that makes the user's git ignore every untracked file")
+	}
+	assert.NoFileExists(t, exclude, "the placeholder .git/info/exclude stayed after the runs")
+}
