@@ -65,8 +65,9 @@ func renameOver17(t *testing.T, path, text string) {
 //	payload: while :; do cat ~/.git-credentials; sleep 0.1; done > seen.txt
 //	user:    printf 'protocol=https\nhost=h\nusername=u\npassword=NEW\n\n' | git -c credential.helper=store credential approve
 //
-// Verified with sandboxauth run, as root: seen.txt held
-// https://u:NEWTOKEN_FROM_CREDENTIAL_STORE@example.invalid.
+// Verified with sandboxauth run, as root (seen.txt held
+// https://u:NEWTOKEN_FROM_CREDENTIAL_STORE@example.invalid) and as the
+// unprivileged sbtest (same, with git credential approve).
 func TestEscape17RenameOverHiddenCredential(t *testing.T) {
 	sb := escapeSandbox(t)
 	home := dotHome15(t)
@@ -92,7 +93,7 @@ func TestEscape17RenameOverHiddenCredential(t *testing.T) {
 //
 // Verified with sandboxauth run, as root: the payload's loop printed
 // [API_KEY=SECRET_BY_RENAME] [tok=NPMRENAME]; after the run both files
-// were moved to *.sandboxauth-quarantine.
+// were moved to *.sandboxauth-quarantine. Also verified as sbtest.
 func TestEscape17RenameOverHiddenDotEnv(t *testing.T) {
 	sb := escapeSandbox(t)
 	dotHome15(t)
@@ -152,7 +153,8 @@ func TestEscape17TrackedDotEnvEditedDuringRun(t *testing.T) {
 //	         printf '[core]\n\tfsmonitor = "touch ~/v/pwned; false"\n' >> .git/config
 //	user:    git config user.name someone   (while it runs), then git status
 //
-// Verified with sandboxauth run, as root: WROTE-CONFIG, and the user's git
+// Verified with sandboxauth run, as root (git config user.name) and as
+// sbtest (git remote add origin URL): WROTE-CONFIG, and the user's git
 // status made ~/v/pwned.
 func TestEscape17GitConfigAfterUserGitConfig(t *testing.T) {
 	sb := escapeSandbox(t)
