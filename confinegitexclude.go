@@ -23,8 +23,11 @@ const gitExcludeLimit = 1 << 20
 // made. The top repository's info/exclude is shown to confined commands
 // (confine.Policy.Shown) with one more line for each missing read-only
 // path of the work tree; the real file is not changed, and, missing, it
-// is a placeholder itself for as long as the others. The file is then
-// read-only inside the confinement.
+// is a placeholder itself for as long as the others. The file is
+// read-only inside the confinement, with or without lines: a run that
+// begins while another runs sees the other's placeholders (and, where the
+// repository had none, its info/exclude) and must not be able to change
+// them.
 //
 // Nothing is done where the repository's common directory lies outside
 // the sandbox (a linked worktree of a repository elsewhere), or where
@@ -50,15 +53,14 @@ func (c *confinePaths) gitExcludePlaceholders() {
 		if !ok || rel == ".git" || strings.HasPrefix(rel, ".git/") {
 			continue
 		}
-		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		// Missing, or the placeholder of a run of the sandbox that is
+		// still running.
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) && !isPlaceholder(p, c.policy) {
 			continue
 		}
 		if pattern, ok := gitignoreLiteral(rel); ok {
 			lines = append(lines, pattern)
 		}
-	}
-	if len(lines) == 0 {
-		return
 	}
 	// A link on the way would make confinement refuse the whole run.
 	if fi, err := os.Lstat(filepath.Dir(exclude)); err == nil && !fi.IsDir() || err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -576,16 +576,20 @@ func (c *confinePaths) top() {
 }
 
 // readAsNothing reports whether the file rel, a protected path at the top,
-// is read as no configuration when empty by the programs that read it
-// (TOML and INI settings, dotenv files), and fails them when it is a
-// directory: its placeholder, while it is missing, is an empty file
-// rather than the empty directory other paths get (yarn stops on a
-// directory .npmrc or .yarnrc; a program loading a missing .env would
-// get "is a directory" instead of nothing). git add does not stage it:
-// see gitExcludePlaceholders.
+// is read as no configuration when empty by the programs that read it,
+// and fails them when it is a directory: its placeholder, while it is
+// missing, is an empty file rather than the empty directory other paths
+// get. yarn stops on a directory .npmrc or .yarnrc, pnpm on a directory
+// pnpm-workspace.yaml, and mise, yarn's later versions and bun read TOML
+// or YAML the same way; a program loading a missing .env would get "is a
+// directory". The others keep a directory: rustup reads an empty
+// rust-toolchain as an error and pyenv an empty .python-version as the
+// system's Python, while both pass over a directory. git add does not
+// stage the placeholders: see gitExcludePlaceholders.
 func readAsNothing(rel string) bool {
 	switch rel {
-	case ".npmrc", ".yarnrc", "bunfig.toml", ".env":
+	case ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "pnpm-workspace.yaml", ".env",
+		".tool-versions", "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml":
 		return true
 	}
 	return false
@@ -1222,32 +1226,51 @@ func readGitConfig(path string) ([]byte, error) {
 	return repotrust.ReadUntrusted(path, 64<<20)
 }
 
+// stored returns the content of p, a file of the top repository's work
+// tree, when it holds exactly what the repository stores for it (see
+// repotrust.StoredFiles).
+func (c *confinePaths) stored(p string) (string, bool) {
+	rel, ok := strings.CutPrefix(p, c.sandbox+"/")
+	if !ok {
+		return "", false
+	}
+	gitdir, ok := workTreeGitDir(c.sandbox)
+	if !ok {
+		return "", false
+	}
+	common := commonDir(gitdir)
+	hashLen := 20
+	if readGitConfigPaths(filepath.Join(common, "config")).sha256 {
+		hashLen = 32
+	}
+	b, ok := repotrust.StoredFiles(gitdir, common, hashLen, c.sandbox, []string{filepath.ToSlash(rel)})[filepath.ToSlash(rel)]
+	return string(b), ok
+}
+
 func (c *confinePaths) readOnly(p string) {
 	if !slices.Contains(c.policy.ReadOnly, p) {
 		c.policy.ReadOnly = append(c.policy.ReadOnly, p)
 	}
 }
 
-// hide hides the existing path p, but for a file of the top repository
-// that holds what the repository stores for it: its content is readable
-// in .git's objects (git show :.env), so hiding it keeps nothing secret,
-// and a hidden tracked file shows git a device instead, which stops git
-// commit -a. One with local changes stays hidden.
+// hide hides the existing path p. A file of the top repository that
+// holds what the repository stores for it is shown instead as a read-only
+// copy of that content (confine.Policy.Shown): the content is readable in
+// .git's objects (git show :.env) anyway, git commit -a finds the file
+// unchanged (a hidden file shows git an empty file, which it would
+// commit), and what the user writes into the file while the command runs
+// stays out of its sight. One with local changes stays hidden.
 func (c *confinePaths) hide(p string) {
 	if _, err := os.Lstat(p); err != nil {
 		return
 	}
-	if rel, ok := strings.CutPrefix(p, c.sandbox+"/"); ok {
-		if gitdir, ok := workTreeGitDir(c.sandbox); ok {
-			common := commonDir(gitdir)
-			hashLen := 20
-			if readGitConfigPaths(filepath.Join(common, "config")).sha256 {
-				hashLen = 32
-			}
-			if len(repotrust.StoredFiles(gitdir, common, hashLen, c.sandbox, []string{filepath.ToSlash(rel)})) == 1 {
-				return
-			}
+	if content, ok := c.stored(p); ok {
+		c.readOnly(p)
+		if c.policy.Shown == nil {
+			c.policy.Shown = map[string]string{}
 		}
+		c.policy.Shown[p] = content
+		return
 	}
 	if !slices.Contains(c.policy.Hidden, p) {
 		c.policy.Hidden = append(c.policy.Hidden, p)

@@ -73,8 +73,9 @@ git show --name-only --format= HEAD`)
 
 // TestFPMissingEnvReadsAsNothing: a confined program reading a missing
 // .env got "Is a directory" (its placeholder was an empty directory), and
-// dotenv loaders, which test for a regular file, stopped. It is now
-// hidden like an existing .env: no regular file, and not readable. What the user writes into the placeholder while the command runs
+// dotenv loaders stopped. It now reads as an empty file (yarn reads a
+// missing .npmrc so), a copy: what the user writes into the placeholder
+// while the command runs stays out of its sight. What the user writes into the placeholder while the command runs
 // (as root, the placeholder's mode does not stop the write) stays hidden
 // from the command, and is kept after the run.
 func TestFPMissingEnvReadsAsNothing(t *testing.T) {
@@ -100,10 +101,7 @@ cat .env; cat .npmrc; echo "end"`)
 	require.NoError(t, os.WriteFile(filepath.Join(sb, ".npmrc"), []byte("//registry/:_authToken=SECRET\n"), 0o600), "the user saves .npmrc by rename or in place")
 	in.Close()
 	require.NoError(t, cmd.Wait(), "%s", out)
-	assert.NotContains(t, out.String(), "a file")
-	assert.NotContains(t, out.String(), "SECRET")
-	assert.NotContains(t, out.String(), "directory")
-	assert.Contains(t, out.String(), "end\n")
+	assert.Equal(t, "a file\nread\nend\n", out.String())
 	// Kept: in place, or moved aside by the quarantine, which takes a
 	// protected file changed while the command ran for the command's.
 	kept := quarantined(t, sb)
@@ -193,6 +191,27 @@ func TestGitExcludeLinkedRunsStill(t *testing.T) {
 			p := protectedPolicy(t, sb)
 			assert.Empty(t, p.Shown)
 			require.NoError(t, confine.Run(shIn(sb, "git status --short"), p))
+		})
+	}
+}
+
+// TestFPPackageManagersRun: in a project with none of their settings
+// files, yarn stopped on the hidden placeholder of .npmrc ("EACCES:
+// permission denied, open .npmrc") and pnpm on the directory placeholder
+// of pnpm-workspace.yaml ("Is a directory"); both now read empty files.
+func TestFPPackageManagersRun(t *testing.T) {
+	for _, pm := range []string{"npm", "yarn", "pnpm"} {
+		t.Run(pm, func(t *testing.T) {
+			if _, err := exec.LookPath(pm); err != nil {
+				t.Skipf("%s is not installed", pm)
+			}
+			sb := escapeSandbox(t)
+			require.NoError(t, os.WriteFile(filepath.Join(sb, "package.json"), []byte(`{"name":"fp","version":"1.0.0","license":"MIT","scripts":{"test":"echo tests-ran"}}`), 0o644))
+			cmd := shIn(sb, pm+" test")
+			out := &strings.Builder{}
+			cmd.Stdout, cmd.Stderr = out, out
+			require.NoError(t, confine.Run(cmd, protectedPolicy(t, sb)), "%s", out)
+			assert.Contains(t, out.String(), "tests-ran")
 		})
 	}
 }

@@ -36,7 +36,7 @@ type view struct {
 	links      []bind   // with readable: symbolic links to recreate (Src: the link's text, Dst: where)
 	writable   []bind   // Sandbox, Writable (Src == Dst) and Private (Src: the private copy)
 	hiddenDirs []string // shown as empty, read-only directories
-	hiddenFile []string // shown as an empty, read-only file
+	hiddenFile []string // shown as an empty, read-only file (a copy: see shown_linux.go)
 	closed     []string // hidden paths closed to the user already, left as they are (closedToUser)
 	pins       []string // directories inside writable places that cannot be renamed or removed
 	readOnly   []string // paths inside writable places that stay read-only
@@ -150,17 +150,25 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		}
 	}
 	// A missing hidden path that got a placeholder (being read-only too)
-	// is hidden as an existing one is: what the user writes into it while
-	// the command runs stays out of the command's sight.
+	// is hidden: what the user writes into the placeholder while the
+	// command runs stays out of the command's sight. A file is covered by
+	// a copy of the placeholder's content (the command reads what it
+	// would read in the placeholder, as a program does that takes an
+	// empty .npmrc for none), a directory by an empty one.
 	for _, ph := range v.created {
 		path := filepath.Join(ph.root, ph.rel)
 		if !slices.Contains(p.Hidden, path) {
 			continue
 		}
-		if ph.isFile {
-			v.hiddenFile = append(v.hiddenFile, path)
-		} else {
+		if !ph.isFile {
 			v.hiddenDirs = append(v.hiddenDirs, path)
+			continue
+		}
+		if v.shown == nil {
+			v.shown = map[string]string{}
+		}
+		if _, ok := v.shown[path]; !ok {
+			v.shown[path] = ph.content
 		}
 	}
 	// What the user's home links into the writable places (a dotfiles

@@ -74,10 +74,15 @@ type Policy struct {
 	// sandbox's placeholders, so that `git add -A` does not stage them.
 	Shown map[string]string
 
-	// Hidden lists paths the command cannot read: a directory shows empty,
-	// a file shows empty (and neither can be written). Missing entries are
-	// skipped, but for a ReadOnly one, whose placeholder is hidden as the
-	// path would be. DefaultPolicy hides the user's credentials.
+	// Hidden lists paths the command cannot read: a directory shows empty;
+	// a file shows empty outside the writable places (a program reading
+	// ~/.npmrc as settings takes it for none) and, inside them, as a
+	// device that cannot be opened (git refuses to stage it); neither can
+	// be written. Missing entries are
+	// skipped, but for a ReadOnly one: the command sees a copy of its
+	// placeholder's content (a file) or an empty directory, never what
+	// is written into the placeholder while it runs. DefaultPolicy hides
+	// the user's credentials.
 	Hidden []string
 
 	// HiddenEnv lists environment variables the command does not get:

@@ -84,10 +84,21 @@ func bwrapArgs(v *view, network bool, keep int, src *sources, helper string, arg
 			a = append(a, "--tmpfs", h, "--remount-ro", h)
 		}
 	}
-	for _, f := range append(slices.Clone(v.hiddenFile), v.sockets...) {
-		if !slices.Contains(v.closed, f) {
+	// A hidden file outside the writable places reads as an empty one (a
+	// program that reads it as settings, ~/.npmrc, takes it for none);
+	// one inside them, and a socket, is a device that cannot be opened,
+	// which git refuses to stage (an empty file, it would commit it).
+	for _, f := range v.hiddenFile {
+		switch {
+		case slices.Contains(v.closed, f):
+		case v.hiddenEmpty(f):
+			a = append(a, "--ro-bind-data", src.fd(dataKey(f)), f)
+		default:
 			a = append(a, "--ro-bind", "/dev/null", f)
 		}
+	}
+	for _, f := range v.sockets {
+		a = append(a, "--ro-bind", "/dev/null", f)
 	}
 	// 6. The helper (this program, bound where /run, the command's own,
 	// can hold it), the sandbox's first process: it puts the command in a

@@ -60,3 +60,11 @@ func (s *sources) addData(key, content string) error {
 
 // dataKey is the key under which sources holds the content shown at p.
 func dataKey(p string) string { return "data:" + p }
+
+// hiddenEmpty reports whether the hidden file f is shown as an empty
+// file (a copy, see addData) rather than as a device that cannot be
+// opened: outside the writable places, where the user's settings files
+// with credentials lie (~/.npmrc, which yarn reads). Inside them a
+// hidden file may be tracked by git, which would stage an empty file in
+// its place (git commit -a) and refuses a device.
+func (v *view) hiddenEmpty(f string) bool { return v.writableRoot(f) == "" }

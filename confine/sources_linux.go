@@ -3,6 +3,7 @@ package confine
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -65,6 +66,15 @@ func openSources(v *view, first int) (*sources, error) {
 	}
 	for p, content := range v.shown {
 		if err := s.addData(dataKey(p), content); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
+	for _, f := range v.hiddenFile {
+		if slices.Contains(v.closed, f) || !v.hiddenEmpty(f) {
+			continue
+		}
+		if err := s.addData(dataKey(f), ""); err != nil {
 			s.close()
 			return nil, err
 		}

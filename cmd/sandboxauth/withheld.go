@@ -31,7 +31,7 @@ func withheld(p confine.Policy) string {
 	if linked := relativeTo(p.Sandbox, confine.HomeLinks(p), 3); linked != "" {
 		parts = append(parts, "read-only because your home directory links to them: "+linked+" (rebuild them outside the confinement, or remove the link)")
 	}
-	if hidden := relativeTo(p.Sandbox, p.Hidden, 3); hidden != "" {
+	if hidden := relativeTo(p.Sandbox, existing(p.Hidden), 3); hidden != "" {
 		parts = append(parts, "hidden: "+hidden+" and the user's credentials")
 	} else {
 		parts = append(parts, "the user's credentials hidden")

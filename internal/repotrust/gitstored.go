@@ -10,7 +10,8 @@ import (
 // storedFileLimit bounds the work-tree files StoredFiles compares.
 const storedFileLimit = 1 << 20
 
-// StoredFiles returns those of the files rels (slash-separated, relative
+// StoredFiles returns, with their content as read, those of the files
+// rels (slash-separated, relative
 // to workTree, the work tree of the git directory gitDir, whose common
 // directory is common) that hold exactly what their index entry names: a
 // blob that the repository's object store holds, with the same bytes.
@@ -20,7 +21,7 @@ const storedFileLimit = 1 << 20
 // than 1 MiB or not a regular file, an entry not at stage 0 or not a
 // regular file, and any index or object not understood leave the path
 // out: it is then not known to be stored.
-func StoredFiles(gitDir, common string, hashLen int, workTree string, rels []string) []string {
+func StoredFiles(gitDir, common string, hashLen int, workTree string, rels []string) map[string][]byte {
 	if len(rels) == 0 {
 		return nil
 	}
@@ -40,7 +41,7 @@ func StoredFiles(gitDir, common string, hashLen int, workTree string, rels []str
 	}
 	r := &objectReader{objects: filepath.Join(common, "objects"), hashLen: hashLen}
 	defer r.close()
-	var out []string
+	out := map[string][]byte{}
 	for _, e := range entries {
 		if !want[e.Path] || e.Stage != 0 || (e.Mode != 0o100644 && e.Mode != 0o100755) {
 			continue
@@ -54,7 +55,7 @@ func StoredFiles(gitDir, common string, hashLen int, workTree string, rels []str
 		if err != nil || typ != "blob" || !bytes.Equal(body, own) {
 			continue
 		}
-		out = append(out, e.Path)
+		out[e.Path] = own
 	}
 	return out
 }

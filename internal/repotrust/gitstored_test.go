@@ -46,7 +46,13 @@ func TestStoredFiles(t *testing.T) {
 			runGit(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
 			tc.setup(t, dir)
 			gitDir := filepath.Join(dir, ".git")
-			assert.Equal(t, tc.want, StoredFiles(gitDir, gitDir, 20, dir, []string{".env", "missing"}))
+			got := StoredFiles(gitDir, gitDir, 20, dir, []string{".env", "missing"})
+			var names []string
+			for name, content := range got {
+				names = append(names, name)
+				assert.Equal(t, "KEY=template\n", string(content))
+			}
+			assert.Equal(t, tc.want, names)
 		})
 	}
 }
