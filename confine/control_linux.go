@@ -63,7 +63,7 @@ func (c *control) childFiles() []*os.File {
 // childFiles following them, and the command's connect calls guarded or
 // not.
 func (c *control) helperSpec(path string, v *view, abi, keep int, guardConnect bool) (string, error) {
-	b, err := json.Marshal(helperSpec{Path: path, Writable: helperWritable(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2, Lifeline: keep + 4, LifelineW: keep + 5, GuardConnect: guardConnect})
+	b, err := json.Marshal(helperSpec{Path: path, Writable: helperWritable(v), Reads: readRulesFor(v), Watch: watchedMounts(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2, Lifeline: keep + 4, LifelineW: keep + 5, GuardConnect: guardConnect})
 	return string(b), err
 }
 

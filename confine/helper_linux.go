@@ -55,14 +55,16 @@ const helperPath = "/run/sandboxauth-confine-helper"
 
 // helperSpec is what the helper needs to know.
 type helperSpec struct {
-	Path      string   `json:"path"`      // the program to execute, with the helper's arguments as its argv
-	Writable  []string `json:"writable"`  // paths in the view beneath which writing is allowed
-	ABI       int      `json:"abi"`       // the kernel's Landlock ABI, as the starter found it
-	Keep      int      `json:"keep"`      // descriptors 0..Keep-1 go to the command
-	Ended     int      `json:"ended"`     // descriptor: written when the sandbox has ended
-	Released  int      `json:"released"`  // descriptor: reaches its end when the caller is done
-	Lifeline  int      `json:"lifeline"`  // descriptor: reaches its end when bubblewrap is gone
-	LifelineW int      `json:"lifelineW"` // descriptor: the lifeline's write end, closed at once
+	Path      string     `json:"path"`            // the program to execute, with the helper's arguments as its argv
+	Writable  []string   `json:"writable"`        // paths in the view beneath which writing is allowed
+	Reads     *readRules `json:"reads,omitempty"` // with hidden paths outside them: where reading is allowed
+	Watch     []string   `json:"watch"`           // paths whose mounts are watched (see mountWatch)
+	ABI       int        `json:"abi"`             // the kernel's Landlock ABI, as the starter found it
+	Keep      int        `json:"keep"`            // descriptors 0..Keep-1 go to the command
+	Ended     int        `json:"ended"`           // descriptor: written when the sandbox has ended
+	Released  int        `json:"released"`        // descriptor: reaches its end when the caller is done
+	Lifeline  int        `json:"lifeline"`        // descriptor: reaches its end when bubblewrap is gone
+	LifelineW int        `json:"lifelineW"`       // descriptor: the lifeline's write end, closed at once
 	// GuardConnect puts the command's connect calls behind the helper
 	// (see connectguard_linux.go).
 	GuardConnect bool `json:"guardConnect"`
@@ -114,10 +116,29 @@ func runHelper(spec string, argv []string) int {
 		}()
 	}
 	status := 126
-	if pid, err := startCommand(s, argv); err != nil {
+	watch, err := newMountWatch(s.Watch)
+	if err == nil {
+		var pid int
+		if pid, err = startCommand(s, argv); err == nil {
+			var reaped atomic.Bool
+			go func() {
+				lost, err := watch.lost()
+				if reaped.Load() {
+					return // the command has ended: nothing to stop
+				}
+				if err == nil {
+					err = fmt.Errorf("%s was renamed or removed outside while the command ran, which lifts its protection inside; the command was stopped", lost)
+				}
+				fmt.Fprintf(os.Stderr, "sandboxauth confinement: %v\n", err)
+				orphaned.Store(true) // kill what is left, as when bubblewrap is gone
+				_ = unix.Kill(-1, unix.SIGKILL)
+			}()
+			status = reapAll(pid, &orphaned)
+			reaped.Store(true)
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "sandboxauth confinement: %v\n", err)
-	} else {
-		status = reapAll(pid, &orphaned)
 	}
 	_, _ = ended.Write([]byte{1})
 	var b [1]byte
@@ -186,7 +207,7 @@ func startRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-
 // forkRestricted restricts the calling thread and starts the command from
 // it (see startRestricted) once taken is closed.
 func forkRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-chan struct{}) (int, error) {
-	fd, err := writeRuleset(s.ABI, s.Writable)
+	fd, err := fileRuleset(s.ABI, s.Writable, s.Reads)
 	if err != nil {
 		return 0, err
 	}

@@ -2,6 +2,7 @@ package confine
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -86,13 +87,21 @@ func writeRights(abi int) (handled, granted uint64) {
 	return handled, handled &^ (unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK)
 }
 
-// writeRuleset returns a Landlock ruleset that allows writing only beneath
+// fileRuleset returns a Landlock ruleset that allows writing only beneath
 // the given paths (a file among them may be written, not replaced); a path
-// that does not exist is skipped. Where the kernel scopes (ABI 6), it
-// also keeps a process of the domain from signalling, and from connecting
-// to the abstract sockets of, any process outside it.
-func writeRuleset(abi int, writable []string) (int, error) {
+// that does not exist is skipped. With reads, it handles reading too (see
+// readRules): reading is allowed beneath the writable paths, the grants
+// and the masks only, and listing directories everywhere. Where the
+// kernel scopes (ABI 6), it also keeps a process of the domain from
+// signalling, and from connecting to the abstract sockets of, any process
+// outside it.
+func fileRuleset(abi int, writable []string, reads *readRules) (int, error) {
 	handled, granted := writeRights(abi)
+	const read = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR
+	if reads != nil {
+		handled |= read
+		granted |= read
+	}
 	attr := unix.LandlockRulesetAttr{Access_fs: handled}
 	if abi >= abiScope {
 		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
@@ -101,23 +110,44 @@ func writeRuleset(abi int, writable []string) (int, error) {
 	if err != nil {
 		return -1, fmt.Errorf("creating the Landlock ruleset: %v", err)
 	}
-	for _, w := range writable {
-		pfd, err := unix.Open(w, unix.O_PATH|unix.O_CLOEXEC, 0)
+	add := func(p string, rights uint64) error {
+		pfd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
 		if err != nil {
-			continue // not in this view (a Writable entry that does not exist)
+			return nil // not in this view (a Writable entry that does not exist, an entry gone since)
 		}
-		rights := granted
+		defer unix.Close(pfd)
 		var st unix.Stat_t
 		if unix.Fstat(pfd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			rights &= unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE
+			rights &= unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_READ_FILE
 		}
 		rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(pfd)}
-		_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
-		unix.Close(pfd)
-		if errno != 0 {
-			unix.Close(fd)
-			return -1, fmt.Errorf("a Landlock rule for %s: %v", w, errno)
+		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
+			return fmt.Errorf("a Landlock rule for %s: %v", p, errno)
 		}
+		return nil
+	}
+	rules := func() error {
+		for _, w := range writable {
+			if err := add(w, granted); err != nil {
+				return err
+			}
+		}
+		if reads == nil {
+			return nil
+		}
+		if err := add("/", unix.LANDLOCK_ACCESS_FS_READ_DIR); err != nil {
+			return err
+		}
+		for _, p := range append(slices.Clone(reads.Grants), reads.Masks...) {
+			if err := add(p, read); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := rules(); err != nil {
+		unix.Close(fd)
+		return -1, err
 	}
 	return fd, nil
 }

@@ -1,0 +1,98 @@
+package confine
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// The hidden paths outside the writable places (the user's credentials)
+// are kept from the command twice. A mount covers each in its view (see
+// bwrapArgs). But a mount over one path is detached, in every mount
+// namespace, when another namespace renames or removes that path (Linux
+// 3.18): when the user's program saves ~/.git-credentials, or an agent its
+// token file, by rename while a command runs, the command would find the
+// new file in its place. So Landlock handles reading too: the command may
+// read only beneath rules granted to inodes, and no rule reaches a hidden
+// path. Each directory that holds a hidden path (the home, ~/.config, /,
+// ...) gets no reading rule of its own; each of its entries does, but the
+// hidden ones and those holding one, which get the same treatment, and
+// the symbolic links (the path they lead to is judged). A file made in
+// such a directory after the start, a hidden path's replacement among
+// them, has no rule and cannot be read. The mounts that cover the hidden
+// paths get a rule each (their inodes, not the paths'), so that the
+// command reads the empty directory or file it is shown. Listing a
+// directory stays allowed everywhere: names, not contents.
+//
+// Hidden paths inside the writable places (a project's .env) cannot be
+// kept so: the place's rule, which lets the command read what it writes,
+// reaches everything beneath. See the helper's watch of the mount table
+// for them.
+
+// readRules are the reading rules of a view whose hidden paths outside
+// the writable places are kept by Landlock.
+type readRules struct {
+	// Grants are the paths granted reading beneath them: the entries of
+	// the directories that hold hidden paths, but those.
+	Grants []string `json:"grants"`
+	// Masks are the hidden paths, each granted reading of what covers it
+	// in the view (resolved in the view, where the cover is).
+	Masks []string `json:"masks"`
+}
+
+// readRulesFor returns v's reading rules, or nil where Landlock need not
+// handle reading: no hidden path outside the writable places, or a view
+// that shows only what Policy.Readable names (where a hidden path is not
+// mounted at all).
+func readRulesFor(v *view) *readRules {
+	if v.readable != nil {
+		return nil
+	}
+	var hidden []string
+	for _, h := range append(slices.Clone(v.hiddenDirs), v.hiddenFile...) {
+		if v.writableRoot(h) == "" && !slices.Contains(v.closed, h) {
+			hidden = append(hidden, h)
+		}
+	}
+	if len(hidden) == 0 {
+		return nil
+	}
+	slices.Sort(hidden)
+	// A hidden path beneath another is kept with it (sorted, it follows
+	// the other, or one beneath the other).
+	outer := hidden[:0]
+	for _, h := range hidden {
+		if len(outer) == 0 || !strings.HasPrefix(h, outer[len(outer)-1]+"/") {
+			outer = append(outer, h)
+		}
+	}
+	hidden = outer
+	isHidden := map[string]bool{}
+	holds := map[string]bool{} // directories holding a hidden path
+	for _, h := range hidden {
+		isHidden[h] = true
+		for d := filepath.Dir(h); ; d = filepath.Dir(d) {
+			holds[d] = true
+			if d == "/" {
+				break
+			}
+		}
+	}
+	r := &readRules{Masks: hidden}
+	for d := range holds {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue // nothing in it is granted: fail closed
+		}
+		for _, e := range entries {
+			p := filepath.Join(d, e.Name())
+			if isHidden[p] || holds[p] || e.Type()&os.ModeSymlink != 0 {
+				continue
+			}
+			r.Grants = append(r.Grants, p)
+		}
+	}
+	slices.Sort(r.Grants)
+	return r
+}
