@@ -37,7 +37,8 @@
 //     the Landlock rulesets; connectguard_linux.go stands behind the
 //     command's connect calls;
 //   - helper_linux.go is the sandbox's first process (which adds
-//     Landlock's write rules, starts the command and waits for the whole
+//     Landlock's rules, readrules_linux.go's among them, watches the mount
+//     table (mountwatch_linux.go), starts the command and waits for the whole
 //     sandbox), from a thread of its own (threads_linux.go);
 //     control_linux.go holds the pipes between it and the starting thread
 //     that let cmd.Wait return only once the sandbox is gone;
@@ -114,6 +115,19 @@
 //     symbolic link allowed on the way, so what is mounted is what was
 //     checked, whatever a confined command of the same sandbox renames
 //     meanwhile.
+//   - A mount over one path is detached in every mount namespace when
+//     another renames or removes that path, as the user's programs do
+//     while a command runs (git rewrites .git/config by renaming
+//     config.lock over it; credential helpers, agents refreshing a token
+//     and editors save by rename). So the hidden paths outside the
+//     writable places are kept by Landlock too, whose domain then handles
+//     reading: a new file in their place has no rule and cannot be read
+//     (readrules_linux.go). Inside the writable places no Landlock rule
+//     can keep a single path, so the helper watches the view's mount
+//     table and, when a mount over a path there is detached, kills every
+//     process of the sandbox at once and says why on the command's
+//     standard error (mountwatch_linux.go); a shown file (Policy.Shown) is
+//     a copy, so the user's writes in place do not reach it.
 //   - A system-call filter (installed by bubblewrap just before the
 //     command starts): TIOCSTI and TIOCLINUX, which type into a terminal,
 //     TIOCSETD, whose line discipline would outlive the command, the
@@ -190,6 +204,11 @@
 //     package's quarantine) acts only once the command has ended. No
 //     mount can stop it, since the command must be able to write the
 //     index (git add) and make directories.
+//   - Between a rename outside that detaches a mount inside the writable
+//     places and the helper's kill (microseconds on an idle machine), a
+//     command polling for it can read or write the path: append to
+//     .git/config, read the .env the user just saved. The kill stops it
+//     from going on; what it wrote in that time stays.
 //   - A file of the sandbox that is a hard link to a file outside (pnpm's
 //     store links into node_modules, for example) is one file: writing it
 //     writes the original. New hard links into the sandbox cannot be made
