@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // BenchmarkStart compares starting and waiting for /bin/true confined by
@@ -189,4 +191,42 @@ func BenchmarkCheckSandbox(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkReadRules: the reading rules of DefaultPolicy's view (see
+// readRules): "compute" lists the directories that hold hidden paths
+// outside the writable places (the starting process does it), "ruleset"
+// builds the Landlock ruleset from them (the sandbox's first process does
+// it, before the command starts; here in this process, which it does not
+// restrict). The metric grants is how many entries get a rule.
+func BenchmarkReadRules(b *testing.B) {
+	requireConfinement(b)
+	sb := b.TempDir()
+	p := DefaultPolicy(sb)
+	v, err := resolveView(newTrue(sb), &p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := readRulesFor(v)
+	if r == nil {
+		b.Skip("no hidden path outside the sandbox here")
+	}
+	b.Run("compute", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			_ = readRulesFor(v)
+		}
+		b.ReportMetric(float64(r.count()), "grants")
+	})
+	b.Run("ruleset", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			fd, err := fileRuleset(landlockABI(), helperWritable(v), r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			unix.Close(fd)
+		}
+		b.ReportMetric(float64(r.count()), "grants")
+	})
 }

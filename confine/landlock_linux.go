@@ -2,7 +2,7 @@ package confine
 
 import (
 	"fmt"
-	"slices"
+	"path/filepath"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -110,36 +110,61 @@ func fileRuleset(abi int, writable []string, reads *readRules) (int, error) {
 	if err != nil {
 		return -1, fmt.Errorf("creating the Landlock ruleset: %v", err)
 	}
-	add := func(p string, rights uint64) error {
-		pfd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+	addFD := func(pfd int, rights uint64) unix.Errno {
+		rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(pfd)}
+		_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+		return errno
+	}
+	const fileRights = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_EXECUTE
+	// add grants rights beneath name in the directory dir (a descriptor
+	// of the directory named in, or AT_FDCWD for an absolute name); what is not
+	// in the view (an entry gone since, a Writable entry that does not
+	// exist) is passed over. An entry that is not a directory gets only
+	// the rights a file can have.
+	add := func(dir int, in, name string, rights uint64) error {
+		pfd, err := unix.Openat(dir, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != nil {
-			return nil // not in this view (a Writable entry that does not exist, an entry gone since)
+			return nil
 		}
 		defer unix.Close(pfd)
-		var st unix.Stat_t
-		if unix.Fstat(pfd, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
-			rights &= unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_READ_FILE
+		errno := addFD(pfd, rights)
+		if errno == unix.EINVAL {
+			errno = addFD(pfd, rights&fileRights)
 		}
-		rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(pfd)}
-		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
-			return fmt.Errorf("a Landlock rule for %s: %v", p, errno)
+		if errno != 0 {
+			return fmt.Errorf("a Landlock rule for %s: %v", filepath.Join(in, name), errno)
 		}
 		return nil
 	}
 	rules := func() error {
 		for _, w := range writable {
-			if err := add(w, granted); err != nil {
+			if err := add(unix.AT_FDCWD, "", w, granted); err != nil {
 				return err
 			}
 		}
 		if reads == nil {
 			return nil
 		}
-		if err := add("/", unix.LANDLOCK_ACCESS_FS_READ_DIR); err != nil {
+		if err := add(unix.AT_FDCWD, "", "/", unix.LANDLOCK_ACCESS_FS_READ_DIR); err != nil {
 			return err
 		}
-		for _, p := range append(slices.Clone(reads.Grants), reads.Masks...) {
-			if err := add(p, read); err != nil {
+		for _, g := range reads.Grants {
+			dfd, err := unix.Open(g.Dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				continue
+			}
+			for _, names := range [][]string{g.Dirs, g.Files} {
+				for _, name := range names {
+					if err := add(dfd, g.Dir, name, read); err != nil {
+						unix.Close(dfd)
+						return err
+					}
+				}
+			}
+			unix.Close(dfd)
+		}
+		for _, m := range reads.Masks {
+			if err := add(unix.AT_FDCWD, "", m, read); err != nil {
 				return err
 			}
 		}

@@ -131,14 +131,24 @@ func TestReadRulesFor(t *testing.T) {
 	}
 	r := readRulesFor(v)
 	require.NotNil(t, r)
-	assert.Equal(t, []string{filepath.Join(home, ".config/gh"), filepath.Join(home, ".netrc"), filepath.Join(home, ".ssh")}, r.Masks)
-	assert.Contains(t, r.Grants, filepath.Join(home, ".bashrc"))
-	assert.Contains(t, r.Grants, filepath.Join(home, ".config/nvim"))
-	assert.Contains(t, r.Grants, filepath.Join(home, "src"))
-	for _, no := range []string{home, filepath.Join(home, ".config"), filepath.Join(home, ".ssh"), filepath.Join(home, ".netrc"), filepath.Join(home, "keys"), root, "/"} {
-		assert.NotContains(t, r.Grants, no)
+	var grants []string
+	for _, g := range r.Grants {
+		for _, name := range g.Dirs {
+			grants = append(grants, filepath.Join(g.Dir, name))
+		}
+		for _, name := range g.Files {
+			grants = append(grants, filepath.Join(g.Dir, name))
+		}
 	}
-	assert.Contains(t, r.Grants, "/usr")
+	assert.Equal(t, len(grants), r.count())
+	assert.Equal(t, []string{filepath.Join(home, ".config/gh"), filepath.Join(home, ".netrc"), filepath.Join(home, ".ssh")}, r.Masks)
+	assert.Contains(t, grants, filepath.Join(home, ".bashrc"))
+	assert.Contains(t, grants, filepath.Join(home, ".config/nvim"))
+	assert.Contains(t, grants, filepath.Join(home, "src"))
+	for _, no := range []string{home, filepath.Join(home, ".config"), filepath.Join(home, ".ssh"), filepath.Join(home, ".netrc"), filepath.Join(home, "keys"), root, "/"} {
+		assert.NotContains(t, grants, no)
+	}
+	assert.Contains(t, grants, "/usr")
 
 	v.readable = []string{"/usr"}
 	assert.Nil(t, readRulesFor(v))

@@ -34,8 +34,8 @@ import (
 // the writable places are kept by Landlock.
 type readRules struct {
 	// Grants are the paths granted reading beneath them: the entries of
-	// the directories that hold hidden paths, but those.
-	Grants []string `json:"grants"`
+	// the directories that hold hidden paths, but those; by directory.
+	Grants []readDir `json:"grants"`
 	// Masks are the hidden paths, each granted reading of what covers it
 	// in the view (resolved in the view, where the cover is).
 	Masks []string `json:"masks"`
@@ -85,14 +85,38 @@ func readRulesFor(v *view) *readRules {
 		if err != nil {
 			continue // nothing in it is granted: fail closed
 		}
+		g := readDir{Dir: d}
 		for _, e := range entries {
 			p := filepath.Join(d, e.Name())
-			if isHidden[p] || holds[p] || e.Type()&os.ModeSymlink != 0 {
-				continue
+			switch {
+			case isHidden[p] || holds[p] || e.Type()&os.ModeSymlink != 0:
+			case e.IsDir():
+				g.Dirs = append(g.Dirs, e.Name())
+			default:
+				g.Files = append(g.Files, e.Name())
 			}
-			r.Grants = append(r.Grants, p)
 		}
+		r.Grants = append(r.Grants, g)
 	}
-	slices.Sort(r.Grants)
+	slices.SortFunc(r.Grants, func(a, b readDir) int { return strings.Compare(a.Dir, b.Dir) })
 	return r
+}
+
+// readDir is a directory holding hidden paths and its entries granted
+// reading: the directories among them, and the rest (files, devices,
+// sockets, FIFOs), whose rules may not name directory rights. An entry
+// that changed kind since is granted what fits it.
+type readDir struct {
+	Dir   string   `json:"dir"`
+	Dirs  []string `json:"dirs,omitempty"`
+	Files []string `json:"files,omitempty"`
+}
+
+// count is the number of entries granted.
+func (r *readRules) count() int {
+	n := 0
+	for _, g := range r.Grants {
+		n += len(g.Dirs) + len(g.Files)
+	}
+	return n
 }
