@@ -397,13 +397,7 @@ func ewahBits(b []byte) ([]uint64, int, error) {
 // length. A split index is read with its shared index. A missing index
 // holds none; one that cannot be read or is not understood is an error.
 func IndexGitlinks(gitDir string, hashLen int) ([]string, error) {
-	entries, err := readIndex(gitDir, hashLen, func(path string) ([]byte, bool, error) {
-		b, err := ReadUntrusted(path, maxIndexSize)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false, nil
-		}
-		return b, err == nil, err
-	})
+	entries, err := readIndexUntrusted(gitDir, hashLen)
 	if err != nil {
 		return nil, err
 	}
@@ -414,6 +408,18 @@ func IndexGitlinks(gitDir string, hashLen int) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// readIndexUntrusted reads the index of gitDir (see readIndex) from files
+// a confined command could have planted (see ReadUntrusted).
+func readIndexUntrusted(gitDir string, hashLen int) ([]IndexEntry, error) {
+	return readIndex(gitDir, hashLen, func(path string) ([]byte, bool, error) {
+		b, err := ReadUntrusted(path, maxIndexSize)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false, nil
+		}
+		return b, err == nil, err
+	})
 }
 
 // offsetVarint decodes git's offset varint (the prefix length of a

@@ -2,8 +2,6 @@ package repotrust
 
 import (
 	"bytes"
-	"errors"
-	"io/fs"
 	"path/filepath"
 )
 
@@ -25,13 +23,7 @@ func StoredFiles(gitDir, common string, hashLen int, workTree string, rels []str
 	if len(rels) == 0 {
 		return nil
 	}
-	entries, err := readIndex(gitDir, hashLen, func(path string) ([]byte, bool, error) {
-		b, err := ReadUntrusted(path, maxIndexSize)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false, nil
-		}
-		return b, err == nil, err
-	})
+	entries, err := readIndexUntrusted(gitDir, hashLen)
 	if err != nil {
 		return nil
 	}
