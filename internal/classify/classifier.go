@@ -287,6 +287,9 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	// git's global options.
 	args := argv
 	gitAt := "" // where git looks for its repository, -C applied
+	// gitHooks: the repository's hooks that the git command runs, when
+	// they are the project's (see gitRepository); applied after the lists.
+	gitHooks := safeCmdVerdict
 	if kind == programs.KindGit {
 		norm, dirs, problem := programs.GitGlobals(argv)
 		if problem != "" {
@@ -304,7 +307,9 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 			for _, d := range dirs {
 				gitAt = atCwd(gitAt, d)
 			}
-			if gv := r.gitRepository(cwd, dirs, args[1:]); gv.res != Safe {
+			if gv := r.gitRepository(cwd, dirs, args[1:]); gv.project {
+				gitHooks = gv
+			} else if gv.res != Safe {
 				floor = worseOf(floor, gv)
 			}
 		}
@@ -338,6 +343,9 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 		v = worseOf(v, r.runsGit(name, args[1:], cwd))
 	}
 	v = r.projectCode(name, args, cwd, v, listed, sp == nil)
+	if gitHooks.project {
+		v = withProjectHooks(v, gitHooks)
+	}
 	v = worseOf(v, r.operands(name, args, cwd, sp == nil))
 	if v.res != Safe && v.res != Blocked {
 		v = worseOf(v, r.writesOutside(name, args, cwd))
@@ -1051,17 +1059,54 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 		return mkVerdict(Dangerous, "rule: git repository outside the sandbox",
 			"git would run in a directory outside the sandbox, whose repository configuration may name programs to run")
 	}
-	ok, subject, reason := f.Decide(repotrust.GitCommand(args), func(p repotrust.Problem) bool {
-		root := f.WorkTree
-		if root == "" {
-			root = r.sandboxRoot()
+	root := f.WorkTree
+	if root == "" {
+		root = r.sandboxRoot()
+	}
+	cmd := repotrust.GitCommand(args)
+	projectHooks := "" // a core.hooksPath directory of the project's
+	j := f.Judge(cmd, func(p repotrust.Problem) bool {
+		if p.Setting != "core.hookspath" {
+			return false
 		}
-		return p.Setting == "core.hookspath" && r.protectedHooks(root, p.Value)
+		if r.protectedHooks(root, p.Value) {
+			return true
+		}
+		if dir, ok := r.hooksDirInside(root, p.Value); ok {
+			projectHooks = dir
+			return true
+		}
+		return false
+	}, func(h repotrust.Hook) bool {
+		_, inside, err := r.contains(h.Path)
+		return err == nil && inside
 	})
-	if !ok {
-		return mkVerdict(Dangerous, "rule: repository not trusted: "+subject, reason)
+	switch {
+	case !j.OK:
+		return mkVerdict(Dangerous, "rule: repository not trusted: "+j.Subject, j.Reason)
+	case j.Hook != nil:
+		return projectVerdict("git " + cmd.Name + " runs the repository's " + j.Hook.Name + " hook (" + j.Hook.Path + ")")
+	case projectHooks != "":
+		return projectVerdict("git " + cmd.Name + " with the project's hooks directory " + projectHooks + " (core.hooksPath)")
 	}
 	return safeCmdVerdict
+}
+
+// hooksDirInside returns the directory a core.hooksPath value names (taken
+// from root, the work tree, when relative) and whether it lies inside the
+// sandbox. A ~ path is never inside: git expands it with a HOME that is
+// not known here.
+func (r *cmdClassifier) hooksDirInside(root, value string) (string, bool) {
+	if value == "" || value[0] == '~' {
+		return "", false
+	}
+	dir := value
+	if !filepath.IsAbs(dir) {
+		dir = root + "/" + dir
+	}
+	dir = pathres.Clean(dir)
+	_, inside, err := r.contains(dir)
+	return dir, err == nil && inside
 }
 
 // repoFacts returns the facts of the repository git finds from dir (from

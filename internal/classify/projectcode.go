@@ -197,6 +197,28 @@ func (r *cmdClassifier) insideFile(name, file, cwd string) string {
 	return name + " " + file
 }
 
+// withProjectHooks applies hooks, the project-code verdict of a git
+// command that runs the project's own hooks (see gitRepository), to v,
+// the command's verdict after the lists: a command that is safe or
+// project code becomes (or stays) project code, which confinement answers;
+// one that the lists left to a person for another reason keeps that
+// reason, and the hooks count as they did before they were the project's
+// (the repository is not trusted), so that no hook lets confinement allow
+// a command the lists would not.
+func withProjectHooks(v, hooks Verdict) Verdict {
+	switch {
+	case v.res == Safe:
+		return hooks
+	case v.project:
+		// Both are project code; the hooks are the more telling name.
+		hooks.argv = v.argv
+		return hooks
+	}
+	what := strings.TrimPrefix(hooks.rule, ProjectRule)
+	plain := mkVerdict(Dangerous, "rule: repository not trusted: "+what, what+": a program in the repository")
+	return worseOf(v, plain)
+}
+
 // projectScript keeps the project-code label of a compound script only
 // when every segment is safe or project code itself: `foo && go test` is
 // not allowed on the strength of confinement while `foo` alone is asked
