@@ -31,6 +31,11 @@ type Verdict struct {
 	// project: runs project code, and nothing else made it dangerous (see
 	// projectcode.go).
 	project bool
+	// stale: a segment of a compound script that is dangerous only for
+	// being judged without trusting the file system (an earlier segment
+	// may write): judged trusting it, it is safe or project code (see
+	// staleSegments).
+	stale bool
 	// outside: a path the command names resolves outside the sandbox;
 	// writeOut: one it writes, creates or deletes does (a Write operand
 	// or option value, a writing redirection), which is named before any
@@ -610,8 +615,9 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 	// Per segment: the directories it was judged in, whether it was judged
 	// trusting the file system, and whether it may write.
 	type segState struct {
-		cur             []string
-		trusted, writes bool
+		cur                     []string
+		trusted, writes, inPipe bool
+		rejudged                bool // judged again, untrusted, for a writer of its pipeline
 	}
 	var buf [8]segState
 	st := buf[:0]
@@ -623,7 +629,7 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 		r.untrusted = wrote
 		v, dirs := r.segment(c, cur, depth, inPipe)
 		segs[i] = v
-		st = append(st, segState{cur: cur, trusted: !wrote, writes: r.segmentWrites(c, v, cur)})
+		st = append(st, segState{cur: cur, trusted: !wrote, writes: r.segmentWrites(c, v, cur), inPipe: inPipe})
 		next := cur
 		if len(dirs) > 0 {
 			next = dirs
@@ -655,11 +661,23 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 				if j != i && st[j].writes {
 					r.untrusted = true
 					segs[i], _ = r.segment(sc.Commands[i], st[i].cur, depth, last > first)
+					st[i].rejudged = true
 					break
 				}
 			}
 		}
 		first = last + 1
+	}
+	if !savedUntrusted && anyProject(segs) {
+		// Which segments are dangerous only for the distrust?
+		for i := range segs {
+			if (st[i].trusted && !st[i].rejudged) || segs[i].res != Dangerous || segs[i].project {
+				continue
+			}
+			r.untrusted = false
+			tv, _ := r.segment(sc.Commands[i], st[i].cur, depth, st[i].inPipe)
+			segs[i].stale = tv.res == Safe || tv.project
+		}
 	}
 	for _, v := range segs {
 		overall = worseOf(overall, v)

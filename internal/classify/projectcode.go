@@ -168,6 +168,9 @@ func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) 
 			return "program in the project " + arg0
 		}
 	}
+	if dir, ok := r.projectOnPath(args[0]); ok {
+		return "program in the project " + dir + "/" + args[0]
+	}
 	if what, known := programs.RunsProjectCode(name, args[1:]); known {
 		return what
 	}
@@ -175,14 +178,34 @@ func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) 
 	if in == nil {
 		return ""
 	}
-	file, module := in.Run(args[1:])
-	if module {
+	file, module, inline := in.Run(args[1:])
+	switch {
+	case module:
 		return name + " " + in.Module()
-	}
-	if file == "" {
+	case inline != "":
+		// Code the model chose, on the command line: no more than a file
+		// it could have written in the project and run.
+		return name + " " + inline + " (inline code)"
+	case file == "-":
+		return name + " - (a script on standard input)"
+	case file == "":
 		return ""
 	}
 	return r.insideFile(name, file, cwd)
+}
+
+// projectOnPath returns the PATH directory inside the sandbox that holds a
+// program named arg0 (written without a slash): node_modules/.bin, an
+// activated .venv/bin, a project's bin/ on PATH. Such a program is the
+// project's, as ./node_modules/.bin/vite is. Not with PATH unset for the
+// command (its search is then the shell's default, not the PATH scanned)
+// or while the file system is not trusted (see cmdClassifier.untrusted).
+func (r *cmdClassifier) projectOnPath(arg0 string) (string, bool) {
+	sp := r.searchPath
+	if sp == nil || r.sandbox == "" || r.untrusted || sp.hasRelative || strings.IndexByte(arg0, '/') >= 0 || r.pathIsUnset() {
+		return "", false
+	}
+	return sp.shadow(arg0)
 }
 
 // insideFile labels "name file" when file is an existing regular file
@@ -222,16 +245,41 @@ func withProjectHooks(v, hooks Verdict) Verdict {
 // projectScript keeps the project-code label of a compound script only
 // when every segment is safe or project code itself: `foo && go test` is
 // not allowed on the strength of confinement while `foo` alone is asked
-// about.
+// about. A segment after project code is judged without trusting the file
+// system (the project code may write), and may be dangerous for that
+// alone (a path that may now be a link: `npm run build && npm test`,
+// `go generate && cat out.txt`); judged trusting it, such a segment is
+// safe or project code (it is marked stale), and the script is project
+// code: confined, what the earlier segment wrote can lead the later one
+// no further than project code itself reaches. Without confinement it is
+// asked about, as before.
 func projectScript(overall Verdict, segs []Verdict) Verdict {
-	if !overall.project {
+	if !overall.project && !(overall.stale && anyProject(segs)) {
 		return overall
 	}
-	for _, s := range segs {
-		if s.res != Safe && !s.project {
+	var first *Verdict
+	for i := range segs {
+		s := &segs[i]
+		if s.res != Safe && !s.project && !s.stale {
 			return mkVerdict(Dangerous, "rule: project code with another command: "+strings.Join(s.argv, " "),
 				"the script runs project code and "+strings.Join(s.argv, " ")+", which is "+s.res.String()+" ("+s.rule+"); a person decides")
 		}
+		if s.project && first == nil {
+			first = s
+		}
+	}
+	if !overall.project {
+		overall = *first
 	}
 	return overall
+}
+
+// anyProject reports whether a segment of a script runs project code.
+func anyProject(segs []Verdict) bool {
+	for i := range segs {
+		if segs[i].project {
+			return true
+		}
+	}
+	return false
 }
