@@ -668,15 +668,39 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 		}
 		first = last + 1
 	}
-	if !savedUntrusted && anyProject(segs) {
-		// Which segments are dangerous only for the distrust?
+	// The segments that are dangerous only for the distrust, when no other
+	// segment is dangerous for another reason (see projectScript): judged
+	// again trusting the file system, one that is safe is marked stale,
+	// and one that is project code takes that verdict.
+	if !savedUntrusted {
+		candidates := false
 		for i := range segs {
-			if (st[i].trusted && !st[i].rejudged) || segs[i].res != Dangerous || segs[i].project {
+			switch {
+			case segs[i].res == Safe || segs[i].project:
+				continue
+			case segs[i].res == Dangerous && (!st[i].trusted || st[i].rejudged):
+				candidates = true
+				continue
+			}
+			candidates = false
+			break
+		}
+		for i := range segs {
+			if !candidates {
+				break
+			}
+			if segs[i].res != Dangerous || segs[i].project {
 				continue
 			}
 			r.untrusted = false
 			tv, _ := r.segment(sc.Commands[i], st[i].cur, depth, st[i].inPipe)
-			segs[i].stale = tv.res == Safe || tv.project
+			switch {
+			case tv.project:
+				tv.stale = true
+				segs[i] = tv
+			case tv.res == Safe:
+				segs[i].stale = true
+			}
 		}
 	}
 	for _, v := range segs {

@@ -55,7 +55,7 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 		if v.res == Safe && noSpec {
 			return v
 		}
-		what = r.projectCodeRule(name, args, cwd)
+		what = r.projectCodeRule(name, args, cwd, v.res == Safe || v.res == None)
 		if what != "" && v.res == Safe {
 			// A default entry matched first; a safe entry of the user's
 			// own (or the session grant being tried) that matches too is
@@ -161,14 +161,17 @@ func (r *cmdClassifier) userProjectRule(name string, args []string) string {
 
 // projectCodeRule returns what runs project code in args (argv with
 // argv[0] as written; name is its normalised base name), e.g. "go test",
-// or "" when it does not.
-func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) string {
+// or "" when it does not. unlisted is set when the lists found the command
+// safe or on none of them: only then is a program found on PATH inside the
+// sandbox labelled, so that a name the lists hold dangerous (npm install,
+// rm -rf) keeps their answer whoever's program it is.
+func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string, unlisted bool) string {
 	if arg0 := args[0]; strings.IndexByte(arg0, '/') >= 0 && r.sandbox != "" {
 		if r.pathArg(arg0, cwd, false).res == Safe {
 			return "program in the project " + arg0
 		}
 	}
-	if dir, ok := r.projectOnPath(args[0]); ok {
+	if dir, ok := r.projectOnPath(args[0]); ok && unlisted {
 		return "program in the project " + dir + "/" + args[0]
 	}
 	if what, known := programs.RunsProjectCode(name, args[1:]); known {
