@@ -702,6 +702,13 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 				segs[i].stale = true
 			}
 		}
+		if anyProject(segs) {
+			for i := range segs {
+				if segs[i].stale && !segs[i].project {
+					segs[i] = afterProjectCode(segs[i])
+				}
+			}
+		}
 	}
 	for _, v := range segs {
 		overall = worseOf(overall, v)

@@ -245,34 +245,35 @@ func withProjectHooks(v, hooks Verdict) Verdict {
 	return worseOf(v, plain)
 }
 
+// afterProjectCode labels v, a segment of a script that runs project code
+// and dangerous only for being judged without trusting the file system
+// (stale: judged trusting it, it is safe), as project code: its danger is
+// the project code's before it. A segment after project code is judged
+// without trusting the file system (the project code may write), and may
+// be dangerous for that alone (a path that may now be a link: `npm run
+// build && npm test`, `go generate && cat out.txt`); confined, what the
+// earlier segment wrote can lead the later one no further than project
+// code itself reaches. Without confinement it is asked about, as before.
+func afterProjectCode(v Verdict) Verdict {
+	v.project = true
+	v.rule = ProjectRule + "beside project code, " + strings.TrimPrefix(v.rule, "rule: ")
+	return v
+}
+
 // projectScript keeps the project-code label of a compound script only
 // when every segment is safe or project code itself: `foo && go test` is
 // not allowed on the strength of confinement while `foo` alone is asked
-// about. A segment after project code is judged without trusting the file
-// system (the project code may write), and may be dangerous for that
-// alone (a path that may now be a link: `npm run build && npm test`,
-// `go generate && cat out.txt`); judged trusting it, such a segment is
-// safe or project code (it is marked stale), and the script is project
-// code: confined, what the earlier segment wrote can lead the later one
-// no further than project code itself reaches. Without confinement it is
-// asked about, as before.
+// about (a segment dangerous only for what the project code before it may
+// have written is project code itself: see afterProjectCode).
 func projectScript(overall Verdict, segs []Verdict) Verdict {
-	if !overall.project && !(overall.stale && anyProject(segs)) {
+	if !overall.project {
 		return overall
 	}
-	var first *Verdict
-	for i := range segs {
-		s := &segs[i]
-		if s.res != Safe && !s.project && !s.stale {
+	for _, s := range segs {
+		if s.res != Safe && !s.project {
 			return mkVerdict(Dangerous, "rule: project code with another command: "+strings.Join(s.argv, " "),
 				"the script runs project code and "+strings.Join(s.argv, " ")+", which is "+s.res.String()+" ("+s.rule+"); a person decides")
 		}
-		if s.project && first == nil {
-			first = s
-		}
-	}
-	if !overall.project {
-		overall = *first
 	}
 	return overall
 }
