@@ -181,3 +181,64 @@ func TestHookGitStashNamesItsHooks(t *testing.T) {
 		})
 	}
 }
+
+// TestHookConfinedModelCodeStaysInside: the attacks tried on the new
+// rewrites, kept. Inline code run through the confined rewrite cannot read
+// the user's credentials, change ~/.bashrc (here the home lies in the
+// temporary directory, which the confined command sees as its own, empty
+// one) or plant a git hook, and a command after project code cannot read a
+// credential through a link the project code made.
+func TestHookConfinedModelCodeStaysInside(t *testing.T) {
+	tests := []struct {
+		name, command string
+		setup         func(t *testing.T, c confinedProject)
+		needs         string
+		want          []string // lines the confined run prints
+	}{
+		{"python3 -c", `python3 -c 'import os
+h = os.environ["HOME"]
+for what, f in (("read", lambda: open(h + "/.ssh/id_rsa").read()),
+                ("append", lambda: open(h + "/.bashrc", "a").write("pwned")),
+                ("hook", lambda: open(".git/hooks/pre-commit", "w").write("x"))):
+    try:
+        f()
+        print(what, "done")
+    except OSError as e:
+        print(what, "failed")'`, nil, "python3", []string{"read failed", "hook failed"}},
+		{"a link made by project code", "./mklink.sh && cat leak", func(t *testing.T, c confinedProject) {
+			script := "#!/bin/sh\nln -sf '" + filepath.Join(c.home, ".ssh", "id_rsa") + "' leak\n"
+			require.NoError(t, os.WriteFile(filepath.Join(c.project, "mklink.sh"), []byte(script), 0o755))
+		}, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.needs != "" {
+				if _, err := exec.LookPath(tt.needs); err != nil {
+					t.Skipf("%s is not installed: %v", tt.needs, err)
+				}
+			}
+			c := newConfinedProject(t)
+			require.NoError(t, os.MkdirAll(filepath.Join(c.home, ".ssh"), 0o700))
+			require.NoError(t, os.WriteFile(filepath.Join(c.home, ".ssh", "id_rsa"), []byte("SECRET KEY\n"), 0o600))
+			require.NoError(t, os.WriteFile(filepath.Join(c.home, ".bashrc"), []byte("export X=1\n"), 0o644))
+			require.NoError(t, os.MkdirAll(filepath.Join(c.project, ".git", "hooks"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(c.project, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+			if tt.setup != nil {
+				tt.setup(t, c)
+			}
+			env := c.env(t)
+			r := runHookBin(t, c.project, env, claudeBash(t, c.project, tt.command), "hook", "--for", "claude-code")
+			decision, input := rewriteOf(t, r)
+			require.Equal(t, "allow", decision, "stdout: %s", r.stdout)
+			out, _ := shRun(t, c.project, env, input["command"].(string))
+			for _, w := range tt.want {
+				assert.Contains(t, out, w)
+			}
+			assert.NotContains(t, out, "SECRET KEY")
+			b, err := os.ReadFile(filepath.Join(c.home, ".bashrc"))
+			require.NoError(t, err)
+			assert.Equal(t, "export X=1\n", string(b))
+			assert.NoFileExists(t, filepath.Join(c.project, ".git", "hooks", "pre-commit"))
+		})
+	}
+}
