@@ -59,8 +59,8 @@ func TestRepositoryHooksAreProjectCode(t *testing.T) {
 		{"pre-commit: git add", hook(".git/hooks/pre-commit"), []string{"git", "add", "a.txt"}, false, "safe: git add", "", true},
 		{"post-index-change: git add", hook(".git/hooks/post-index-change"), []string{"git", "add", "a.txt"}, true, "post-index-change hook", "", false},
 		{"post-index-change: git status", hook(".git/hooks/post-index-change"), []string{"git", "status"}, true, "post-index-change hook", "", false},
-		{"core.hooksPath in the project: git commit", config("[core]\n\thooksPath = hooks\n", hook("hooks/pre-commit")), []string{"git", "commit", "-m", "x"}, true, "core.hooksPath", "", false},
-		{"core.hooksPath in the project: git log", config("[core]\n\thooksPath = hooks\n", hook("hooks/pre-commit")), []string{"git", "log"}, true, "core.hooksPath", "", false},
+		{"core.hooksPath in the project: git commit", config("[core]\n\thooksPath = hooks\n", hook("hooks/pre-commit")), []string{"git", "commit", "-m", "x"}, true, "core.hookspath", "", false},
+		{"core.hooksPath in the project: git log", config("[core]\n\thooksPath = hooks\n", hook("hooks/pre-commit")), []string{"git", "log"}, true, "core.hookspath", "", false},
 		{"core.hooksPath outside", config("[core]\n\thooksPath = " + outside + "\n"), []string{"git", "commit", "-m", "x"}, false, "core.hookspath", "", false},
 		{"core.hooksPath in ~", config("[core]\n\thooksPath = ~/hooks\n"), []string{"git", "commit", "-m", "x"}, false, "core.hookspath", "", false},
 		{"hook linked outside", func(t *testing.T, sb string) {

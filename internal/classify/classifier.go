@@ -1134,9 +1134,13 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 	case !j.OK:
 		return mkVerdict(Dangerous, "rule: repository not trusted: "+j.Subject, j.Reason)
 	case j.Hook != nil:
-		return projectVerdict("git " + cmd.Name + " runs the repository's " + j.Hook.Name + " hook (" + j.Hook.Path + ")")
+		v := projectVerdict("git " + cmd.Name + " runs the repository's " + j.Hook.Name + " hook (" + j.Hook.Path + ")")
+		v.reason = repoHookReason
+		return v
 	case projectHooks != "":
-		return projectVerdict("git " + cmd.Name + " with the project's hooks directory " + projectHooks + " (core.hooksPath)")
+		v := projectVerdict("git " + cmd.Name + " takes its hooks from " + projectHooks + ", a directory of the project (core.hookspath)")
+		v.reason = repoHookReason
+		return v
 	}
 	return safeCmdVerdict
 }

@@ -37,8 +37,16 @@ const ProjectRule = "rule: project code: "
 // the user's own (one with no reason of its own) lets run.
 const ownSafeReason = "a safe entry of the user's own matches this command; it decides for project code too"
 
-// projectCodeReason is the reason given for every project-code verdict.
-const projectCodeReason = "runs code defined by files in the project (tests, build or package scripts, configuration that is code), which the classifier cannot see"
+// ProjectCodeReason is the reason given for a project-code verdict, unless
+// one of the reasons below says more.
+const ProjectCodeReason = "runs code defined by files in the project (tests, build or package scripts, configuration that is code), which the classifier cannot see"
+
+// The reasons of the project-code verdicts of code the model chose.
+const (
+	inlineCodeReason  = "runs code given on the command line or standard input, which the model chose: it reaches no further than a file the model could have written in the project"
+	pathProgramReason = "runs a program found in a PATH directory inside the sandbox, which the project or the model put there"
+	repoHookReason    = "runs a hook of the repository's own, a program in the project"
+)
 
 // projectCode labels v as project code when the lists decided it alone
 // (v is still listed, the lists' own verdict) and the command runs project
@@ -50,12 +58,15 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 	if v.res != listed.res || v.rule != listed.rule || v.res == Blocked || v.res == Inscrutable {
 		return v
 	}
-	what := r.userProjectRule(name, args)
+	what, why := r.userProjectRule(name, args), ""
 	if what == "" {
 		if v.res == Safe && noSpec {
 			return v
 		}
-		what = r.projectCodeRule(name, args, cwd, v.res == Safe || v.res == None)
+		what, why = r.projectCodeRule(name, args, cwd, v.res == Safe || v.res == None)
+		if why == inlineCodeReason && v.res == Dangerous && v.reason != "" {
+			why = v.reason // the lists' own words: "runs inline code or a module"
+		}
 		if what != "" && v.res == Safe {
 			// A default entry matched first; a safe entry of the user's
 			// own (or the session grant being tried) that matches too is
@@ -84,7 +95,11 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 		return mkVerdict(Dangerous, "rule: project code with an excluded option: "+what,
 			"runs project code with an option that its safe entry excludes (it may run other programs or read outside the sandbox); a person decides")
 	}
-	return projectVerdict(what)
+	pv := projectVerdict(what)
+	if why != "" {
+		pv.reason = why
+	}
+	return pv
 }
 
 // specRejects reports whether the program spec of this command form (npm
@@ -134,7 +149,7 @@ func (r *cmdClassifier) guardedOut(name string, args []string) bool {
 }
 
 func projectVerdict(what string) Verdict {
-	return Verdict{res: Dangerous, rule: ProjectRule + what, reason: projectCodeReason, project: true}
+	return Verdict{res: Dangerous, rule: ProjectRule + what, reason: ProjectCodeReason, project: true}
 }
 
 // scriptFile is the verdict of a shell running a script file (sh build.sh):
@@ -161,40 +176,41 @@ func (r *cmdClassifier) userProjectRule(name string, args []string) string {
 
 // projectCodeRule returns what runs project code in args (argv with
 // argv[0] as written; name is its normalised base name), e.g. "go test",
-// or "" when it does not. unlisted is set when the lists found the command
+// or "" when it does not, and the reason to give when the common one
+// (ProjectCodeReason) would not say it. unlisted is set when the lists found the command
 // safe or on none of them: only then is a program found on PATH inside the
 // sandbox labelled, so that a name the lists hold dangerous (npm install,
 // rm -rf) keeps their answer whoever's program it is.
-func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string, unlisted bool) string {
+func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string, unlisted bool) (what, why string) {
 	if arg0 := args[0]; strings.IndexByte(arg0, '/') >= 0 && r.sandbox != "" {
 		if r.pathArg(arg0, cwd, false).res == Safe {
-			return "program in the project " + arg0
+			return "program in the project " + arg0, ""
 		}
 	}
 	if dir, ok := r.projectOnPath(args[0]); ok && unlisted {
-		return "program in the project " + dir + "/" + args[0]
+		return "program in the project " + dir + "/" + args[0], pathProgramReason
 	}
 	if what, known := programs.RunsProjectCode(name, args[1:]); known {
-		return what
+		return what, ""
 	}
 	in := programs.InterpreterOf(versionless(name))
 	if in == nil {
-		return ""
+		return "", ""
 	}
 	file, module, inline := in.Run(args[1:])
 	switch {
 	case module:
-		return name + " " + in.Module()
+		return name + " " + in.Module(), ""
 	case inline != "":
 		// Code the model chose, on the command line: no more than a file
 		// it could have written in the project and run.
-		return name + " " + inline + " (inline code)"
+		return name + " " + inline + " (inline code)", inlineCodeReason
 	case file == "-":
-		return name + " - (a script on standard input)"
+		return name + " - (a script on standard input)", inlineCodeReason
 	case file == "":
-		return ""
+		return "", ""
 	}
-	return r.insideFile(name, file, cwd)
+	return r.insideFile(name, file, cwd), ""
 }
 
 // projectOnPath returns the PATH directory inside the sandbox that holds a
