@@ -67,6 +67,7 @@ func TestModelCodeIsProjectCode(t *testing.T) {
 			// A sh -c script is split and judged as the same script given
 			// directly.
 			{"bash", "-c", "sh -c " + shellWord(tt.script)},
+			{"sh", "-c", tt.script},
 		} {
 			c, err := s.Classify(CommandSite{SandboxDir: sb, Cwd: sb}, argv)
 			require.NoError(t, err)
