@@ -63,7 +63,12 @@ func (f *Facts) Judge(c Command, accept func(p Problem) bool, own func(h Hook) b
 				}
 				continue
 			}
-			return Judgement{Subject: "hook " + h.Name, Reason: "git " + c.Name + " runs the " + h.Name + " hook (" + h.Path + "), a program in the repository"}
+			runs := "runs"
+			if c.AnyHook {
+				// Not known to run only some hooks: it may run this one.
+				runs = "is not known to leave any hook alone, so it may run"
+			}
+			return Judgement{Subject: "hook " + h.Name, Reason: "git " + c.Name + " " + runs + " the " + h.Name + " hook (" + h.Path + "), a program in the repository"}
 		}
 	}
 	if c.Writes && f.Outside != "" {

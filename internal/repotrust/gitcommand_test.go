@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestGitCommand: the hooks and writes of each subcommand form.
@@ -58,4 +59,27 @@ func TestGitCommand(t *testing.T) {
 		}
 		assert.Equal(t, c.writes, cmd.Writes, "git %v", c.args)
 	}
+}
+
+// TestDecideNamesTheHookRun: the reason names a hook the subcommand runs
+// (git stash runs no pre-commit hook, so a repository with only that one
+// lets it pass here), and for a subcommand not known to run only some
+// hooks it says so rather than claim the hook runs.
+func TestDecideNamesTheHookRun(t *testing.T) {
+	f := &Facts{Found: true, Hooks: []Hook{{Name: "pre-commit", Path: "/r/.git/hooks/pre-commit"}}}
+	ok, _, _ := f.Decide(GitCommand([]string{"stash"}), nil)
+	assert.True(t, ok, "git stash runs no pre-commit hook")
+	ok, subject, reason := f.Decide(GitCommand([]string{"commit", "-m", "x"}), nil)
+	assert.False(t, ok)
+	assert.Equal(t, "hook pre-commit", subject)
+	assert.Equal(t, "git commit runs the pre-commit hook (/r/.git/hooks/pre-commit), a program in the repository", reason)
+	ok, _, reason = f.Decide(GitCommand([]string{"frobnicate"}), nil)
+	assert.False(t, ok)
+	assert.Contains(t, reason, "git frobnicate is not known to leave any hook alone, so it may run the pre-commit hook")
+
+	own := f.Judge(GitCommand([]string{"commit"}), nil, func(h Hook) bool { return true })
+	assert.True(t, own.OK)
+	require.NotNil(t, own.Hook)
+	assert.Equal(t, "pre-commit", own.Hook.Name)
+	assert.Nil(t, f.Judge(GitCommand([]string{"stash"}), nil, func(h Hook) bool { return true }).Hook, "git stash runs no pre-commit hook")
 }
