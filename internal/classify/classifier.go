@@ -1134,7 +1134,11 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 	case !j.OK:
 		return mkVerdict(Dangerous, "rule: repository not trusted: "+j.Subject, j.Reason)
 	case j.Hook != nil:
-		v := projectVerdict("git " + cmd.Name + " runs the repository's " + j.Hook.Name + " hook (" + j.Hook.Path + ")")
+		runs := " runs"
+		if cmd.AnyHook {
+			runs = " may run" // not known to run only some hooks
+		}
+		v := projectVerdict("git " + cmd.Name + runs + " the repository's " + j.Hook.Name + " hook (" + j.Hook.Path + ")")
 		v.reason = repoHookReason
 		return v
 	case projectHooks != "":
