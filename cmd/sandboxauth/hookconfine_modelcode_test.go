@@ -54,7 +54,9 @@ func TestHookConfinesModelCode(t *testing.T) {
 	writeHook := func(rel string) func(t *testing.T, c confinedProject, env []string) {
 		return func(t *testing.T, c confinedProject, env []string) {
 			gitRepoIn(t, c.project, env)
-			script := "#!/bin/sh\necho hook ran > inside.txt\necho leaked > '" + c.outside + "/outside.txt' 2>/dev/null\nexit 0\n"
+			// The hook also tries to change itself, which the user's next
+			// commit would run unconfined.
+			script := "#!/bin/sh\necho hook ran > inside.txt\necho leaked > '" + c.outside + "/outside.txt' 2>/dev/null\necho tampered >> \"$0\" 2>/dev/null\nexit 0\n"
 			p := filepath.Join(c.project, rel)
 			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 			require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
@@ -147,6 +149,11 @@ except OSError:
 			require.NoError(t, err, "the command ran; output: %s", out)
 			assert.Equal(t, tt.inside, string(got))
 			assert.NoFileExists(t, filepath.Join(c.outside, "outside.txt"), "the confined command wrote outside the project")
+			for _, hook := range []string{".git/hooks/pre-commit", "githooks/pre-commit"} {
+				if b, err := os.ReadFile(filepath.Join(c.project, hook)); err == nil {
+					assert.NotContains(t, string(b), "\ntampered\n", "the confined hook changed %s", hook)
+				}
+			}
 		})
 	}
 }
