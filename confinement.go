@@ -121,7 +121,11 @@ func projectCodeVerdict(c *call, f *facts) verdict {
 	if f.confined {
 		return askIf(c.requested, "the model asked for permission (the command "+confinedWhy+")")
 	}
-	return ask("the command runs project code (" + strings.TrimPrefix(f.class.Rule, classify.ProjectRule) + "), and nothing confines it: it can do whatever the user can")
+	what := strings.TrimPrefix(f.class.Rule, classify.ProjectRule)
+	if r := f.class.Reason; r != "" && r != classify.ProjectCodeReason {
+		what += ": " + r // inline code, a program on PATH, a hook: in words
+	}
+	return ask("the command runs project code (" + what + "), and nothing confines it: it can do whatever the user can")
 }
 
 // unavailableConfinement is the constructor's error when the kernel cannot

@@ -15,6 +15,11 @@ func FuzzProjectCode(f *testing.F) {
 		"node\x00--require\x00x\x00scripts/build.js", "./build.sh", "sh\x00build.sh", "yarn\x00dlx\x00x",
 		"bash\x00-c\x00go test ./... > /tmp/x", "timeout\x005\x00make\x00-j4", "env\x00GOFLAGS=-toolexec=x\x00go\x00test",
 		"python3\x00-W\x00error\x00manage.py", "bash\x00-c\x00rm -rf x; npm test",
+		// Code the model chose, and commands after project code.
+		"node\x00-e\x001", "python3\x00-Ic\x00x", "python3\x00-", "php\x00-r\x00echo 1;",
+		"bash\x00-c\x00./build.sh && cat a.txt", "bash\x00-c\x00./build.sh | tee build.log",
+		"bash\x00-c\x00sh -c './build.sh; ls sub'", "bash\x00-c\x00./build.sh && cat ~/.ssh/id_rsa",
+		"bash\x00-c\x00touch x && ./build.sh && cat x", "git\x00commit\x00-m\x00x", "git\x00stash",
 	} {
 		f.Add(s)
 	}

@@ -61,14 +61,22 @@ func TestProjectCodeLabel(t *testing.T) {
 		{[]string{"bash", "-c", "sh -c 'npm test'"}, true, dangerous},
 		{[]string{"bash", "-c", "go vet ./... && go test ./..."}, true, dangerous},
 		{[]string{"bash", "-c", "ls && go test ./... 2>&1 | tail"}, true, dangerous},
-		// Not project code: package management, inline code, no such file.
+		// Inline code and a script on standard input: code the model
+		// chose, no more than a file it could have written and run.
+		{[]string{"python3", "-c", "print(1)"}, true, dangerous},
+		{[]string{"python3", "-Bc", "print(1)"}, true, dangerous},
+		{[]string{"node", "-e", "1"}, true, dangerous},
+		{[]string{"node", "--eval=1"}, true, dangerous},
+		{[]string{"php", "-r", "echo 1;"}, true, dangerous},
+		{[]string{"python3", "-"}, true, dangerous},
+		{[]string{"bash", "-c", "node -e 1 && python3 -c 'print(1)'"}, true, dangerous},
+		// Not project code: package management, no such file, inline
+		// code that names a path outside.
 		{[]string{"yarn", "install"}, false, dangerous},
 		{[]string{"yarn"}, false, none},
 		{[]string{"bun", "add", "left-pad"}, false, dangerous},
-		{[]string{"python3", "-c", "print(1)"}, false, dangerous},
-		{[]string{"python3", "-Bc", "print(1)"}, false, dangerous},
-		{[]string{"node", "-e", "1"}, false, dangerous},
-		{[]string{"node", "--eval=1"}, false, dangerous},
+		{[]string{"node", "-e", "1", "~/.ssh/id_rsa"}, false, dangerous},
+		{[]string{"bash", "-c", "python3 -c 'print(1)' > ~/.bashrc"}, false, dangerous},
 		{[]string{"python3", "missing.py"}, false, none},
 		{[]string{"gofmt", "-l", "."}, false, safe},
 		{[]string{"just", "--version"}, false, safe},

@@ -20,7 +20,8 @@ func plant(t *testing.T, sb, rel string) {
 
 // TestSearchPathInsideSandbox: with a PATH directory inside the sandbox (an
 // activated .venv/bin), a program found there is never auto-allowed under a
-// safe name, and writing into that directory asks.
+// safe name (it is the project's program: project code, asked about
+// without confinement), and writing into that directory asks.
 func TestSearchPathInsideSandbox(t *testing.T) {
 	sb := newSandbox(t)
 	plant(t, sb, ".venv/bin/ls")
@@ -35,10 +36,10 @@ func TestSearchPathInsideSandbox(t *testing.T) {
 		argv []string
 		asks string // the rule the person is shown, or "" when auto-allowed
 	}{
-		{[]string{"ls", "-la"}, "program on PATH inside the sandbox"},
-		{[]string{"bash", "-c", "ls"}, "program on PATH inside the sandbox"},
-		{[]string{"env", "ls"}, "program on PATH inside the sandbox"},
-		{[]string{"timeout", "5", "ls"}, "program on PATH inside the sandbox"},
+		{[]string{"ls", "-la"}, "program in the project"},
+		{[]string{"bash", "-c", "ls"}, "program in the project"},
+		{[]string{"env", "ls"}, "program in the project"},
+		{[]string{"timeout", "5", "ls"}, "program in the project"},
 		{[]string{"cat", "README.md"}, ""}, // cat is not in .venv/bin
 		{[]string{"git", "status"}, ""},
 		{[]string{"touch", ".venv/bin/cat"}, "writes into a PATH directory"},
@@ -99,7 +100,8 @@ func TestSearchPathThroughSymlink(t *testing.T) {
 		t.Setenv("PATH", c.path+":/usr/bin:/bin")
 		cl, err := cmds.Classify(CommandSite{SandboxDir: c.sandbox}, []string{"cat", "README.md"})
 		require.NoError(t, err)
-		assert.Equal(t, CommandCheckResultNone, cl.Result, "PATH %s, sandbox %s: %s", c.path, c.sandbox, cl.Rule)
+		assert.Equal(t, CommandCheckResultDangerous, cl.Result, "PATH %s, sandbox %s: %s", c.path, c.sandbox, cl.Rule)
+		assert.True(t, cl.ProjectCode, "the project's cat: PATH %s, sandbox %s: %s", c.path, c.sandbox, cl.Rule)
 		cl, err = cmds.Classify(CommandSite{SandboxDir: c.sandbox}, []string{"touch", "bin/grep"})
 		require.NoError(t, err)
 		assert.Equal(t, CommandCheckResultDangerous, cl.Result, "PATH %s, sandbox %s: %s", c.path, c.sandbox, cl.Rule)

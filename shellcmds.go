@@ -257,9 +257,13 @@ type Classification struct {
 	// analysed segment by segment; nil otherwise.
 	Segments []Classification
 	// ProjectCode reports that the command runs code defined by files in
-	// the project (go test, npm run, make, ./build.sh, ...) and that this
-	// alone made it dangerous: with WithConfinement the Sandbox and
-	// Permissive policies allow it. A command that a safe matcher of the
+	// the project (go test, npm run, make, ./build.sh, a git command that
+	// runs the repository's own hook, ...) or code the model chose, which
+	// reaches no further (python3 -c, node -e, a program of a PATH
+	// directory inside the sandbox, a command after project code that only
+	// what it may have written makes dangerous), and that this alone made
+	// it dangerous: with WithConfinement the Sandbox and Permissive
+	// policies allow it. A command that a safe matcher of the
 	// caller's own (AddSafe, the policy file's safe entries) matches is
 	// safe instead, default entries notwithstanding. See WithProjectCode.
 	ProjectCode bool

@@ -31,6 +31,11 @@ type Verdict struct {
 	// project: runs project code, and nothing else made it dangerous (see
 	// projectcode.go).
 	project bool
+	// stale: a segment of a compound script that is dangerous only for
+	// being judged without trusting the file system (an earlier segment
+	// may write): judged trusting it, it is safe or project code (see
+	// staleSegments).
+	stale bool
 	// outside: a path the command names resolves outside the sandbox;
 	// writeOut: one it writes, creates or deletes does (a Write operand
 	// or option value, a writing redirection), which is named before any
@@ -287,6 +292,9 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 	// git's global options.
 	args := argv
 	gitAt := "" // where git looks for its repository, -C applied
+	// gitHooks: the repository's hooks that the git command runs, when
+	// they are the project's (see gitRepository); applied after the lists.
+	gitHooks := safeCmdVerdict
 	if kind == programs.KindGit {
 		norm, dirs, problem := programs.GitGlobals(argv)
 		if problem != "" {
@@ -304,7 +312,9 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 			for _, d := range dirs {
 				gitAt = atCwd(gitAt, d)
 			}
-			if gv := r.gitRepository(cwd, dirs, args[1:]); gv.res != Safe {
+			if gv := r.gitRepository(cwd, dirs, args[1:]); gv.project {
+				gitHooks = gv
+			} else if gv.res != Safe {
 				floor = worseOf(floor, gv)
 			}
 		}
@@ -338,6 +348,9 @@ func (r *cmdClassifier) argvInner(argv []string, cwd string, depth int, fromScri
 		v = worseOf(v, r.runsGit(name, args[1:], cwd))
 	}
 	v = r.projectCode(name, args, cwd, v, listed, sp == nil)
+	if gitHooks.project {
+		v = withProjectHooks(v, gitHooks)
+	}
 	v = worseOf(v, r.operands(name, args, cwd, sp == nil))
 	if v.res != Safe && v.res != Blocked {
 		v = worseOf(v, r.writesOutside(name, args, cwd))
@@ -602,8 +615,9 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 	// Per segment: the directories it was judged in, whether it was judged
 	// trusting the file system, and whether it may write.
 	type segState struct {
-		cur             []string
-		trusted, writes bool
+		cur                     []string
+		trusted, writes, inPipe bool
+		rejudged                bool // judged again, untrusted, for a writer of its pipeline
 	}
 	var buf [8]segState
 	st := buf[:0]
@@ -615,7 +629,7 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 		r.untrusted = wrote
 		v, dirs := r.segment(c, cur, depth, inPipe)
 		segs[i] = v
-		st = append(st, segState{cur: cur, trusted: !wrote, writes: r.segmentWrites(c, v, cur)})
+		st = append(st, segState{cur: cur, trusted: !wrote, writes: r.segmentWrites(c, v, cur), inPipe: inPipe})
 		next := cur
 		if len(dirs) > 0 {
 			next = dirs
@@ -647,11 +661,54 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 				if j != i && st[j].writes {
 					r.untrusted = true
 					segs[i], _ = r.segment(sc.Commands[i], st[i].cur, depth, last > first)
+					st[i].rejudged = true
 					break
 				}
 			}
 		}
 		first = last + 1
+	}
+	// The segments that are dangerous only for the distrust, when no other
+	// segment is dangerous for another reason (see projectScript): judged
+	// again trusting the file system, one that is safe is marked stale,
+	// and one that is project code takes that verdict.
+	if !savedUntrusted {
+		candidates := false
+		for i := range segs {
+			switch {
+			case segs[i].res == Safe || segs[i].project:
+				continue
+			case segs[i].res == Dangerous && (!st[i].trusted || st[i].rejudged):
+				candidates = true
+				continue
+			}
+			candidates = false
+			break
+		}
+		for i := range segs {
+			if !candidates {
+				break
+			}
+			if segs[i].res != Dangerous || segs[i].project {
+				continue
+			}
+			r.untrusted = false
+			tv, _ := r.segment(sc.Commands[i], st[i].cur, depth, st[i].inPipe)
+			switch {
+			case tv.project:
+				tv.stale = true
+				segs[i] = tv
+			case tv.res == Safe:
+				segs[i].stale = true
+			}
+		}
+		if anyProject(segs) {
+			for i := range segs {
+				if segs[i].stale && !segs[i].project {
+					segs[i] = afterProjectCode(segs[i])
+				}
+			}
+		}
 	}
 	for _, v := range segs {
 		overall = worseOf(overall, v)
@@ -1051,17 +1108,62 @@ func (r *cmdClassifier) gitRepository(cwd string, dirs []string, args []string) 
 		return mkVerdict(Dangerous, "rule: git repository outside the sandbox",
 			"git would run in a directory outside the sandbox, whose repository configuration may name programs to run")
 	}
-	ok, subject, reason := f.Decide(repotrust.GitCommand(args), func(p repotrust.Problem) bool {
-		root := f.WorkTree
-		if root == "" {
-			root = r.sandboxRoot()
+	root := f.WorkTree
+	if root == "" {
+		root = r.sandboxRoot()
+	}
+	cmd := repotrust.GitCommand(args)
+	projectHooks := "" // a core.hooksPath directory of the project's
+	j := f.Judge(cmd, func(p repotrust.Problem) bool {
+		if p.Setting != "core.hookspath" {
+			return false
 		}
-		return p.Setting == "core.hookspath" && r.protectedHooks(root, p.Value)
+		if r.protectedHooks(root, p.Value) {
+			return true
+		}
+		if dir, ok := r.hooksDirInside(root, p.Value); ok {
+			projectHooks = dir
+			return true
+		}
+		return false
+	}, func(h repotrust.Hook) bool {
+		_, inside, err := r.contains(h.Path)
+		return err == nil && inside
 	})
-	if !ok {
-		return mkVerdict(Dangerous, "rule: repository not trusted: "+subject, reason)
+	switch {
+	case !j.OK:
+		return mkVerdict(Dangerous, "rule: repository not trusted: "+j.Subject, j.Reason)
+	case j.Hook != nil:
+		runs := " runs"
+		if cmd.AnyHook {
+			runs = " may run" // not known to run only some hooks
+		}
+		v := projectVerdict("git " + cmd.Name + runs + " the repository's " + j.Hook.Name + " hook (" + j.Hook.Path + ")")
+		v.reason = repoHookReason
+		return v
+	case projectHooks != "":
+		v := projectVerdict("git " + cmd.Name + " takes its hooks from " + projectHooks + ", a directory of the project (core.hookspath)")
+		v.reason = repoHookReason
+		return v
 	}
 	return safeCmdVerdict
+}
+
+// hooksDirInside returns the directory a core.hooksPath value names (taken
+// from root, the work tree, when relative) and whether it lies inside the
+// sandbox. A ~ path is never inside: git expands it with a HOME that is
+// not known here.
+func (r *cmdClassifier) hooksDirInside(root, value string) (string, bool) {
+	if value == "" || value[0] == '~' {
+		return "", false
+	}
+	dir := value
+	if !filepath.IsAbs(dir) {
+		dir = root + "/" + dir
+	}
+	dir = pathres.Clean(dir)
+	_, inside, err := r.contains(dir)
+	return dir, err == nil && inside
 }
 
 // repoFacts returns the facts of the repository git finds from dir (from

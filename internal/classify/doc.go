@@ -41,8 +41,13 @@
 //     names of its object store (gitcontents.go);
 //   - project code: test runners, build tools and scripts that run files
 //     the model may have written are dangerous with ProjectCode set
-//     (projectcode.go), so that confinement can allow them; project files
-//     that configure a safe program are checked too (projectfiles.go);
+//     (projectcode.go), so that confinement can allow them; so is code the
+//     model chose, which reaches no further: an interpreter's inline code,
+//     a program of a PATH directory inside the sandbox, a repository hook
+//     inside the sandbox that a git command runs, and a segment after
+//     project code that is dangerous only for the distrust of split.go;
+//     project files that configure a safe program are checked too
+//     (projectfiles.go);
 //   - compound scripts split into segments: after a segment that may write,
 //     later segments are judged without trusting the file system, and a
 //     read-only segment whose words name a file that steers programs

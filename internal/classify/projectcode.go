@@ -37,8 +37,16 @@ const ProjectRule = "rule: project code: "
 // the user's own (one with no reason of its own) lets run.
 const ownSafeReason = "a safe entry of the user's own matches this command; it decides for project code too"
 
-// projectCodeReason is the reason given for every project-code verdict.
-const projectCodeReason = "runs code defined by files in the project (tests, build or package scripts, configuration that is code), which the classifier cannot see"
+// ProjectCodeReason is the reason given for a project-code verdict, unless
+// one of the reasons below says more.
+const ProjectCodeReason = "runs code defined by files in the project (tests, build or package scripts, configuration that is code), which the classifier cannot see"
+
+// The reasons of the project-code verdicts of code the model chose.
+const (
+	inlineCodeReason  = "runs code given on the command line or standard input, which the model chose: it reaches no further than a file the model could have written in the project"
+	pathProgramReason = "runs a program found in a PATH directory inside the sandbox, which the project or the model put there"
+	repoHookReason    = "runs a hook of the repository's own, a program in the project"
+)
 
 // projectCode labels v as project code when the lists decided it alone
 // (v is still listed, the lists' own verdict) and the command runs project
@@ -50,12 +58,15 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 	if v.res != listed.res || v.rule != listed.rule || v.res == Blocked || v.res == Inscrutable {
 		return v
 	}
-	what := r.userProjectRule(name, args)
+	what, why := r.userProjectRule(name, args), ""
 	if what == "" {
 		if v.res == Safe && noSpec {
 			return v
 		}
-		what = r.projectCodeRule(name, args, cwd)
+		what, why = r.projectCodeRule(name, args, cwd, v.res == Safe || v.res == None)
+		if why == inlineCodeReason && v.res == Dangerous && v.reason != "" {
+			why = v.reason // the lists' own words: "runs inline code or a module"
+		}
 		if what != "" && v.res == Safe {
 			// A default entry matched first; a safe entry of the user's
 			// own (or the session grant being tried) that matches too is
@@ -84,7 +95,11 @@ func (r *cmdClassifier) projectCode(name string, args []string, cwd string, v, l
 		return mkVerdict(Dangerous, "rule: project code with an excluded option: "+what,
 			"runs project code with an option that its safe entry excludes (it may run other programs or read outside the sandbox); a person decides")
 	}
-	return projectVerdict(what)
+	pv := projectVerdict(what)
+	if why != "" {
+		pv.reason = why
+	}
+	return pv
 }
 
 // specRejects reports whether the program spec of this command form (npm
@@ -134,7 +149,7 @@ func (r *cmdClassifier) guardedOut(name string, args []string) bool {
 }
 
 func projectVerdict(what string) Verdict {
-	return Verdict{res: Dangerous, rule: ProjectRule + what, reason: projectCodeReason, project: true}
+	return Verdict{res: Dangerous, rule: ProjectRule + what, reason: ProjectCodeReason, project: true}
 }
 
 // scriptFile is the verdict of a shell running a script file (sh build.sh):
@@ -161,28 +176,55 @@ func (r *cmdClassifier) userProjectRule(name string, args []string) string {
 
 // projectCodeRule returns what runs project code in args (argv with
 // argv[0] as written; name is its normalised base name), e.g. "go test",
-// or "" when it does not.
-func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string) string {
+// or "" when it does not, and the reason to give when the common one
+// (ProjectCodeReason) would not say it. unlisted is set when the lists found the command
+// safe or on none of them: only then is a program found on PATH inside the
+// sandbox labelled, so that a name the lists hold dangerous (npm install,
+// rm -rf) keeps their answer whoever's program it is.
+func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string, unlisted bool) (what, why string) {
 	if arg0 := args[0]; strings.IndexByte(arg0, '/') >= 0 && r.sandbox != "" {
 		if r.pathArg(arg0, cwd, false).res == Safe {
-			return "program in the project " + arg0
+			return "program in the project " + arg0, ""
 		}
 	}
+	if dir, ok := r.projectOnPath(args[0]); ok && unlisted {
+		return "program in the project " + dir + "/" + args[0], pathProgramReason
+	}
 	if what, known := programs.RunsProjectCode(name, args[1:]); known {
-		return what
+		return what, ""
 	}
 	in := programs.InterpreterOf(versionless(name))
 	if in == nil {
-		return ""
+		return "", ""
 	}
-	file, module := in.Run(args[1:])
-	if module {
-		return name + " " + in.Module()
+	file, module, inline := in.Run(args[1:])
+	switch {
+	case module:
+		return name + " " + in.Module(), ""
+	case inline != "":
+		// Code the model chose, on the command line: no more than a file
+		// it could have written in the project and run.
+		return name + " " + inline + " (inline code)", inlineCodeReason
+	case file == "-":
+		return name + " - (a script on standard input)", inlineCodeReason
+	case file == "":
+		return "", ""
 	}
-	if file == "" {
-		return ""
+	return r.insideFile(name, file, cwd), ""
+}
+
+// projectOnPath returns the PATH directory inside the sandbox that holds a
+// program named arg0 (written without a slash): node_modules/.bin, an
+// activated .venv/bin, a project's bin/ on PATH. Such a program is the
+// project's, as ./node_modules/.bin/vite is. Not with PATH unset for the
+// command (its search is then the shell's default, not the PATH scanned)
+// or while the file system is not trusted (see cmdClassifier.untrusted).
+func (r *cmdClassifier) projectOnPath(arg0 string) (string, bool) {
+	sp := r.searchPath
+	if sp == nil || r.sandbox == "" || r.untrusted || sp.hasRelative || strings.IndexByte(arg0, '/') >= 0 || r.pathIsUnset() {
+		return "", false
 	}
-	return r.insideFile(name, file, cwd)
+	return sp.shadow(arg0)
 }
 
 // insideFile labels "name file" when file is an existing regular file
@@ -197,10 +239,48 @@ func (r *cmdClassifier) insideFile(name, file, cwd string) string {
 	return name + " " + file
 }
 
+// withProjectHooks applies hooks, the project-code verdict of a git
+// command that runs the project's own hooks (see gitRepository), to v,
+// the command's verdict after the lists: a command that is safe or
+// project code becomes (or stays) project code, which confinement answers;
+// one that the lists left to a person for another reason keeps that
+// reason, and the hooks count as they did before they were the project's
+// (the repository is not trusted), so that no hook lets confinement allow
+// a command the lists would not.
+func withProjectHooks(v, hooks Verdict) Verdict {
+	switch {
+	case v.res == Safe:
+		return hooks
+	case v.project:
+		// Both are project code; the hooks are the more telling name.
+		hooks.argv = v.argv
+		return hooks
+	}
+	what := strings.TrimPrefix(hooks.rule, ProjectRule)
+	plain := mkVerdict(Dangerous, "rule: repository not trusted: "+what, what+": a program in the repository")
+	return worseOf(v, plain)
+}
+
+// afterProjectCode labels v, a segment of a script that runs project code
+// and dangerous only for being judged without trusting the file system
+// (stale: judged trusting it, it is safe), as project code: its danger is
+// the project code's before it. A segment after project code is judged
+// without trusting the file system (the project code may write), and may
+// be dangerous for that alone (a path that may now be a link: `npm run
+// build && npm test`, `go generate && cat out.txt`); confined, what the
+// earlier segment wrote can lead the later one no further than project
+// code itself reaches. Without confinement it is asked about, as before.
+func afterProjectCode(v Verdict) Verdict {
+	v.project = true
+	v.rule = ProjectRule + "beside project code, " + strings.TrimPrefix(v.rule, "rule: ")
+	return v
+}
+
 // projectScript keeps the project-code label of a compound script only
 // when every segment is safe or project code itself: `foo && go test` is
 // not allowed on the strength of confinement while `foo` alone is asked
-// about.
+// about (a segment dangerous only for what the project code before it may
+// have written is project code itself: see afterProjectCode).
 func projectScript(overall Verdict, segs []Verdict) Verdict {
 	if !overall.project {
 		return overall
@@ -212,4 +292,14 @@ func projectScript(overall Verdict, segs []Verdict) Verdict {
 		}
 	}
 	return overall
+}
+
+// anyProject reports whether a segment of a script runs project code.
+func anyProject(segs []Verdict) bool {
+	for i := range segs {
+		if segs[i].project {
+			return true
+		}
+	}
+	return false
 }

@@ -20,7 +20,11 @@ import (
 // makes them dangerous (asked about), whatever the tree says now. Segments
 // that touch no file (echo, tail reading a pipe) keep their class, so
 // `go test ./... 2>&1 | tail -5` and `ls && git status && cat README.md`
-// stay safe.
+// stay safe. In a script that runs project code, a segment dangerous only
+// for that distrust (judged again trusting the file system, it is safe or
+// project code) does not keep the script from being project code: confined,
+// what the project code wrote leads it no further than the project code
+// itself reaches (see projectScript).
 
 // A read-only segment is trusted on its spec's word: if the grammar misread
 // its argv (xxd -rc IN OUT was read as -r -c IN with one operand, and

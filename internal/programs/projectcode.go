@@ -295,22 +295,26 @@ func (c *interpreterCell) get(build func() *Interpreter) *Interpreter {
 }
 
 // Run reads an interpreter's args (the words after it) and returns what
-// it runs: the operand file (to be judged by where it lies), or module
-// true for a module (-m), or neither for inline code, a script on standard
-// input or no operand.
-func (in *Interpreter) Run(args []string) (file string, module bool) {
+// it runs: the operand file (to be judged by where it lies; "-" for a
+// script on standard input), or module true for a module (-m), or the
+// option that gives inline code (node -e, python -c), or none of them for
+// a file only parsed (node --check) or no operand.
+func (in *Interpreter) Run(args []string) (file string, module bool, inline string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 			if i+1 < len(args) {
-				return args[i+1], false
+				return args[i+1], false, ""
 			}
-			return "", false
+			return "", false, ""
 		case strings.HasPrefix(a, "--"):
 			key, _, attached := strings.Cut(a, "=")
-			if in.inline[key] || in.parseOnly[key] {
-				return "", false
+			if in.inline[key] {
+				return "", false, key
+			}
+			if in.parseOnly[key] {
+				return "", false, ""
 			}
 			if in.withValue[key] && !attached {
 				i++
@@ -319,11 +323,14 @@ func (in *Interpreter) Run(args []string) (file string, module bool) {
 			// A bundle of short options (-uB, -um, -Werror).
 			for k := 1; k < len(a); k++ {
 				opt := "-" + a[k:k+1]
-				if in.inline[opt] || in.parseOnly[opt] {
-					return "", false
+				if in.inline[opt] {
+					return "", false, opt
+				}
+				if in.parseOnly[opt] {
+					return "", false, ""
 				}
 				if opt == in.module {
-					return "", true
+					return "", true, ""
 				}
 				if in.withValue[opt] {
 					if k == len(a)-1 {
@@ -333,10 +340,10 @@ func (in *Interpreter) Run(args []string) (file string, module bool) {
 				}
 			}
 		default:
-			return a, false
+			return a, false, ""
 		}
 	}
-	return "", false
+	return "", false, ""
 }
 
 // Module returns the option that names a module to run ("-m"), or "".

@@ -125,35 +125,40 @@ func TestInterpreterRun(t *testing.T) {
 	tests := []struct {
 		line, file string
 		module     bool
+		inline     string // the option that gives inline code
 	}{
-		{"python manage.py test", "manage.py", false},
-		{"python -u -W ignore manage.py", "manage.py", false},
-		{"python -Werror x.py", "x.py", false},
-		{"python -m unittest", "", true},
-		{"python -um pytest", "", true},
-		{"python -c print(1)", "", false},
-		{"python -- x.py", "x.py", false},
-		{"python -", "-", false},
-		{"python", "", false},
-		{"node scripts/build.js", "scripts/build.js", false},
-		{"node -r ./hook.js app.js", "app.js", false},
-		{"node --require=./hook.js app.js", "app.js", false},
-		{"node -e 1", "", false},
-		{"node --eval=1 app.js", "", false},
-		{"node -p 1", "", false},
-		{"node --check scripts/build.js", "", false}, // parses only: its spec decides
-		{"node -c scripts/build.js", "", false},
-		{"php artisan test", "artisan", false},
-		{"php -d memory_limit=1G vendor/bin/phpunit", "vendor/bin/phpunit", false},
-		{"php -r echo(1);", "", false},
+		{"python manage.py test", "manage.py", false, ""},
+		{"python -u -W ignore manage.py", "manage.py", false, ""},
+		{"python -Werror x.py", "x.py", false, ""},
+		{"python -m unittest", "", true, ""},
+		{"python -um pytest", "", true, ""},
+		{"python -c print(1)", "", false, "-c"},
+		{"python -- x.py", "x.py", false, ""},
+		{"python -", "-", false, ""},
+		{"python -u -c print(1)", "", false, "-c"},
+		{"python -uc print(1)", "", false, "-c"},
+		{"node --print 1", "", false, "--print"},
+		{"python", "", false, ""},
+		{"node scripts/build.js", "scripts/build.js", false, ""},
+		{"node -r ./hook.js app.js", "app.js", false, ""},
+		{"node --require=./hook.js app.js", "app.js", false, ""},
+		{"node -e 1", "", false, "-e"},
+		{"node --eval=1 app.js", "", false, "--eval"},
+		{"node -p 1", "", false, "-p"},
+		{"node --check scripts/build.js", "", false, ""}, // parses only: its spec decides
+		{"node -c scripts/build.js", "", false, ""},
+		{"php artisan test", "artisan", false, ""},
+		{"php -d memory_limit=1G vendor/bin/phpunit", "vendor/bin/phpunit", false, ""},
+		{"php -r echo(1);", "", false, "-r"},
 	}
 	for _, tt := range tests {
 		w := strings.Fields(tt.line)
 		in := InterpreterOf(w[0])
 		require.NotNil(t, in, tt.line)
-		file, module := in.Run(w[1:])
+		file, module, inline := in.Run(w[1:])
 		assert.Equal(t, tt.file, file, tt.line)
 		assert.Equal(t, tt.module, module, tt.line)
+		assert.Equal(t, tt.inline, inline, tt.line)
 	}
 	assert.Nil(t, InterpreterOf("ruby"))
 	assert.Equal(t, "-m", InterpreterOf("python").Module())

@@ -8,8 +8,34 @@ package repotrust
 // subject is the key, hook or path to blame ("core.fsmonitor",
 // "hook post-index-change"); reason names the file too, and why.
 func (f *Facts) Decide(c Command, accept func(p Problem) bool) (ok bool, subject, reason string) {
+	j := f.Judge(c, accept, nil)
+	return j.OK, j.Subject, j.Reason
+}
+
+// Judgement is what Judge says of a git command in a repository.
+type Judgement struct {
+	// OK is set when nothing but the hooks in Hook makes the command
+	// unsafe.
+	OK bool
+	// Subject is the key, hook or path to blame ("core.fsmonitor", "hook
+	// post-index-change"), and Reason says why, naming the file, when
+	// the command is not OK.
+	Subject, Reason string
+	// Hook is the first hook the command runs that the caller's own
+	// passed (a hook in the project, which runs as the project's code);
+	// nil when it runs none.
+	Hook *Hook
+}
+
+// Judge is Decide with one more say for the caller: own, when not nil,
+// passes a present hook that the command runs as the caller's to answer
+// (a hook inside the sandbox: the project's code), reported in
+// Judgement.Hook instead of making the command not OK. Every problem of
+// the configuration and layout, and every hook own does not pass, is
+// judged first and still makes the command not OK.
+func (f *Facts) Judge(c Command, accept func(p Problem) bool, own func(h Hook) bool) Judgement {
 	if !f.Found {
-		return true, "", ""
+		return Judgement{OK: true}
 	}
 	hooksPathAccepted := false
 	for _, p := range f.Problems {
@@ -20,20 +46,33 @@ func (f *Facts) Decide(c Command, accept func(p Problem) bool) (ok bool, subject
 			continue
 		}
 		if p.Setting != "" {
-			return false, p.Setting, "the repository's configuration sets " + p.Setting + " (" + p.Where + "), which " + p.Why +
-				": git may run a program, contact a host or read outside the sandbox"
+			return Judgement{Subject: p.Setting, Reason: "the repository's configuration sets " + p.Setting + " (" + p.Where + "), which " + p.Why +
+				": git may run a program, contact a host or read outside the sandbox"}
 		}
-		return false, p.Where, "the repository is not understood: " + p.Where + ": " + p.Why
+		return Judgement{Subject: p.Where, Reason: "the repository is not understood: " + p.Where + ": " + p.Why}
 	}
+	var ownHook *Hook
 	if !hooksPathAccepted {
 		for _, h := range f.Hooks {
-			if c.runs(h.Name) {
-				return false, "hook " + h.Name, "git " + c.Name + " runs the " + h.Name + " hook (" + h.Path + "), a program in the repository"
+			if !c.runs(h.Name) {
+				continue
 			}
+			if own != nil && own(h) {
+				if ownHook == nil {
+					ownHook = &h
+				}
+				continue
+			}
+			runs := "runs"
+			if c.AnyHook {
+				// Not known to run only some hooks: it may run this one.
+				runs = "is not known to leave any hook alone, so it may run"
+			}
+			return Judgement{Subject: "hook " + h.Name, Reason: "git " + c.Name + " " + runs + " the " + h.Name + " hook (" + h.Path + "), a program in the repository"}
 		}
 	}
 	if c.Writes && f.Outside != "" {
-		return false, "store outside the sandbox", "git " + c.Name + " writes refs, the index or objects of a repository outside the sandbox (" + f.Outside + ")"
+		return Judgement{Subject: "store outside the sandbox", Reason: "git " + c.Name + " writes refs, the index or objects of a repository outside the sandbox (" + f.Outside + ")"}
 	}
-	return true, "", ""
+	return Judgement{OK: true, Hook: ownHook}
 }

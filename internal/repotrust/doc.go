@@ -45,13 +45,17 @@
 // GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_INDEX_FILE or GIT_CONFIG_PARAMETERS
 // in the environment.
 //
-// Hooks: each subcommand is mapped to the hooks it may run (gitcommand.go):
-// git add and any command that writes the index run post-index-change,
-// and git status, git diff and git describe write the index after a
-// refresh; ref updates run reference-transaction; an unknown subcommand
-// runs any. A hook that is present and executable makes the command not
-// safe. core.hooksPath is a problem that the caller may accept (a hooks
-// directory the model cannot write).
+// Hooks: each subcommand is mapped to the hooks it may run (gitcommand.go,
+// after githooks(5), checked against real git): git add and any command
+// that writes the index run post-index-change, and git status, git diff
+// and git describe write the index after a refresh; ref updates run
+// reference-transaction; git stash runs post-checkout (--keep-index checks
+// paths out) but no commit hook; an unknown subcommand or form runs any.
+// A hook that is present and executable makes the command not safe,
+// unless the caller takes it as its own to answer (Judge: a hook inside
+// the sandbox is the project's code, which confinement runs confined).
+// core.hooksPath is a problem that the caller may accept (a hooks
+// directory the model cannot write, or one of the project's).
 //
 // A repository whose git directory or common directory (a linked
 // worktree's store, or the repository above a sandbox that is a

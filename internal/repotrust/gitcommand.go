@@ -33,8 +33,15 @@ func allHooks() []string {
 // global options: "status", "add", "x") to what it does. Any write of
 // the index runs post-index-change, and git status, git diff and git
 // describe rewrite the index when a refresh changed it; any ref update
-// runs reference-transaction. A subcommand not listed here may run any
-// hook and write.
+// runs reference-transaction. The hooks of the subcommands that make
+// commits, merge, rebase, apply patches or check out are those githooks(5)
+// names for them, with the hooks of the commands they run themselves
+// (git stash --keep-index checks out paths, which runs post-checkout; a
+// sequencer commit runs the commit hooks): a superset, so that a hook
+// named is one the subcommand may run, and no hook it runs goes unnamed
+// (TestGitCommandHooksAgainstGit runs real git with every hook present).
+// A subcommand, or a form of one, not listed here may run any hook and
+// write.
 func GitCommand(args []string) Command {
 	if len(args) == 0 {
 		return Command{}
@@ -51,16 +58,23 @@ func GitCommand(args []string) Command {
 		"rev-list", "ls-files", "ls-tree", "cat-file", "name-rev", "merge-base", "show-ref",
 		"for-each-ref", "count-objects", "check-ignore", "check-attr", "var", "fsck":
 		// Read only.
-	case "remote", "config", "reflog", "worktree", "submodule", "stash":
+	case "remote", "config", "reflog", "worktree", "submodule":
 		// Read only in their listing forms; any other form may do
 		// anything.
 		if !listingForm(sub, args[1:]) {
 			c.AnyHook, c.Writes = true, true
 		}
+	case "stash":
+		c.Hooks, c.AnyHook, c.Writes = stashHooks(args[1:])
 	case "status", "diff", "describe":
 		c.Hooks = []string{indexHook}
-	case "add", "rm", "mv", "update-index", "read-tree", "restore":
+	case "add", "rm", "mv", "update-index", "read-tree":
 		c.Hooks, c.Writes = []string{indexHook}, true
+	case "restore":
+		// Restoring the work tree checks out paths: post-checkout.
+		c.Hooks, c.Writes = []string{"post-checkout", indexHook}, true
+	case "reset":
+		c.Hooks, c.Writes = []string{refHook, indexHook, "post-checkout"}, true
 	case "branch", "tag":
 		if createsRef(args[1:]) {
 			c.Hooks, c.Writes = []string{refHook}, true
@@ -73,10 +87,56 @@ func GitCommand(args []string) Command {
 		c.Writes = true
 	case "checkout", "switch":
 		c.Hooks, c.Writes = []string{"post-checkout", refHook, indexHook}, true
+	case "merge":
+		c.Hooks, c.Writes = []string{"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge",
+			refHook, indexHook, "pre-auto-gc"}, true
+	case "cherry-pick", "revert":
+		c.Hooks, c.Writes = append(commitHooks(), "post-rewrite", refHook, indexHook, "pre-auto-gc"), true
+	case "rebase":
+		c.Hooks, c.Writes = append(commitHooks(), "pre-rebase", "post-checkout", "post-rewrite", "post-merge",
+			refHook, indexHook, "pre-auto-gc"), true
+	case "am":
+		c.Hooks, c.Writes = []string{"applypatch-msg", "pre-applypatch", "post-applypatch", "post-rewrite",
+			"post-checkout", refHook, indexHook, "pre-auto-gc"}, true
 	default:
 		c.AnyHook, c.Writes = true, true
 	}
 	return c
+}
+
+// commitHooks are the hooks of making a commit (git commit, and the
+// sequencer's commits of cherry-pick, revert and rebase).
+func commitHooks() []string {
+	return []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"}
+}
+
+// stashHooks returns the hooks of git stash with these arguments (the
+// words after "stash"), whether it may run any hook (a form not known
+// here), and whether it writes. git stash makes its commits without the
+// commit hooks: saving writes the index and refs/stash and, with
+// --keep-index, checks the index's paths out again (post-checkout);
+// applying writes the index and the work tree; branch checks a branch
+// out; drop, clear and store update refs/stash; create writes objects.
+func stashHooks(args []string) (hooks []string, anyHook, writes bool) {
+	const (
+		indexHook = "post-index-change"
+		refHook   = "reference-transaction"
+	)
+	sub := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub = args[0]
+	}
+	switch sub {
+	case "list", "show":
+		return nil, false, false
+	case "", "push", "save", "apply", "pop", "branch":
+		return []string{"post-checkout", refHook, indexHook}, false, true
+	case "drop", "clear", "store":
+		return []string{refHook}, false, true
+	case "create":
+		return []string{indexHook}, false, true
+	}
+	return nil, true, true
 }
 
 // createsRef reports whether git branch or git tag with these arguments
@@ -119,7 +179,7 @@ func (c Command) runs(hook string) bool {
 }
 
 // listingForm reports whether the words after git remote, config, reflog,
-// worktree, submodule or stash select a form that only lists.
+// worktree or submodule select a form that only lists.
 func listingForm(sub string, rest []string) bool {
 	first := ""
 	if len(rest) > 0 {
@@ -140,8 +200,6 @@ func listingForm(sub string, rest []string) bool {
 		return first == "list"
 	case "submodule":
 		return first == "" || first == "status"
-	case "stash":
-		return first == "list" || first == "show"
 	}
 	return false
 }
