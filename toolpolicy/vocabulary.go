@@ -3,7 +3,6 @@ package toolpolicy
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Kind says what a tool does to the world, whatever it is called.
@@ -47,35 +46,66 @@ type ToolName struct {
 // vocabulary is the one table of tool names. Every alias of every agent is
 // a default alias of the registry (lower-cased), the kinds build group:fs
 // and group:runtime, and the authorizers name the shell tool after it. It
-// is never modified: Vocabulary returns a copy. It is built on first use.
-var vocabulary = sync.OnceValue(func() []ToolName {
-	return []ToolName{
-		{"read", KindRead, map[Agent][]string{
-			AgentClaudeCode: {"Read"}, AgentGeminiCLI: {"read_file", "read_many_files"}, AgentOpenClaw: {"read"}}},
-		{"write", KindWrite, map[Agent][]string{
-			AgentClaudeCode: {"Write"}, AgentGeminiCLI: {"write_file"}, AgentOpenClaw: {"write"}}},
-		{"edit", KindEdit, map[Agent][]string{
-			AgentClaudeCode: {"Edit", "MultiEdit"}, AgentGeminiCLI: {"replace"}, AgentOpenClaw: {"edit"}}},
-		{"apply_patch", KindEdit, map[Agent][]string{
-			AgentCodex: {"apply_patch"}, AgentOpenClaw: {"apply_patch"}}},
-		{"notebook_edit", KindEdit, map[Agent][]string{
-			AgentClaudeCode: {"NotebookEdit"}}},
-		{"glob", KindSearch, map[Agent][]string{
-			AgentClaudeCode: {"Glob"}, AgentGeminiCLI: {"glob"}}},
-		{"grep", KindSearch, map[Agent][]string{
-			AgentClaudeCode: {"Grep"}, AgentGeminiCLI: {"grep_search", "search_file_content"}}},
-		{"ls", KindSearch, map[Agent][]string{
-			AgentClaudeCode: {"LS"}, AgentGeminiCLI: {"list_directory"}}},
-		{"exec", KindShell, map[Agent][]string{
-			AgentClaudeCode: {"Bash"}, AgentGeminiCLI: {"run_shell_command"}, AgentCodex: {"shell"}, AgentOpenClaw: {"exec"}}},
-		{"process", KindShell, map[Agent][]string{
-			AgentOpenClaw: {"process"}}},
-		{"web_fetch", KindOther, map[Agent][]string{
-			AgentClaudeCode: {"WebFetch"}, AgentGeminiCLI: {"web_fetch"}, AgentOpenClaw: {"web_fetch"}}},
-		{"web_search", KindOther, map[Agent][]string{
-			AgentClaudeCode: {"WebSearch"}, AgentGeminiCLI: {"google_web_search"}, AgentOpenClaw: {"web_search"}}},
+// is static data, never modified: Vocabulary returns it as ToolNames.
+var vocabulary = [...]toolEntry{
+	{"read", KindRead, agentNames{
+		claudeCode: {"Read"}, geminiCLI: {"read_file", "read_many_files"}, openClaw: {"read"}}},
+	{"write", KindWrite, agentNames{
+		claudeCode: {"Write"}, geminiCLI: {"write_file"}, openClaw: {"write"}}},
+	{"edit", KindEdit, agentNames{
+		claudeCode: {"Edit", "MultiEdit"}, geminiCLI: {"replace"}, openClaw: {"edit"}}},
+	{"apply_patch", KindEdit, agentNames{
+		codex: {"apply_patch"}, openClaw: {"apply_patch"}}},
+	{"notebook_edit", KindEdit, agentNames{
+		claudeCode: {"NotebookEdit"}}},
+	{"glob", KindSearch, agentNames{
+		claudeCode: {"Glob"}, geminiCLI: {"glob"}}},
+	{"grep", KindSearch, agentNames{
+		claudeCode: {"Grep"}, geminiCLI: {"grep_search", "search_file_content"}}},
+	{"ls", KindSearch, agentNames{
+		claudeCode: {"LS"}, geminiCLI: {"list_directory"}}},
+	{"exec", KindShell, agentNames{
+		claudeCode: {"Bash"}, geminiCLI: {"run_shell_command"}, codex: {"shell"}, openClaw: {"exec"}}},
+	{"process", KindShell, agentNames{
+		openClaw: {"process"}}},
+	{"web_fetch", KindOther, agentNames{
+		claudeCode: {"WebFetch"}, geminiCLI: {"web_fetch"}, openClaw: {"web_fetch"}}},
+	{"web_search", KindOther, agentNames{
+		claudeCode: {"WebSearch"}, geminiCLI: {"google_web_search"}, openClaw: {"web_search"}}},
+}
+
+// toolEntry is one entry of the vocabulary, as ToolName holds it, with
+// the agents' names by agent index (see agentNames).
+type toolEntry struct {
+	name  string
+	kind  Kind
+	names agentNames
+}
+
+// agentNames holds the names each agent gives a tool, indexed as Agents
+// lists the agents (claudeCode, geminiCLI, codex, openClaw), so that the
+// vocabulary is static data: a table of maps would be built by every
+// process that names a tool.
+type agentNames [4][]string
+
+// The indices of agentNames, in the order of Agents.
+const (
+	claudeCode = iota
+	geminiCLI
+	codex
+	openClaw
+)
+
+// agentIndex returns the index of agent in agentNames, or -1 for an agent
+// the vocabulary does not know.
+func agentIndex(agent Agent) int {
+	for i, a := range Agents() {
+		if a == agent {
+			return i
+		}
 	}
-})
+	return -1
+}
 
 // genericAliases returns the spellings of no particular agent.
 func genericAliases() map[string]string {
@@ -87,14 +117,16 @@ func genericAliases() map[string]string {
 
 // Vocabulary returns a copy of the table of tool names.
 func Vocabulary() []ToolName {
-	voc := vocabulary()
-	out := make([]ToolName, len(voc))
-	for i, t := range voc {
-		t.Aliases = make(map[Agent][]string, len(voc[i].Aliases))
-		for a, names := range voc[i].Aliases {
-			t.Aliases[a] = slices.Clone(names)
+	agents := Agents()
+	out := make([]ToolName, len(vocabulary))
+	for i := range vocabulary {
+		t := &vocabulary[i]
+		out[i] = ToolName{Name: t.name, Kind: t.kind, Aliases: map[Agent][]string{}}
+		for a, names := range t.names {
+			if len(names) > 0 {
+				out[i].Aliases[agents[a]] = slices.Clone(names)
+			}
 		}
-		out[i] = t
 	}
 	return out
 }
@@ -104,11 +136,12 @@ func Vocabulary() []ToolName {
 // lower-cased.
 func vocabularyAliases() map[string]string {
 	m := genericAliases()
-	for _, t := range vocabulary() {
-		for _, names := range t.Aliases {
+	for i := range vocabulary {
+		t := &vocabulary[i]
+		for _, names := range t.names {
 			for _, n := range names {
-				if l := strings.ToLower(n); l != t.Name {
-					m[l] = t.Name
+				if l := strings.ToLower(n); l != t.name {
+					m[l] = t.name
 				}
 			}
 		}
@@ -120,9 +153,9 @@ func vocabularyAliases() map[string]string {
 // order.
 func namesOfKinds(kinds ...Kind) []string {
 	var out []string
-	for _, t := range vocabulary() {
-		if slices.Contains(kinds, t.Kind) {
-			out = append(out, t.Name)
+	for i := range vocabulary {
+		if slices.Contains(kinds, vocabulary[i].kind) {
+			out = append(out, vocabulary[i].name)
 		}
 	}
 	return out
@@ -136,9 +169,9 @@ func KindOf(name string) Kind {
 	if !ok {
 		return KindOther
 	}
-	for _, t := range vocabulary() {
-		if t.Name == n {
-			return t.Kind
+	for i := range vocabulary {
+		if vocabulary[i].name == n {
+			return vocabulary[i].kind
 		}
 	}
 	return KindOther
@@ -153,17 +186,20 @@ func AgentToolName(agent Agent, canonical string) (string, bool) {
 	// alias table are built only for other spellings: an authorizer that
 	// names its shell tool this way (WithToolVocabulary) starts without
 	// them.
-	voc := vocabulary()
+	a := agentIndex(agent)
+	if a < 0 {
+		return "", false
+	}
 	n := canonical
-	if !slices.ContainsFunc(voc, func(t ToolName) bool { return t.Name == canonical }) {
+	if !slices.ContainsFunc(vocabulary[:], func(t toolEntry) bool { return t.name == canonical }) {
 		var ok bool
 		if n, ok = Normalize(canonical); !ok {
 			return "", false
 		}
 	}
-	for _, t := range voc {
-		if t.Name == n {
-			names := t.Aliases[agent]
+	for i := range vocabulary {
+		if vocabulary[i].name == n {
+			names := vocabulary[i].names[a]
 			if len(names) == 0 {
 				return "", false
 			}

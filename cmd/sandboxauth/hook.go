@@ -88,9 +88,10 @@ func runHook(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "sandboxauth: the tool call was refused because the hook is misconfigured.")
 		return exitDeny
 	}
-	// A hook process decides one call and exits: collecting its garbage
-	// on the way costs more than the memory it holds. The collector runs
-	// only if the heap nears hookMemoryLimit.
+	// A hook process decides one call and exits (it runs on one
+	// processor: see internal/hookstart): collecting its garbage on the
+	// way costs more than the memory it holds. The collector runs only if
+	// the heap nears hookMemoryLimit.
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(hookMemoryLimit)
 	return writeAnswer(e, hookAnswer(e.stdin, agent, *config))

@@ -94,11 +94,12 @@ func percentileMS(ds []time.Duration, p float64) float64 {
 	return float64(ds[int(p*float64(len(ds)-1))]) / float64(time.Millisecond)
 }
 
-func mustRead(b *testing.B, path string) string {
-	b.Helper()
+// mustRead returns the contents of path.
+func mustRead(tb testing.TB, path string) string {
+	tb.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return string(data)
 }

@@ -44,6 +44,9 @@ import (
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth"
+	// A hook process runs on one processor from before most packages
+	// initialise (see its documentation).
+	_ "github.com/sandboxauth/sandboxauth/cmd/sandboxauth/internal/hookstart"
 )
 
 // Exit statuses. They are the same for every subcommand; see the package

@@ -2,7 +2,6 @@ package programs
 
 import (
 	"strings"
-	"sync"
 )
 
 // fileutils: programs that list, compare, create, copy, move and remove
@@ -68,11 +67,14 @@ func CopyDestination(p *Parsed) (dest string, sources []string, noDir, ok bool) 
 	return dest, sources, p.Has("-T"), true
 }
 
-// fileutilKinds: rsync reaches another host when an operand names one
-// (RsyncRemoteOperand). It is built on first use.
-var fileutilKinds = sync.OnceValue(func() map[string]Kind {
-	return map[string]Kind{"rsync": KindRemoteCopy}
-})
+// fileutilKind: rsync reaches another host when an operand names one
+// (RsyncRemoteOperand).
+func fileutilKind(name string) Kind {
+	if name == "rsync" {
+		return KindRemoteCopy
+	}
+	return KindPlain
+}
 
 // RsyncRemoteOperand reports an rsync operand naming another host: host:path,
 // user@host:path, host::module or rsync://host/.

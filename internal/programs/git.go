@@ -2,7 +2,6 @@ package programs
 
 import (
 	"strings"
-	"sync"
 )
 
 // git: the subcommands that only read the repository, or stage into its
@@ -382,11 +381,14 @@ func hasLongPrefix(a, name string) bool {
 	return a == name || strings.HasPrefix(a, name+"=")
 }
 
-// gitKinds: git is read after its global options (GitGlobals), and its
-// repository's configuration is judged before its spec. It is built on first use.
-var gitKinds = sync.OnceValue(func() map[string]Kind {
-	return map[string]Kind{"git": KindGit}
-})
+// gitKind: git is read after its global options (GitGlobals), and its
+// repository's configuration is judged before its spec.
+func gitKind(name string) Kind {
+	if name == "git" {
+		return KindGit
+	}
+	return KindPlain
+}
 
 // gitBlocked is git's part of the default blocked list.
 func gitBlocked() []ListEntry {

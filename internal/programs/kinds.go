@@ -1,7 +1,5 @@
 package programs
 
-import "sync"
-
 // Kind is how the engine handles a program before its spec and the lists
 // are consulted. Each kind is declared in the file of its family.
 type Kind uint8
@@ -29,25 +27,24 @@ const (
 )
 
 // KindOf returns the kind of the program name (a base name, normalised).
+// It asks each family's table in turn, without merging them into one map:
+// a process that decides one command (a hook) would otherwise build every
+// family's names to look up two or three (the families' names are
+// disjoint: TestKindsDisjoint).
 func KindOf(name string) Kind {
-	return kinds()[name]
-}
-
-var kinds = sync.OnceValue(func() map[string]Kind {
-	m := map[string]Kind{}
-	for n := range shellDialects() {
-		m[n] = KindShell
+	if _, ok := shellDialects()[name]; ok {
+		return KindShell
 	}
-	for n := range foreignShells() {
-		m[n] = KindForeignShell
+	if isForeignShell(name) {
+		return KindForeignShell
 	}
-	for n := range transparentWrappers() {
-		m[n] = KindWrapper
+	if _, ok := transparentWrappers()[name]; ok {
+		return KindWrapper
 	}
-	for _, ks := range []map[string]Kind{wrapperKinds(), gitKinds(), fileutilKinds()} {
-		for n, k := range ks {
-			m[n] = k
+	for _, kind := range [...]func(string) Kind{wrapperKind, gitKind, fileutilKind} {
+		if k := kind(name); k != KindPlain {
+			return k
 		}
 	}
-	return m
-})
+	return KindPlain
+}

@@ -1,6 +1,7 @@
 package programs
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -38,13 +39,22 @@ func ShellDefaultPath(name string) string {
 	return "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
 }
 
-// Shells whose language the classifier does not parse. It is built on first use.
-var foreignShells = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"tcsh": true, "csh": true, "fish": true, "nu": true, "xonsh": true, "elvish": true,
-		"rc": true, "es": true, "yash": true, "oksh": true, "loksh": true, "pdksh": true,
+// foreignShellNames are the shells whose language the classifier does not
+// parse.
+var foreignShellNames = [...]string{
+	"tcsh", "csh", "fish", "nu", "xonsh", "elvish",
+	"rc", "es", "yash", "oksh", "loksh", "pdksh",
+}
+
+// isForeignShell reports whether name is one of foreignShellNames.
+func isForeignShell(name string) bool {
+	for _, n := range foreignShellNames {
+		if n == name {
+			return true
+		}
 	}
-})
+	return false
+}
 
 // ShellInvocation is a parsed shell command line.
 type ShellInvocation struct {
@@ -146,7 +156,7 @@ func Shells() []string { return keys(shellDialects()) }
 
 // ForeignShells returns the names of the shells whose language the engine
 // does not parse (csh, fish, ...), in no order.
-func ForeignShells() []string { return keys(foreignShells()) }
+func ForeignShells() []string { return slices.Clone(foreignShellNames[:]) }
 
 func keys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))

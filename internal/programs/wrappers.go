@@ -65,11 +65,14 @@ var transparentWrappers = sync.OnceValue(func() map[string]func(args []string) (
 	}
 })
 
-// wrapperKinds: xargs runs commands built from its input, which the
-// engine cannot see. It is built on first use.
-var wrapperKinds = sync.OnceValue(func() map[string]Kind {
-	return map[string]Kind{"xargs": KindXargs}
-})
+// wrapperKind: xargs runs commands built from its input, which the
+// engine cannot see.
+func wrapperKind(name string) Kind {
+	if name == "xargs" {
+		return KindXargs
+	}
+	return KindPlain
+}
 
 // Wrappers returns the names of the transparent wrappers, in no order.
 func Wrappers() []string { return keys(transparentWrappers()) }
