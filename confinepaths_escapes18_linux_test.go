@@ -2,11 +2,14 @@ package sandboxauth
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/confine"
 )
 
 // TestEscape18CredentialCreatedBesideNoHiddenPath: Landlock handles
@@ -46,4 +49,70 @@ func TestEscape18CredentialCreatedBesideNoHiddenPath(t *testing.T) {
 	assert.NotContains(t, out, "CARGOSECRET18", "the confined command read ~/.cargo/credentials.toml made by `cargo login` while it ran")
 	assert.NotContains(t, out, "GHSECRET18", "the confined command read ~/.config/gh/hosts.yml made by `gh auth login` while it ran")
 	assert.NotContains(t, out, "CODEXSECRET18", "the confined command read ~/.codex/auth.json made by `codex login` while it ran")
+}
+
+// runHidden18 runs script confined in sb under ProtectConfinement's policy
+// and returns its output.
+func runHidden18(t *testing.T, sb, script string) string {
+	t.Helper()
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	out, err := runConfined(shIn(sb, script), p)
+	t.Logf("payload: %v %s", err, out)
+	return out
+}
+
+// TestEscape18HardLinkIntoHiddenDirectory: a hidden FILE with more than
+// one name is refused (viewOf: "the command could read it under
+// another"), but the files inside a hidden DIRECTORY are not checked: a
+// key of ~/.ssh that has a second name elsewhere in the home (a backup
+// made with `cp -al`, `ln ~/.ssh/id_ed25519 ~/keys/`, a dotfiles manager
+// that hard-links) is read through that name. The mount covers the path
+// ~/.ssh; Landlock grants ~/keys, an entry of the home, and a rule on
+// a directory reaches whatever inode lies beneath it.
+//
+//	setup:   ln ~/.ssh/id_ed25519 ~/keys/id_backup
+//	payload: cat ~/keys/id_backup
+//
+// Verified with sandboxauth run as root (fake HOME under /root): printed
+// the key.
+func TestEscape18HardLinkIntoHiddenDirectory(t *testing.T) {
+	sb := escapeSandbox(t)
+	home := dotHome15(t)
+	key := filepath.Join(home, ".ssh", "id_ed25519")
+	write15(t, key, "SSHKEY18\n", 0o600)
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "keys"), 0o700))
+	other := filepath.Join(home, "keys", "id_backup")
+	require.NoError(t, os.Link(key, other))
+	out := runHidden18(t, sb, "cat "+shellQuote(key)+" "+shellQuote(other)+"; echo")
+	assert.NotContains(t, out, "SSHKEY18", "the confined command read a key of the hidden ~/.ssh through its other name")
+}
+
+// TestEscape18HomeReachedThroughBindMount: the covers and Landlock's
+// reading rules are made for the hidden paths' own names only. Where the
+// home is also mounted elsewhere on the machine (a bind mount:
+// /var/home, a container's or a backup's view of /home, an NFS export
+// mounted back), the credentials are read through that other mount: its
+// mount point lies beneath an entry of / that Landlock grants (/mnt), and
+// a path-beneath rule reaches through the mount to the same inodes.
+//
+//	setup (root): mount --bind ~ /mnt/alias18
+//	payload:      cat /mnt/alias18/.ssh/id_ed25519 /mnt/alias18/.git-credentials
+//
+// Verified with sandboxauth run as root (fake HOME under /root): printed
+// both.
+func TestEscape18HomeReachedThroughBindMount(t *testing.T) {
+	sb := escapeSandbox(t)
+	home := dotHome15(t)
+	write15(t, filepath.Join(home, ".ssh", "id_ed25519"), "SSHKEY18B\n", 0o600)
+	write15(t, filepath.Join(home, ".git-credentials"), "https://u:GITCRED18B@example.invalid\n", 0o600)
+	alias, err := os.MkdirTemp("/mnt", "alias18-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.Remove(alias) })
+	out, err := exec.Command("mount", "--bind", home, alias).CombinedOutput()
+	require.NoError(t, err, "mount --bind (the test needs root): %s", out)
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", alias).Run() })
+	got := runHidden18(t, sb, "cat "+shellQuote(alias+"/.ssh/id_ed25519")+" "+shellQuote(alias+"/.git-credentials")+"; echo")
+	assert.NotContains(t, got, "SSHKEY18B", "the confined command read ~/.ssh through another mount of the home")
+	assert.NotContains(t, got, "GITCRED18B", "the confined command read ~/.git-credentials through another mount of the home")
 }
