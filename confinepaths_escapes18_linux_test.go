@@ -74,8 +74,8 @@ func runHidden18(t *testing.T, sb, script string) string {
 //	setup:   ln ~/.ssh/id_ed25519 ~/keys/id_backup
 //	payload: cat ~/keys/id_backup
 //
-// Verified with sandboxauth run as root (fake HOME under /root): printed
-// the key.
+// Verified with sandboxauth run as root (fake HOME under /root) and as
+// sbtest (~/a18b/keys/k18 linked to ~/.ssh/k18): printed the key.
 func TestEscape18HardLinkIntoHiddenDirectory(t *testing.T) {
 	sb := escapeSandbox(t)
 	home := dotHome15(t)
@@ -115,4 +115,29 @@ func TestEscape18HomeReachedThroughBindMount(t *testing.T) {
 	got := runHidden18(t, sb, "cat "+shellQuote(alias+"/.ssh/id_ed25519")+" "+shellQuote(alias+"/.git-credentials")+"; echo")
 	assert.NotContains(t, got, "SSHKEY18B", "the confined command read ~/.ssh through another mount of the home")
 	assert.NotContains(t, got, "GITCRED18B", "the confined command read ~/.git-credentials through another mount of the home")
+}
+
+// TestEscape18DotEnvCreatedDuringRun: a project's secrets files are
+// hidden when they exist at the start (.env.*, Read: true), and a missing
+// .env gets a placeholder the user's writes go into; but a .env.local or
+// .env.production that the user creates while the command runs (`vercel
+// env pull` writes .env.local, `cp .env.example .env.local` and an
+// edit, `dotenv-vault pull production`) has no mount over it and lies
+// beneath the sandbox's Landlock rule: the command reads it. (After the
+// run, the user's new files are moved to *.sandboxauth-quarantine.)
+//
+//	payload: touch started; while [ ! -e userdone ]; do sleep 0.05; done; cat .env.local .env.production
+//	user:    echo API=LOCALSECRET > .env.local; echo P=PROD > .env.production
+//
+// Verified with sandboxauth run as root (printed both) and as sbtest.
+func TestEscape18DotEnvCreatedDuringRun(t *testing.T) {
+	sb := escapeSandbox(t)
+	dotHome15(t)
+	write15(t, filepath.Join(sb, ".env.example"), "API_KEY=\n", 0o644)
+	out := while17(t, sb, func() {
+		write15(t, filepath.Join(sb, ".env.local"), "API_KEY=LOCALSECRET18\n", 0o600)
+		write15(t, filepath.Join(sb, ".env.production"), "API_KEY=PRODSECRET18\n", 0o600)
+	}, ".env.local", ".env.production")
+	assert.NotContains(t, out, "LOCALSECRET18", "the confined command read the .env.local the user created while it ran")
+	assert.NotContains(t, out, "PRODSECRET18", "the confined command read the .env.production the user created while it ran")
 }
