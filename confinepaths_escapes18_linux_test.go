@@ -4,7 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -140,4 +142,114 @@ func TestEscape18DotEnvCreatedDuringRun(t *testing.T) {
 	}, ".env.local", ".env.production")
 	assert.NotContains(t, out, "LOCALSECRET18", "the confined command read the .env.local the user created while it ran")
 	assert.NotContains(t, out, "PRODSECRET18", "the confined command read the .env.production the user created while it ran")
+}
+
+// window18 runs script confined in sb (ProtectConfinement's policy) in the
+// background; once it has made sb/started, user() acts outside, and the
+// run is waited for. It returns the command's output.
+func window18(t *testing.T, sb, script string, user func()) string {
+	t.Helper()
+	p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
+	require.NoError(t, err)
+	done := make(chan string, 1)
+	go func() {
+		out, err := runConfined(shIn(sb, script), p)
+		t.Logf("payload: %v %s", err, out)
+		done <- out
+	}()
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(filepath.Join(sb, "started")); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // the loops are running
+	user()
+	select {
+	case out := <-done:
+		return out
+	case <-time.After(20 * time.Second):
+		t.Fatal("the command was not stopped after the rename")
+		return ""
+	}
+}
+
+// loops18 is a payload of four shell loops that run body without a fork
+// (builtins only), each as fast as the shell goes, until killed.
+func loops18(body string) string {
+	loop := `while :; do ` + body + `; done 2>/dev/null &`
+	return strings.Repeat(loop+" ", 4) + ` touch started; wait`
+}
+
+// TestEscape18GitConfigInWatchWindow: round 17's answer to the rename over
+// .git/config (the user's `git config`, `git remote add`, `git push -u`
+// while a command runs) is the helper's watch of the mount table, which
+// kills the sandbox when the mount is detached. Between the rename and the
+// kill (measured: 0.25-0.3 ms idle, 4 ms with 64 busy processes of the
+// command) a command that keeps trying to append to .git/config gets its
+// write in: a plain sh loop of builtins, no compiled program needed. The
+// core.fsmonitor it appends stays after the run (nothing judges
+// .git/config afterwards), and the user's next `git status` runs it
+// unconfined. doc.go names the window ("what it wrote in that time
+// stays"); it is an escape all the same, won in 2 runs out of 3 with one
+// loop, every time with four.
+//
+//	payload: while :; do printf '\n[core]\n\tfsmonitor = "touch ~/v/pwned; false"\n' >> .git/config; done 2>/dev/null  (x4)
+//	user:    git config user.name someone; later git status
+//
+// Verified with sandboxauth run as root: 9, 93 and 65 fsmonitor lines in
+// .git/config in three runs, and the user's git status made the marker;
+// as sbtest (four loops, `git remote add origin URL`): 1055 lines, and
+// git status made the marker.
+func TestEscape18GitConfigInWatchWindow(t *testing.T) {
+	var config string
+	var marker string
+	for attempt := 0; attempt < 3; attempt++ {
+		sb := escapeSandbox(t)
+		dotHome15(t)
+		marker = homeMarker(t)
+		window18(t, sb, loops18(`printf '\n[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config`), func() {
+			userGit(t, sb, "config", "user.name", "someone")
+		})
+		b, err := os.ReadFile(filepath.Join(sb, ".git", "config"))
+		require.NoError(t, err)
+		config = string(b)
+		if strings.Contains(config, "fsmonitor") {
+			cmd := exec.Command("git", "status", "--short")
+			cmd.Dir = sb
+			_, _ = cmd.CombinedOutput()
+			break
+		}
+	}
+	assert.NotContains(t, config, "fsmonitor", "the confined command appended to .git/config between the user's git config and the watch's kill")
+	assert.NoFileExists(t, marker, "the user's git status ran the command's core.fsmonitor")
+}
+
+// TestEscape18DotEnvReadInWatchWindow: the same window for reading. The
+// user saves the project's hidden .env by rename (an editor, dotenv
+// tools); the watch kills the sandbox, but a command that keeps reading
+// .env (sh's read builtin, no fork) has read the new secret and written
+// it into the sandbox, where the next run, and the agent, find it.
+//
+//	payload: while :; do read l < .env && echo "$l" >> seen.txt; done 2>/dev/null  (x4)
+//	user:    printf 'API_KEY=SECRET\n' > .env.tmp && mv .env.tmp .env
+//
+// Verified with sandboxauth run as root: a C loop read it 27 to 962
+// times before the kill, in each of 7 runs; stolen.txt stayed.
+func TestEscape18DotEnvReadInWatchWindow(t *testing.T) {
+	var seen string
+	for attempt := 0; attempt < 3; attempt++ {
+		sb := escapeSandbox(t)
+		dotHome15(t)
+		write15(t, filepath.Join(sb, ".env"), "API_KEY=old\n", 0o600)
+		window18(t, sb, loops18(`read l < .env && echo "$l" >> seen.txt`), func() {
+			renameOver17(t, filepath.Join(sb, ".env"), "API_KEY=WINDOWSECRET18\n")
+		})
+		b, _ := os.ReadFile(filepath.Join(sb, "seen.txt"))
+		seen = string(b)
+		if strings.Contains(seen, "WINDOWSECRET18") {
+			break
+		}
+	}
+	assert.NotContains(t, seen, "WINDOWSECRET18", "the confined command read the .env the user saved by rename before the watch's kill, and kept it in the sandbox")
 }
