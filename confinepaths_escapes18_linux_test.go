@@ -253,3 +253,49 @@ func TestEscape18DotEnvReadInWatchWindow(t *testing.T) {
 	}
 	assert.NotContains(t, seen, "WINDOWSECRET18", "the confined command read the .env the user saved by rename before the watch's kill, and kept it in the sandbox")
 }
+
+// TestEscape18CredentialsWhereTheEnvironmentPutsThem: the hidden paths are
+// fixed names beneath the home. Where the user's environment moves a tool's
+// files (CARGO_HOME, which DefaultPolicy itself reads as a cache place,
+// XDG_CONFIG_HOME for gh and every XDG tool, KUBECONFIG, GNUPGHOME,
+// DOCKER_CONFIG, GH_CONFIG_DIR, AWS_SHARED_CREDENTIALS_FILE,
+// CLOUDSDK_CONFIG, PASSWORD_STORE_DIR), the credentials there are neither
+// covered nor withheld by Landlock: the command reads them. (The variables
+// KUBECONFIG and GNUPGHOME are removed from its environment, but the files
+// stay where they are, and a listing of the home finds them.)
+//
+//	env:     CARGO_HOME=~/opt/cargo XDG_CONFIG_HOME=~/dotcfg KUBECONFIG=~/work/kube.yaml GNUPGHOME=~/gpg
+//	payload: cat ~/opt/cargo/credentials.toml ~/dotcfg/gh/hosts.yml ~/work/kube.yaml ~/gpg/private-keys-v1.d/k.key
+//
+// Verified with sandboxauth run as root (fake HOME): printed all four;
+// as sbtest (CARGO_HOME, XDG_CONFIG_HOME beneath ~/a18e): printed both.
+func TestEscape18CredentialsWhereTheEnvironmentPutsThem(t *testing.T) {
+	sb := escapeSandbox(t)
+	home := dotHome15(t)
+	write15(t, filepath.Join(home, ".ssh", "id_ed25519"), "k\n", 0o600)
+	files := map[string]string{
+		"opt/cargo/credentials.toml":  "[registry]\ntoken = \"CARGOENV18\"\n",
+		"dotcfg/gh/hosts.yml":         "github.com:\n  oauth_token: GHXDG18\n",
+		"work/kube.yaml":              "users:\n- user:\n    token: KUBEENV18\n",
+		"gpg/private-keys-v1.d/k.key": "GPGKEY18\n",
+		"dockercfg/config.json":       "{\"auths\":{\"r\":{\"auth\":\"DOCKERENV18\"}}}\n",
+		"secrets/aws-credentials":     "[default]\naws_secret_access_key = AWSENV18\n",
+	}
+	for rel, text := range files {
+		write15(t, filepath.Join(home, rel), text, 0o600)
+	}
+	t.Setenv("CARGO_HOME", filepath.Join(home, "opt", "cargo"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "dotcfg"))
+	t.Setenv("KUBECONFIG", filepath.Join(home, "work", "kube.yaml"))
+	t.Setenv("GNUPGHOME", filepath.Join(home, "gpg"))
+	t.Setenv("DOCKER_CONFIG", filepath.Join(home, "dockercfg"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(home, "secrets", "aws-credentials"))
+	script := ""
+	for rel := range files {
+		script += "cat " + shellQuote(filepath.Join(home, rel)) + "; "
+	}
+	out := runHidden18(t, sb, script+"echo")
+	for _, secret := range []string{"CARGOENV18", "GHXDG18", "KUBEENV18", "GPGKEY18", "DOCKERENV18", "AWSENV18"} {
+		assert.NotContains(t, out, secret, "the confined command read a credential where the user's environment puts it")
+	}
+}
