@@ -280,6 +280,13 @@ type baselineRecord struct {
 	Deep     *deepRecord       `json:"deep,omitempty"`
 	Since    int64             `json:"since"`
 	ReadOnly []string          `json:"readOnly"`
+	Configs  []configRecord    `json:"configs,omitempty"`
+}
+
+type configRecord struct {
+	Path   string
+	ID     idRecord
+	Digest string
 }
 
 type idRecord struct {
@@ -333,6 +340,9 @@ func recordOf(was *beforeRun) baselineRecord {
 	for id := range was.gitDirs {
 		r.GitDirs = append(r.GitDirs, idOf(id))
 	}
+	for path, st := range was.configs {
+		r.Configs = append(r.Configs, configRecord{Path: path, ID: idOf(st.id), Digest: st.digest})
+	}
 	if s := was.deep; s != nil {
 		d := &deepRecord{ObeyedRecs: map[string][][3]string{}, Unreadable: s.unreadable}
 		for id, path := range s.gitDirs {
@@ -375,6 +385,12 @@ func (r baselineRecord) beforeRun() *beforeRun {
 	}
 	for _, id := range r.GitDirs {
 		was.gitDirs[id.fileID()] = true
+	}
+	for _, c := range r.Configs {
+		if was.configs == nil {
+			was.configs = map[string]configState{}
+		}
+		was.configs[c.Path] = configState{id: c.ID.fileID(), digest: c.Digest}
 	}
 	if d := r.Deep; d != nil {
 		s := newDeepScan()

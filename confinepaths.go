@@ -227,7 +227,30 @@ func (c *confinePaths) baseline(since int64) *beforeRun {
 			was.gitDirs[id] = true
 		}
 	}
+	for _, r := range c.policy.ReadOnly {
+		if base := filepath.Base(r); base != "config" && base != "config.worktree" {
+			continue
+		}
+		id, ok := identify(r)
+		if !ok {
+			continue
+		}
+		if b, err := readGitConfig(r); err == nil {
+			if was.configs == nil {
+				was.configs = map[string]configState{}
+			}
+			was.configs[r] = configState{id: id, digest: repotrust.RiskySettingsDigest(b)}
+		}
+	}
 	return was
+}
+
+// configState is what the quarantine knows of a read-only git
+// configuration from before the run: its identity, and a digest of what
+// in it git obeys (repotrust.RiskySettingsDigest).
+type configState struct {
+	id     fileID
+	digest string
 }
 
 // beforeRun is what the quarantine knows of the sandbox from before the
@@ -258,6 +281,9 @@ type beforeRun struct {
 	// readOnly are the read-only paths of the run that took this
 	// baseline (see quarantineNew).
 	readOnly []string
+	// configs are the read-only git configurations (config,
+	// config.worktree) that existed (see quarantineNew).
+	configs map[string]configState
 }
 
 // attachRecords gives b what it keeps of p's sandbox outside the
@@ -337,6 +363,19 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 		paths = slices.DeleteFunc(deep, func(q string) bool {
 			return slices.ContainsFunc(judged, func(r string) bool { return pathres.Within(r, q) })
 		})
+	}
+	// A read-only git configuration replaced while the command ran (a
+	// rename over it outside, the user's git config, detaches its mount
+	// in the command's view, and the command may write the new file before
+	// its first process stops it): what git obeys in it must be as before.
+	for path, st := range was.configs {
+		id, ok := identify(path)
+		if !ok || id == st.id {
+			continue
+		}
+		if b, err := readGitConfig(path); err != nil || repotrust.RiskySettingsDigest(b) != st.digest {
+			paths = append(paths, path)
+		}
 	}
 	for path := range after.seen {
 		if id, ok := identify(path); ok && !was.ids[id] {

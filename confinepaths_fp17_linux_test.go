@@ -215,3 +215,25 @@ func TestFPPackageManagersRun(t *testing.T) {
 		})
 	}
 }
+
+// TestUserGitConfigDuringRunKept: the user's own git config while a
+// confined command runs replaces .git/config, which stops the command
+// (its read-only mount is gone); the judging after it keeps the user's
+// configuration, whose obeyed settings did not change.
+func TestUserGitConfigDuringRunKept(t *testing.T) {
+	sb := escapeSandbox(t)
+	fpRepo(t, sb)
+	time.Sleep(1100 * time.Millisecond)
+	cmd := shIn(sb, "touch started; i=0; while [ ! -e go ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done")
+	out := &lockedOutput{}
+	cmd.Stdout, cmd.Stderr = out, out
+	require.NoError(t, confine.Start(cmd, protectedPolicy(t, sb)))
+	require.Eventually(t, func() bool { _, err := os.Stat(filepath.Join(sb, "started")); return err == nil }, 10*time.Second, 10*time.Millisecond)
+	fpGit(t, sb, "config", "user.name", "someone")
+	fpGit(t, sb, "remote", "add", "origin", "https://example.invalid/r.git")
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "go"), nil, 0o644))
+	require.Error(t, cmd.Wait(), "the command goes on with .git/config writable: %s", out)
+	assert.Contains(t, out.String(), "was renamed or removed outside while the command ran")
+	assert.Empty(t, quarantined(t, sb))
+	assert.Equal(t, "someone\n", fpGit(t, sb, "config", "user.name"))
+}

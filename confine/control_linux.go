@@ -62,8 +62,12 @@ func (c *control) childFiles() []*os.File {
 // writable places, the caller's descriptors being 0..keep-1 and
 // childFiles following them, and the command's connect calls guarded or
 // not.
-func (c *control) helperSpec(path string, v *view, abi, keep int, guardConnect bool) (string, error) {
-	b, err := json.Marshal(helperSpec{Path: path, Writable: helperWritable(v), Reads: readRulesFor(v), Watch: watchedMounts(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2, Lifeline: keep + 4, LifelineW: keep + 5, GuardConnect: guardConnect})
+func (c *control) helperSpec(path string, v *view, src *sources, abi, keep int, guardConnect bool) (string, error) {
+	spec := helperSpec{Path: path, Writable: helperWritable(v), Watch: watchedMounts(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2, Lifeline: keep + 4, LifelineW: keep + 5, GuardConnect: guardConnect}
+	if fd, ok := src.byPath[readsKey]; ok {
+		spec.ReadsFD = fd
+	}
+	b, err := json.Marshal(spec)
 	return string(b), err
 }
 

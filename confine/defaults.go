@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // DefaultPolicy returns the policy real toolchains need for a project in
@@ -18,7 +19,9 @@ import (
 //     pnpm, pip, uv, poetry, cargo, deno, bun) is readable and read-only:
 //     what was downloaded before can be used, nothing can be changed, and
 //     without the network nothing new is downloaded;
-//   - the user's credentials are Hidden (see CredentialPaths).
+//   - the user's credentials are Hidden (see CredentialPaths), and so are
+//     the places the environment moves them to (CARGO_HOME, KUBECONFIG,
+//     XDG_CONFIG_HOME, ...).
 //
 // Locations follow the calling process's environment (HOME,
 // XDG_CACHE_HOME, GOCACHE); the credentials of the home the user database
@@ -32,6 +35,7 @@ func DefaultPolicy(sandbox string) Policy {
 	for _, h := range homes {
 		p.Hidden = append(p.Hidden, homeCredentials(h)...)
 	}
+	p.Hidden = append(p.Hidden, envCredentials(os.Getenv, homes)...)
 	if os.Geteuid() == 0 || len(homes) == 0 {
 		// Root reads every user's files: hide theirs too. So does a user
 		// whose home is not known.
@@ -147,6 +151,62 @@ func otherHomes(home string) []string {
 // on each call.
 func CredentialPaths(home string) []string {
 	return append(systemCredentials(), homeCredentials(home)...)
+}
+
+// envCredentials returns where the environment (getenv) moves the
+// credentials homeCredentials knows: CARGO_HOME, the XDG base directories,
+// KUBECONFIG's list, GNUPGHOME, DOCKER_CONFIG, AWS's, gh's, gcloud's,
+// Azure's, pass's and npm's variables, HISTFILE. A value that is not an
+// absolute path, or that is the root, a home or above one, is passed over:
+// hiding it would hide far more than a credential.
+func envCredentials(getenv func(string) string, homes []string) []string {
+	var out []string
+	add := func(p string) {
+		if !filepath.IsAbs(p) {
+			return
+		}
+		p = filepath.Clean(p)
+		if p == "/" || slices.ContainsFunc(homes, func(h string) bool { return h == p || strings.HasPrefix(h, p+"/") }) {
+			return
+		}
+		out = append(out, p)
+	}
+	// The base directories: what homeCredentials keeps in ~/.config,
+	// ~/.local/share, ~/.local/state and ~/.cache, where they are moved.
+	for _, base := range []struct{ env, rel string }{
+		{"XDG_CONFIG_HOME", ".config/"}, {"XDG_DATA_HOME", ".local/share/"},
+		{"XDG_STATE_HOME", ".local/state/"}, {"XDG_CACHE_HOME", ".cache/"},
+	} {
+		dir := getenv(base.env)
+		if dir == "" {
+			continue
+		}
+		for _, c := range homeCredentials("/") {
+			if rel, ok := strings.CutPrefix(c, "/"+base.rel); ok {
+				add(filepath.Join(dir, rel))
+			}
+		}
+	}
+	if d := getenv("CARGO_HOME"); d != "" {
+		add(filepath.Join(d, "credentials"))
+		add(filepath.Join(d, "credentials.toml"))
+	}
+	if d := getenv("DOCKER_CONFIG"); d != "" {
+		add(filepath.Join(d, "config.json"))
+	}
+	for _, k := range filepath.SplitList(getenv("KUBECONFIG")) {
+		add(k)
+	}
+	for _, name := range []string{
+		"GNUPGHOME", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "GH_CONFIG_DIR",
+		"CLOUDSDK_CONFIG", "AZURE_CONFIG_DIR", "PASSWORD_STORE_DIR", "NPM_CONFIG_USERCONFIG",
+		"npm_config_userconfig", "HISTFILE", "GOOGLE_APPLICATION_CREDENTIALS", "NETRC",
+	} {
+		if v := getenv(name); v != "" {
+			add(v)
+		}
+	}
+	return out
 }
 
 // homeCredentials returns CredentialPaths' places beneath home (none

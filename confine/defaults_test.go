@@ -30,3 +30,31 @@ func TestCredentialPathsSystemFamily(t *testing.T) {
 		assert.True(t, filepath.IsAbs(p) && len(p) > len(home) && p[:len(home)] == home, "%s is not beneath the home", p)
 	}
 }
+
+// TestEnvCredentials: the places the environment moves credentials to are
+// hidden; values that would hide a home, the root or relative paths are
+// passed over.
+func TestEnvCredentials(t *testing.T) {
+	env := map[string]string{
+		"CARGO_HOME":      "/h/opt/cargo",
+		"XDG_CONFIG_HOME": "/h/cfg",
+		"XDG_DATA_HOME":   "/h/data",
+		"KUBECONFIG":      "/h/k1.yaml:/h/k2.yaml",
+		"GNUPGHOME":       "/h/gpg",
+		"DOCKER_CONFIG":   "/h/docker",
+		"HISTFILE":        "/h",
+		"GH_CONFIG_DIR":   "relative/gh",
+		"AWS_CONFIG_FILE": "/",
+	}
+	got := envCredentials(func(k string) string { return env[k] }, []string{"/h"})
+	for _, want := range []string{
+		"/h/opt/cargo/credentials.toml", "/h/cfg/gh", "/h/cfg/gcloud", "/h/data/keyrings",
+		"/h/k1.yaml", "/h/k2.yaml", "/h/gpg", "/h/docker/config.json",
+	} {
+		assert.Contains(t, got, want)
+	}
+	for _, not := range []string{"/h", "/", "relative/gh"} {
+		assert.NotContains(t, got, not)
+	}
+	assert.Empty(t, envCredentials(func(string) string { return "" }, []string{"/h"}))
+}

@@ -205,10 +205,14 @@
 //     mount can stop it, since the command must be able to write the
 //     index (git add) and make directories.
 //   - Between a rename outside that detaches a mount inside the writable
-//     places and the helper's kill (microseconds on an idle machine), a
-//     command polling for it can read or write the path: append to
-//     .git/config, read the .env the user just saved. The kill stops it
-//     from going on; what it wrote in that time stays.
+//     places and the helper's kill (0.25 ms on an idle machine, a few
+//     milliseconds when the command loads every CPU), a command polling
+//     for it can read or write the path: read the .env the user just
+//     saved, append to .git/config. The kill stops it from going on; what
+//     it wrote stays (sandboxauth's quarantine moves a git configuration
+//     so changed aside). A hidden file reached under another name (a hard
+//     link the user made to a file of a hidden directory, another mount of
+//     the home) is not hidden under that name.
 //   - A file of the sandbox that is a hard link to a file outside (pnpm's
 //     store links into node_modules, for example) is one file: writing it
 //     writes the original. New hard links into the sandbox cannot be made

@@ -55,16 +55,17 @@ const helperPath = "/run/sandboxauth-confine-helper"
 
 // helperSpec is what the helper needs to know.
 type helperSpec struct {
-	Path      string     `json:"path"`            // the program to execute, with the helper's arguments as its argv
-	Writable  []string   `json:"writable"`        // paths in the view beneath which writing is allowed
-	Reads     *readRules `json:"reads,omitempty"` // with hidden paths outside them: where reading is allowed
-	Watch     []string   `json:"watch"`           // paths whose mounts are watched (see mountWatch)
-	ABI       int        `json:"abi"`             // the kernel's Landlock ABI, as the starter found it
-	Keep      int        `json:"keep"`            // descriptors 0..Keep-1 go to the command
-	Ended     int        `json:"ended"`           // descriptor: written when the sandbox has ended
-	Released  int        `json:"released"`        // descriptor: reaches its end when the caller is done
-	Lifeline  int        `json:"lifeline"`        // descriptor: reaches its end when bubblewrap is gone
-	LifelineW int        `json:"lifelineW"`       // descriptor: the lifeline's write end, closed at once
+	Path      string     `json:"path"`              // the program to execute, with the helper's arguments as its argv
+	Writable  []string   `json:"writable"`          // paths in the view beneath which writing is allowed
+	ReadsFD   int        `json:"readsFD,omitempty"` // descriptor: the reading rules, JSON, where hidden paths lie outside them
+	Reads     *readRules `json:"-"`                 // read from ReadsFD (too large for an argument)
+	Watch     []string   `json:"watch"`             // paths whose mounts are watched (see mountWatch)
+	ABI       int        `json:"abi"`               // the kernel's Landlock ABI, as the starter found it
+	Keep      int        `json:"keep"`              // descriptors 0..Keep-1 go to the command
+	Ended     int        `json:"ended"`             // descriptor: written when the sandbox has ended
+	Released  int        `json:"released"`          // descriptor: reaches its end when the caller is done
+	Lifeline  int        `json:"lifeline"`          // descriptor: reaches its end when bubblewrap is gone
+	LifelineW int        `json:"lifelineW"`         // descriptor: the lifeline's write end, closed at once
 	// GuardConnect puts the command's connect calls behind the helper
 	// (see connectguard_linux.go).
 	GuardConnect bool `json:"guardConnect"`
@@ -91,6 +92,15 @@ func runHelper(spec string, argv []string) int {
 		// killing "everything left" would kill every process of the user.
 		fmt.Fprintf(os.Stderr, "sandboxauth confinement: %s is set, but this is not the first process of a sandbox; unset it\n", helperEnv)
 		return 126
+	}
+	if s.ReadsFD >= s.Keep {
+		f := os.NewFile(uintptr(s.ReadsFD), "reads")
+		err := json.NewDecoder(f).Decode(&s.Reads)
+		f.Close()
+		if err != nil || s.Reads == nil {
+			fmt.Fprintf(os.Stderr, "sandboxauth confinement: reading the reading rules: %v\n", err)
+			return 126
+		}
 	}
 	ended := os.NewFile(uintptr(s.Ended), "ended")
 	released := os.NewFile(uintptr(s.Released), "released")

@@ -32,19 +32,20 @@ type bind struct{ Src, Dst string }
 // file system: every path in it is a real path (no symbolic link in it),
 // so that bubblewrap mounts exactly what was checked.
 type view struct {
-	readable   []string // nil: all of "/", read-only; else only these, read-only
-	links      []bind   // with readable: symbolic links to recreate (Src: the link's text, Dst: where)
-	writable   []bind   // Sandbox, Writable (Src == Dst) and Private (Src: the private copy)
-	hiddenDirs []string // shown as empty, read-only directories
-	hiddenFile []string // shown as an empty, read-only file (a copy: see shown_linux.go)
-	closed     []string // hidden paths closed to the user already, left as they are (closedToUser)
-	pins       []string // directories inside writable places that cannot be renamed or removed
-	readOnly   []string // paths inside writable places that stay read-only
-	sockets    []string // UNIX sockets of outside processes, masked
-	program    string   // the program, shown read-only when it would be out of sight
-	chdir      string
-	created    []placeholder     // made for missing ReadOnly paths, outermost first
-	shown      map[string]string // readOnly paths covered by a file with this content (Policy.Shown)
+	readable      []string // nil: all of "/", read-only; else only these, read-only
+	links         []bind   // with readable: symbolic links to recreate (Src: the link's text, Dst: where)
+	writable      []bind   // Sandbox, Writable (Src == Dst) and Private (Src: the private copy)
+	hiddenDirs    []string // shown as empty, read-only directories
+	hiddenFile    []string // shown as an empty, read-only file (a copy: see shown_linux.go)
+	hiddenMissing []string // Hidden paths missing at the start, as named (see readRulesFor)
+	closed        []string // hidden paths closed to the user already, left as they are (closedToUser)
+	pins          []string // directories inside writable places that cannot be renamed or removed
+	readOnly      []string // paths inside writable places that stay read-only
+	sockets       []string // UNIX sockets of outside processes, masked
+	program       string   // the program, shown read-only when it would be out of sight
+	chdir         string
+	created       []placeholder     // made for missing ReadOnly paths, outermost first
+	shown         map[string]string // readOnly paths covered by a file with this content (Policy.Shown)
 }
 
 // resolveView resolves p into the view cmd runs in. It creates what the
@@ -73,10 +74,12 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	present := newPresence(p.Hidden)
 	for _, h := range p.Hidden {
 		if present.missing(h) {
+			v.hiddenMissing = append(v.hiddenMissing, h)
 			continue
 		}
 		real, fi, ok := existing(h)
 		if !ok {
+			v.hiddenMissing = append(v.hiddenMissing, h)
 			continue
 		}
 		if closedToUser(real, fi) {

@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -150,6 +151,21 @@ func TestReadRulesFor(t *testing.T) {
 	}
 	assert.Contains(t, grants, "/usr")
 
+	// A hidden path missing at the start makes the directories that would
+	// hold it holders too: what is made there later gets no rule.
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".cargo/bin"), 0o755))
+	v.hiddenMissing = []string{filepath.Join(home, ".cargo/credentials.toml"), filepath.Join(home, ".nothere/x")}
+	r = readRulesFor(v)
+	grants = nil
+	for _, g := range r.Grants {
+		for _, name := range append(g.Dirs, g.Files...) {
+			grants = append(grants, filepath.Join(g.Dir, name))
+		}
+	}
+	assert.Contains(t, grants, filepath.Join(home, ".cargo/bin"))
+	assert.NotContains(t, grants, filepath.Join(home, ".cargo"))
+	assert.NotContains(t, r.Masks, filepath.Join(home, ".cargo/credentials.toml"), "nothing covers a missing path")
+
 	v.readable = []string{"/usr"}
 	assert.Nil(t, readRulesFor(v))
 	assert.Nil(t, readRulesFor(&view{hiddenDirs: []string{filepath.Join(home, "src/proj/.secrets")}, writable: v.writable}))
@@ -168,4 +184,22 @@ func TestUnescapeMountPoint(t *testing.T) {
 	} {
 		assert.Equal(t, want, unescapeMountPoint(in), in)
 	}
+}
+
+// TestManyReadRules: a directory holding a hidden path with thousands of
+// entries (a home full of files) made the helper's spec too large for
+// an argument ("argument list too long": the reading rules name every
+// entry); the rules now go through a descriptor.
+func TestManyReadRules(t *testing.T) {
+	sb, outside, p := dirs(t)
+	for i := 0; i < 6000; i++ {
+		require.NoError(t, os.WriteFile(filepath.Join(outside, fmt.Sprintf("file-with-a-longish-name-%05d", i)), nil, 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "notes"), []byte("notes\n"), 0o644))
+	secret := filepath.Join(outside, ".netrc")
+	require.NoError(t, os.WriteFile(secret, []byte("SECRET\n"), 0o600))
+	p.Hidden = []string{secret}
+	out, err := sh(t, p, sb, "cat "+filepath.Join(outside, "notes")+" "+secret)
+	require.NoError(t, err, out)
+	assert.Equal(t, "notes\n", out)
 }

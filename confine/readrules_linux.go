@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // The hidden paths outside the writable places (the user's credentials)
@@ -29,6 +31,10 @@ import (
 // kept so: the place's rule, which lets the command read what it writes,
 // reaches everything beneath. See the helper's watch of the mount table
 // for them.
+
+// readsKey is the key of the reading rules among the sources: they go to
+// the helper through a descriptor (see sources.addData).
+const readsKey = "data:reading rules"
 
 // readRules are the reading rules of a view whose hidden paths outside
 // the writable places are kept by Landlock.
@@ -55,9 +61,22 @@ func readRulesFor(v *view) *readRules {
 			hidden = append(hidden, h)
 		}
 	}
-	if len(hidden) == 0 {
+	// A hidden path missing at the start (~/.cargo/credentials.toml
+	// before cargo login) is kept all the same: the directories that
+	// would hold it get no rule of their own, so what is made there
+	// while the command runs cannot be read.
+	var missing []string
+	resolved := map[string]string{} // directory: its resolved form, "" when missing
+	for _, h := range v.hiddenMissing {
+		if real, ok := resolvedAsFarAsExists(filepath.Clean(h), resolved); ok && v.writableRoot(real) == "" {
+			missing = append(missing, real)
+		}
+	}
+	if len(hidden) == 0 && len(missing) == 0 {
 		return nil
 	}
+	masks := slices.Clone(hidden)
+	hidden = append(hidden, missing...)
 	slices.Sort(hidden)
 	// A hidden path beneath another is kept with it (sorted, it follows
 	// the other, or one beneath the other).
@@ -79,7 +98,13 @@ func readRulesFor(v *view) *readRules {
 			}
 		}
 	}
-	r := &readRules{Masks: hidden}
+	r := &readRules{}
+	for _, m := range masks {
+		if isHidden[m] {
+			r.Masks = append(r.Masks, m) // not beneath another hidden path
+		}
+	}
+	slices.Sort(r.Masks)
 	for d := range holds {
 		entries, err := os.ReadDir(d)
 		if err != nil {
@@ -119,4 +144,30 @@ func (r *readRules) count() int {
 		n += len(g.Dirs) + len(g.Files)
 	}
 	return n
+}
+
+// resolvedAsFarAsExists returns p with its longest existing leading part
+// resolved (no symbolic link in it) and the rest as named: where a
+// missing path would be made; p itself is known to be missing. known remembers the directories looked at
+// (their resolved form, "" for a missing one): the hidden paths share few.
+func resolvedAsFarAsExists(p string, known map[string]string) (string, bool) {
+	rest := filepath.Base(p) // p itself is known to be missing
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		real, seen := known[d]
+		if !seen {
+			if _, err := os.Lstat(d); err == nil {
+				if real, err = pathres.Resolve(d); err != nil {
+					return "", false
+				}
+			}
+			known[d] = real
+		}
+		if real != "" {
+			return filepath.Join(real, rest), true
+		}
+		if d == "/" {
+			return "", false
+		}
+		rest = filepath.Join(filepath.Base(d), rest)
+	}
 }

@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -77,6 +78,18 @@ func openSources(v *view, first int) (*sources, error) {
 		if err := s.addData(dataKey(f), ""); err != nil {
 			s.close()
 			return nil, err
+		}
+	}
+	// The reading rules go to the helper as data: hundreds of paths,
+	// more than an argument may hold.
+	if r := readRulesFor(v); r != nil {
+		b, err := json.Marshal(r)
+		if err == nil {
+			err = s.addData(readsKey, string(b))
+		}
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("confine: the reading rules: %w", err)
 		}
 	}
 	if err := s.addProgram(helperPath); err != nil {

@@ -116,7 +116,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		argv = []string{cmd.Path}
 	}
 	keep := 3 + n
-	spec, err := ctl.helperSpec(cmd.Path, v, abi, keep, guarded)
+	spec, err := ctl.helperSpec(cmd.Path, v, src, abi, keep, guarded)
 	if err != nil {
 		ctl.closeOurEnds()
 		ctl.closeLifeline()
