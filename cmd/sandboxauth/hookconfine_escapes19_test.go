@@ -1,0 +1,79 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEscape19LinkedWorktreeConfigDuringRun (round 19): the repository has
+// a linked worktree outside the sandbox (git worktree add ../wt) and
+// extensions.worktreeConfig set (git sparse-checkout init sets it). The
+// hook answers `./p.sh` (project code) with the confined rewrite; p.sh
+// writes .git/worktrees/wt/config.worktree, which is missing before the
+// run: below the top it is only watched (quarantined after the run), not
+// kept read-only by a placeholder as the top's .git/config.worktree and
+// the worktree's commondir are. While the run lasts, the user's own git in
+// the linked worktree (a shell prompt's git status, an editor's) reads it
+// and runs its core.fsmonitor unconfined.
+//
+//	p.sh: printf '[core]\n\tfsmonitor = "touch MARK; false"\n' > .git/worktrees/wt/config.worktree; sleep 6
+func TestEscape19LinkedWorktreeConfigDuringRun(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skipf("git is not installed: %v", err)
+	}
+	c := newConfinedProject(t)
+	env := c.env(t)
+	gitRepoIn(t, c.project, env)
+	wt := filepath.Join(c.outside, "wt")
+	mark := filepath.Join(c.outside, "PWNED")
+	for _, args := range [][]string{
+		{"worktree", "add", "-q", wt},
+		{"config", "extensions.worktreeConfig", "true"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = c.project, append(env, "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+	}
+	cfgWorktree := filepath.Join(c.project, ".git", "worktrees", "wt", "config.worktree")
+	require.NoFileExists(t, cfgWorktree)
+	script := "#!/bin/sh\nprintf '[core]\\n\\tfsmonitor = \"touch " + mark + "; false\"\\n' > .git/worktrees/wt/config.worktree\nsleep 6\n"
+	require.NoError(t, os.WriteFile(filepath.Join(c.project, "p.sh"), []byte(script), 0o755))
+
+	r := runHookBin(t, c.project, env, claudeBash(t, c.project, "./p.sh"), "hook", "--for", "claude-code")
+	decision, input := rewriteOf(t, r)
+	require.Equal(t, "allow", decision, "stdout: %s", r.stdout)
+	line, _ := input["command"].(string)
+	require.NotEmpty(t, line)
+
+	run := exec.Command("sh", "-c", line)
+	run.Dir, run.Env = c.project, env
+	require.NoError(t, run.Start())
+	done := make(chan error, 1)
+	go func() { done <- run.Wait() }()
+	// While the confined command runs, the user's git in the linked
+	// worktree, unconfined.
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(cfgWorktree); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	status := exec.Command("git", "status", "--short")
+	status.Dir, status.Env = wt, append(env, "GIT_CONFIG_NOSYSTEM=1")
+	_, _ = status.CombinedOutput()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		_ = run.Process.Kill()
+		<-done
+	}
+	assert.NoFileExists(t, mark, "the user's git in the linked worktree ran a core.fsmonitor the confined command wrote in .git/worktrees/wt/config.worktree")
+}
