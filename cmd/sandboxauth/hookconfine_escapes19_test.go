@@ -77,3 +77,44 @@ func TestEscape19LinkedWorktreeConfigDuringRun(t *testing.T) {
 	}
 	assert.NoFileExists(t, mark, "the user's git in the linked worktree ran a core.fsmonitor the confined command wrote in .git/worktrees/wt/config.worktree")
 }
+
+// TestEscape19ProgramPlantedInPathDirectoryInsideSandbox (round 19): the
+// agent runs with the project's virtual environment activated
+// (PATH=PROJECT/.venv/bin:...; node_modules/.bin put on PATH by direnv is
+// the same), which round 19 takes as "a PATH directory inside the
+// sandbox" whose programs are project code. The hook answers `./p.sh`
+// with the confined rewrite; p.sh writes .venv/bin/git, a program named
+// like one the user runs from /usr/bin. It stays after the run (no mount,
+// no quarantine: a writing command naming .venv/bin asks, but project
+// code writes there freely), and the next `git` by name in a shell with
+// that PATH (the user's terminal the agent was started from, the agent's
+// own git calls outside its Bash tool) runs it unconfined.
+//
+//	p.sh: printf '#!/bin/sh\ntouch MARK\nexec /usr/bin/git "$@"\n' > .venv/bin/git; chmod +x .venv/bin/git
+func TestEscape19ProgramPlantedInPathDirectoryInsideSandbox(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skipf("git is not installed: %v", err)
+	}
+	c := newConfinedProject(t)
+	venvBin := filepath.Join(c.project, ".venv", "bin")
+	require.NoError(t, os.MkdirAll(venvBin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(venvBin, "activate"), []byte("# venv\n"), 0o644))
+	env := c.env(t, "PATH="+venvBin+string(os.PathListSeparator)+os.Getenv("PATH"), "VIRTUAL_ENV="+filepath.Dir(venvBin))
+	mark := filepath.Join(c.outside, "PWNED")
+	script := "#!/bin/sh\nprintf '#!/bin/sh\\ntouch " + mark + "\\nexec " + gitPath + " \"$@\"\\n' > .venv/bin/git && chmod +x .venv/bin/git\n"
+	require.NoError(t, os.WriteFile(filepath.Join(c.project, "p.sh"), []byte(script), 0o755))
+
+	r := runHookBin(t, c.project, env, claudeBash(t, c.project, "./p.sh"), "hook", "--for", "claude-code")
+	decision, input := rewriteOf(t, r)
+	require.Equal(t, "allow", decision, "stdout: %s", r.stdout)
+	line, _ := input["command"].(string)
+	out, rc := shRun(t, c.project, env, line)
+	require.Equal(t, 0, rc, "output: %s", out)
+
+	// Later, unconfined: git by name with the same PATH.
+	cmd := exec.Command("sh", "-c", "git --version")
+	cmd.Dir, cmd.Env = c.project, env
+	_, _ = cmd.CombinedOutput()
+	assert.NoFileExists(t, mark, "a program the confined command planted in .venv/bin (on PATH) ran unconfined as git")
+}
