@@ -118,3 +118,43 @@ func TestEscape19ProgramPlantedInPathDirectoryInsideSandbox(t *testing.T) {
 	_, _ = cmd.CombinedOutput()
 	assert.NoFileExists(t, mark, "a program the confined command planted in .venv/bin (on PATH) ran unconfined as git")
 }
+
+// TestEscape19LinkedWorktreeDotEnvReadable (round 19): the project's own
+// .env is hidden from the confined command, but the same repository's
+// linked worktree outside the sandbox (git worktree add ../wt, which the
+// confinement finds through .git/worktrees/wt/gitdir) keeps its .env in
+// plain sight. The hook answers inline code with the confined rewrite
+// without asking, and the secret is printed to the model.
+//
+//	python3 -c 'print(open("/home/u/wt/.env").read())'
+func TestEscape19LinkedWorktreeDotEnvReadable(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skipf("git is not installed: %v", err)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skipf("python3 is not installed: %v", err)
+	}
+	c := newConfinedProject(t)
+	env := c.env(t)
+	gitRepoIn(t, c.project, env)
+	// Outside the temporary directory, which the confined command sees
+	// as its own empty one: under the user's home, as a real worktree is.
+	home, err := os.UserHomeDir()
+	require.NoError(t, err)
+	parent, err := os.MkdirTemp(home, "escape19-wt-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(parent) })
+	wt := filepath.Join(parent, "wt")
+	cmd := exec.Command("git", "worktree", "add", "-q", wt)
+	cmd.Dir, cmd.Env = c.project, append(env, "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".env"), []byte("API_KEY=sk-live-WORKTREE-SECRET\n"), 0o600))
+
+	command := `python3 -c 'print(open("` + wt + `/.env").read())'`
+	r := runHookBin(t, c.project, env, claudeBash(t, c.project, command), "hook", "--for", "claude-code")
+	decision, input := rewriteOf(t, r)
+	require.Equal(t, "allow", decision, "stdout: %s", r.stdout)
+	got, _ := shRun(t, c.project, env, input["command"].(string))
+	assert.NotContains(t, got, "WORKTREE-SECRET", "the confined inline code read the .env of the project's linked worktree")
+}
