@@ -22,7 +22,7 @@ import (
 // the linked worktree (a shell prompt's git status, an editor's) reads it
 // and runs its core.fsmonitor unconfined.
 //
-//	p.sh: printf '[core]\n\tfsmonitor = "touch MARK; false"\n' > .git/worktrees/wt/config.worktree; sleep 6
+//	p.sh: printf '[core]\n\tfsmonitor = "touch MARK; false"\n' > .git/worktrees/wt/config.worktree; sleep 15
 func TestEscape19LinkedWorktreeConfigDuringRun(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skipf("git is not installed: %v", err)
@@ -43,7 +43,7 @@ func TestEscape19LinkedWorktreeConfigDuringRun(t *testing.T) {
 	}
 	cfgWorktree := filepath.Join(c.project, ".git", "worktrees", "wt", "config.worktree")
 	require.NoFileExists(t, cfgWorktree)
-	script := "#!/bin/sh\nprintf '[core]\\n\\tfsmonitor = \"touch " + mark + "; false\"\\n' > .git/worktrees/wt/config.worktree\nsleep 6\n"
+	script := "#!/bin/sh\nprintf '[core]\\n\\tfsmonitor = \"touch " + mark + "; false\"\\n' > .git/worktrees/wt/config.worktree\nsleep 15\n"
 	require.NoError(t, os.WriteFile(filepath.Join(c.project, "p.sh"), []byte(script), 0o755))
 
 	r := runHookBin(t, c.project, env, claudeBash(t, c.project, "./p.sh"), "hook", "--for", "claude-code")
@@ -59,7 +59,7 @@ func TestEscape19LinkedWorktreeConfigDuringRun(t *testing.T) {
 	go func() { done <- run.Wait() }()
 	// While the confined command runs, the user's git in the linked
 	// worktree, unconfined.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(12 * time.Second)
 	for time.Now().Before(deadline) {
 		if _, err := os.Stat(cfgWorktree); err == nil {
 			break
