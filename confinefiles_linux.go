@@ -32,6 +32,16 @@ func identify(path string) (fileID, bool) {
 	return id, true
 }
 
+// changeTime returns path's change time in nanoseconds, not following a
+// final link; one that cannot be looked at counts as changed now.
+func changeTime(path string) int64 {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		return 1<<63 - 1
+	}
+	return st.Ctim.Nano()
+}
+
 // quarantine renames path, which lies beneath sandbox, to a free name
 // ending in quarantineSuffix (".N" after it when taken, a random one
 // after that; a name too long for them is cut short, see

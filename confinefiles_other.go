@@ -18,6 +18,9 @@ var errNoQuarantine = errors.New("the quarantine's file operations need Linux")
 // identify finds no identity.
 func identify(path string) (fileID, bool) { return fileID{}, false }
 
+// changeTime finds none.
+func changeTime(path string) int64 { return 0 }
+
 // quarantine moves nothing aside.
 func quarantine(sandbox, path string) bool { return false }
 

@@ -227,6 +227,11 @@ func (c *confinePaths) baseline(since int64) *beforeRun {
 			was.gitDirs[id] = true
 		}
 	}
+	for _, p := range pathShadows(c.sandbox) {
+		if id, ok := identify(p); ok {
+			was.ids[id] = true
+		}
+	}
 	for _, r := range c.policy.ReadOnly {
 		if base := filepath.Base(r); base != "config" && base != "config.worktree" {
 			continue
@@ -379,6 +384,13 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 	}
 	for path := range after.seen {
 		if id, ok := identify(path); ok && !was.ids[id] {
+			paths = append(paths, path)
+		}
+	}
+	// A program put on PATH inside the sandbox under the name of one
+	// found later on it (see confinepathdirs.go), new or changed.
+	for _, path := range pathShadows(sandbox) {
+		if id, ok := identify(path); ok && (!was.ids[id] || changeTime(path) >= was.since) {
 			paths = append(paths, path)
 		}
 	}
@@ -990,7 +1002,12 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 		d := filepath.Join(common, name)
 		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
 			if gitdir == common { // a linked worktree's are its common directory's
-				c.gitDirectoriesIn(d, 4)
+				// The top repository's linked worktrees share its
+				// configuration and are the user's: their missing files
+				// (config.worktree, which git reads in the worktree
+				// outside the sandbox while the command runs) get
+				// placeholders as the top's do.
+				c.gitDirectoriesIn(d, 4, top && name == "worktrees")
 			}
 		} else {
 			add(d, "", false)
@@ -1004,6 +1021,21 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 	// Read by git when present: placeholders that git takes as absence.
 	add(filepath.Join(gitdir, "commondir"), ".", gitdir == common)
 	add(filepath.Join(common, "objects", "info", "alternates"), "", true)
+	if top && gitdir != common {
+		// The sandbox is a linked worktree: the repository's other work
+		// trees (the main one, the other linked ones) hold the same
+		// project's secrets.
+		if filepath.Base(common) == ".git" {
+			c.hideTopSecrets(filepath.Dir(common))
+		}
+		if entries, err := os.ReadDir(filepath.Join(common, "worktrees")); err == nil {
+			for _, e := range entries {
+				if p := filepath.Join(common, "worktrees", e.Name()); e.IsDir() && p != gitdir {
+					c.otherWorkTree(p)
+				}
+			}
+		}
+	}
 	if gitdir != common {
 		add(filepath.Join(gitdir, "config.worktree"), "", true)
 		// A linked worktree's record of where its work tree is: git
@@ -1061,7 +1093,7 @@ func (c *confinePaths) gitDirectory(dir, gitdir string, top bool) {
 // under .git/modules, whose names may hold slashes, and linked worktrees'
 // under .git/worktrees), depth levels down at most, like those of nested
 // repositories.
-func (c *confinePaths) gitDirectoriesIn(dir string, depth int) {
+func (c *confinePaths) gitDirectoriesIn(dir string, depth int, top bool) {
 	if depth == 0 {
 		c.readOnly(dir) // deeper than submodule names go: kept whole
 		return
@@ -1085,10 +1117,54 @@ func (c *confinePaths) gitDirectoriesIn(dir string, depth int) {
 		if isGitDirectory(sub) {
 			if !c.gitDirs[p] {
 				c.gitDirs[p] = true
-				c.gitDirectory(p, p, false)
+				c.gitDirectory(p, p, top)
+				if top {
+					c.otherWorkTree(p)
+				}
 			}
 		} else {
-			c.gitDirectoriesIn(p, depth-1)
+			c.gitDirectoriesIn(p, depth-1, top)
+		}
+	}
+}
+
+// otherWorkTree hides the read-protected files at the top of the work
+// tree of the top repository's linked worktree whose git directory is
+// gitdir (named by its gitdir file) when it lies outside the sandbox:
+// the same project's secrets (a .env the user keeps in each checkout),
+// which the command would otherwise read there.
+func (c *confinePaths) otherWorkTree(gitdir string) {
+	b, err := readSmallFile(filepath.Join(gitdir, "gitdir"))
+	if err != nil {
+		return
+	}
+	dotgit := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(dotgit) {
+		dotgit = filepath.Join(gitdir, dotgit)
+	}
+	c.hideTopSecrets(filepath.Dir(filepath.Clean(dotgit)))
+}
+
+// hideTopSecrets hides the entries at the top of the directory tree
+// (another work tree of the sandbox's repository, outside it) that a
+// read-protected pattern matches at the top.
+func (c *confinePaths) hideTopSecrets(tree string) {
+	real, err := pathres.Resolve(tree)
+	if err != nil || pathres.Within(c.sandbox, real) || pathres.Within(real, c.sandbox) {
+		return
+	}
+	entries, err := os.ReadDir(real)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		lower := strings.ToLower(e.Name())
+		for i := range c.rules {
+			r := &c.rules[i]
+			if r.Read && r.MatchesLastLower(lower) && r.Match(e.Name()) {
+				c.hide(filepath.Join(real, e.Name()))
+				break
+			}
 		}
 	}
 }
