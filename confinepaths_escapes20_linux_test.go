@@ -92,4 +92,53 @@ func TestEscape20PathDirectoryActivatedLater(t *testing.T) {
 	assert.NoFileExists(t, marker, "a git the confined command planted in .venv/bin ran unconfined once the user activated the environment")
 }
 
-var _ = strings.Contains
+// TestEscape20RemoteHelperThroughHarmlessURL (round 20): round 18 judges a
+// read-only git configuration replaced during the run (the user's git
+// config renames over .git/config, which detaches the read-only mount in
+// the command's view, and the command appends before the watch kills it)
+// by repotrust.RiskySettingsDigest, which leaves out what harmlessKey
+// allows: remote.<name>.url among them ("used only by commands that talk
+// to a remote, which are not safe anyway"). But a URL "<name>::<address>"
+// makes git run the remote helper git-remote-<name>, found on PATH, and
+// the protocol of an unknown helper is allowed to the user's own commands
+// (protocol.allow's "user"). The helper the command puts in the sandbox's
+// PATH directory (.venv/bin, on PATH during the run) shadows nothing, so
+// pathShadows keeps it too. The user's next git fetch (or git pull, git
+// push, or an editor's automatic fetch) runs it unconfined.
+//
+//	PATH:    <sandbox>/.venv/bin:/usr/bin:/bin
+//	payload: printf '#!/bin/sh\ntouch ~/v/pwned\n' > .venv/bin/git-remote-evil; chmod +x ...
+//	         while :; do printf '[remote "origin"]\n\turl = evil::x\n' >> .git/config; done  (x4)
+//	user:    git config user.name someone (during the run); later git fetch origin
+//
+// Verified with the library as root: the config kept the URL (no
+// quarantine), and git fetch made the marker.
+func TestEscape20RemoteHelperThroughHarmlessURL(t *testing.T) {
+	var config string
+	var marker string
+	for attempt := 0; attempt < 3; attempt++ {
+		sb := escapeSandbox(t)
+		venvBin := filepath.Join(sb, ".venv", "bin")
+		require.NoError(t, os.MkdirAll(venvBin, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(venvBin, "activate"), []byte("# venv\n"), 0o644))
+		path := venvBin + string(os.PathListSeparator) + os.Getenv("PATH")
+		t.Setenv("PATH", path)
+		marker = homeMarker(t)
+		plant := `printf '#!/bin/sh\ntouch ` + marker + `\n' > .venv/bin/git-remote-evil && chmod +x .venv/bin/git-remote-evil; `
+		window18(t, sb, plant+loops18(`printf '\n[remote "origin"]\n\turl = evil::x\n' >> .git/config`), func() {
+			userGit(t, sb, "config", "user.name", "someone")
+		})
+		b, _ := os.ReadFile(filepath.Join(sb, ".git", "config"))
+		config = string(b)
+		cmd := exec.Command("git", "fetch", "origin")
+		cmd.Dir = sb
+		cmd.Env = append(os.Environ(), "PATH="+path)
+		out, _ := cmd.CombinedOutput()
+		t.Logf("git fetch: %s", out)
+		if strings.Contains(config, "evil::") {
+			break
+		}
+	}
+	assert.Zero(t, strings.Count(config, "evil::"), "the confined command's remote URL stayed in .git/config")
+	assert.NoFileExists(t, marker, "the user's git fetch ran the remote helper the confined command planted")
+}
