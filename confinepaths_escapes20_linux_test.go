@@ -142,3 +142,54 @@ func TestEscape20RemoteHelperThroughHarmlessURL(t *testing.T) {
 	assert.Zero(t, strings.Count(config, "evil::"), "the confined command's remote URL stayed in .git/config")
 	assert.NoFileExists(t, marker, "the user's git fetch ran the remote helper the confined command planted")
 }
+
+// TestEscape20LFSFilterByNameOnPath (round 20): harmlessKey lets through
+// the exact filter.lfs values `git lfs install --local` writes ("git-lfs
+// filter-process", ...), trusting them as git-lfs. They name a program by
+// name, looked up on PATH when git runs the filter. Where git-lfs is not
+// installed, the git-lfs the command puts in the sandbox's PATH directory
+// shadows nothing and stays (pathShadows), and the filter settings
+// appended in the watch's window leave RiskySettingsDigest unchanged. The
+// project's .gitattributes (`* filter=lfs`) makes the user's next git
+// diff, git add or git commit -a run it unconfined: no fetch needed.
+//
+//	PATH:    <sandbox>/.venv/bin:/usr/bin:/bin   (no git-lfs installed)
+//	payload: printf '#!/bin/sh\ntouch ~/v/pwned\nexec cat\n' > .venv/bin/git-lfs; chmod +x .venv/bin/git-lfs
+//	         echo '* filter=lfs' > .gitattributes; echo change >> a.txt
+//	         while :; do printf '[filter "lfs"]\n\tprocess = git-lfs filter-process\n\trequired = true\n' >> .git/config; done  (x4)
+//	user:    git config user.name someone (during the run); later git diff
+//
+// Verified with sandboxauth run as root: 1334 filter sections kept, no
+// quarantine, and git diff made the marker.
+func TestEscape20LFSFilterByNameOnPath(t *testing.T) {
+	if _, err := exec.LookPath("git-lfs"); err == nil {
+		t.Skip("git-lfs is installed: the planted one would be a shadow")
+	}
+	var config, marker string
+	for attempt := 0; attempt < 3; attempt++ {
+		sb := escapeSandbox(t)
+		require.NoError(t, os.WriteFile(filepath.Join(sb, "a.txt"), []byte("hello\n"), 0o644))
+		userGit(t, sb, "add", "a.txt")
+		userGit(t, sb, "commit", "-qm", "x")
+		venvBin := filepath.Join(sb, ".venv", "bin")
+		require.NoError(t, os.MkdirAll(venvBin, 0o755))
+		path := venvBin + string(os.PathListSeparator) + os.Getenv("PATH")
+		t.Setenv("PATH", path)
+		marker = homeMarker(t)
+		plant := `printf '#!/bin/sh\ntouch ` + marker + `\nexec cat\n' > .venv/bin/git-lfs && chmod +x .venv/bin/git-lfs; echo '* filter=lfs' > .gitattributes; echo change >> a.txt; `
+		window18(t, sb, plant+loops18(`printf '\n[filter "lfs"]\n\tprocess = git-lfs filter-process\n\trequired = true\n' >> .git/config`), func() {
+			userGit(t, sb, "config", "user.name", "someone")
+		})
+		b, _ := os.ReadFile(filepath.Join(sb, ".git", "config"))
+		config = string(b)
+		cmd := exec.Command("git", "diff")
+		cmd.Dir = sb
+		cmd.Env = append(os.Environ(), "PATH="+path)
+		_, _ = cmd.CombinedOutput()
+		if strings.Contains(config, "filter-process") {
+			break
+		}
+	}
+	assert.Zero(t, strings.Count(config, "filter-process"), "the confined command's lfs filter stayed in .git/config")
+	assert.NoFileExists(t, marker, "the user's git diff ran the git-lfs the confined command planted")
+}
