@@ -193,3 +193,30 @@ func TestEscape20LFSFilterByNameOnPath(t *testing.T) {
 	assert.Zero(t, strings.Count(config, "filter-process"), "the confined command's lfs filter stayed in .git/config")
 	assert.NoFileExists(t, marker, "the user's git diff ran the git-lfs the confined command planted")
 }
+
+// TestEscape20CredentialVariableWithTilde (round 20): envCredentials
+// passes over a value that is not an absolute path. The tools expand a
+// leading "~/" themselves: botocore (aws, boto3) reads
+// AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE through
+// os.path.expanduser, npm expands NPM_CONFIG_USERCONFIG, GnuPG GNUPGHOME.
+// A value written with quotes in a shell profile
+// (export AWS_SHARED_CREDENTIALS_FILE='~/work/cloud/aws-creds') stays
+// "~/...", is not hidden, and the file, in a directory of the home that
+// holds no hidden path, is read whole by the command.
+//
+//	env:     AWS_SHARED_CREDENTIALS_FILE='~/work/cloud/aws-creds'
+//	payload: cat ~/work/cloud/aws-creds
+//
+// Verified with sandboxauth run as root (fake HOME): the payload printed
+// the secret; botocore with the same environment loads it
+// (method shared-credentials-file).
+func TestEscape20CredentialVariableWithTilde(t *testing.T) {
+	sb := escapeSandbox(t)
+	home := dotHome15(t)
+	write15(t, filepath.Join(home, ".ssh", "id_ed25519"), "k\n", 0o600) // the home is a holder
+	creds := filepath.Join(home, "work", "cloud", "aws-creds")
+	write15(t, creds, "[default]\naws_access_key_id = AKIAEXAMPLE\naws_secret_access_key = AWSTILDE20\n", 0o600)
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "~/work/cloud/aws-creds")
+	out := runHidden18(t, sb, "cat "+creds)
+	assert.NotContains(t, out, "AWSTILDE20", "the confined command read the AWS credentials AWS_SHARED_CREDENTIALS_FILE names as ~/...")
+}
