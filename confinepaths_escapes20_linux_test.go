@@ -220,3 +220,31 @@ func TestEscape20CredentialVariableWithTilde(t *testing.T) {
 	out := runHidden18(t, sb, "cat "+creds)
 	assert.NotContains(t, out, "AWSTILDE20", "the confined command read the AWS credentials AWS_SHARED_CREDENTIALS_FILE names as ~/...")
 }
+
+// TestEscape20NestedDotEnvInOtherWorkTree (round 20): round 19 hides the
+// read-protected files of the repository's other work trees
+// (hideTopSecrets), but only the entries at the top of each. The patterns
+// match at any depth (".env", ".env.*"), and in the sandbox a nested
+// backend/.env is hidden; in the linked worktree next to it (or, when the
+// sandbox is the linked worktree, in the main one) apps/api/.env,
+// backend/.env of a monorepo are read by the command.
+//
+//	git worktree add ~/wt; echo API=... > ~/wt/backend/.env
+//	payload: cat ~/wt/backend/.env
+//
+// Verified with sandboxauth run as root, both ways (sandbox = main work
+// tree reading the linked one's backend/.env, and sandbox = linked work
+// tree reading the main one's): the secret was printed, while the top
+// .env of each was hidden.
+func TestEscape20NestedDotEnvInOtherWorkTree(t *testing.T) {
+	sb := escapeSandbox(t)
+	userGit(t, sb, "commit", "-q", "--allow-empty", "-m", "x")
+	wt := filepath.Join(homeVictimDir(t), "wt")
+	out := userGit(t, sb, "worktree", "add", "-q", wt)
+	require.DirExists(t, wt, "%s", out)
+	write15(t, filepath.Join(wt, ".env"), "TOP=WTTOPSECRET20\n", 0o600)
+	write15(t, filepath.Join(wt, "backend", ".env"), "API=WTNESTEDSECRET20\n", 0o600)
+	got := runHidden18(t, sb, "cat "+filepath.Join(wt, ".env")+" "+filepath.Join(wt, "backend", ".env"))
+	require.NotContains(t, got, "WTTOPSECRET20", "round 19's fix is not in place")
+	assert.NotContains(t, got, "WTNESTEDSECRET20", "the confined command read backend/.env of the repository's other work tree")
+}
