@@ -248,3 +248,32 @@ func TestEscape20NestedDotEnvInOtherWorkTree(t *testing.T) {
 	require.NotContains(t, got, "WTTOPSECRET20", "round 19's fix is not in place")
 	assert.NotContains(t, got, "WTNESTEDSECRET20", "the confined command read backend/.env of the repository's other work tree")
 }
+
+// TestEscape20VimLocalVimrc (round 20): the editors' project settings are
+// write-protected (.vscode/, .idea/, .zed/, .helix/), not Vim's. With
+// `set exrc` in the user's ~/.vimrc (what per-project settings take),
+// Vim sources .vimrc, .exrc (and Neovim .nvim.lua, .nvimrc, behind its
+// trust prompt) from the directory it starts in, with no trust check:
+// a `silent !cmd` there runs when the user opens Vim in the project.
+//
+//	~/.vimrc: set exrc
+//	payload:  echo 'silent !touch ~/v/pwned' > .vimrc
+//	user:     vim   (in the project)
+//
+// Verified with sandboxauth run as root (Vim 9.0): the marker was made.
+func TestEscape20VimLocalVimrc(t *testing.T) {
+	vim, err := exec.LookPath("vim")
+	if err != nil {
+		t.Skipf("vim is not installed: %v", err)
+	}
+	sb := escapeSandbox(t)
+	home := dotHome15(t)
+	write15(t, filepath.Join(home, ".vimrc"), "set exrc\n", 0o644)
+	marker := homeMarker(t)
+	runProtected20(t, sb, "echo 'silent !touch "+marker+"' > .vimrc; echo 'silent !touch "+marker+"' > .exrc")
+	cmd := exec.Command("timeout", "10", vim, "-N", "-c", "qa!")
+	cmd.Dir = sb
+	cmd.Env = append(os.Environ(), "HOME="+home, "TERM=dumb")
+	_, _ = cmd.CombinedOutput()
+	assert.NoFileExists(t, marker, "the user's vim in the project ran the .vimrc the confined command wrote")
+}
