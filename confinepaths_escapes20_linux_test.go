@@ -319,3 +319,24 @@ func TestEscape20VenvPythonStartupFile(t *testing.T) {
 	_, _ = cmd.CombinedOutput()
 	assert.NoFileExists(t, marker, "the user's python3 (the environment's, on PATH) ran the .pth the confined command wrote")
 }
+
+// TestEscape20CredentialVariableRelative (round 20): the same pass-over
+// for a relative value. A project that keeps its own cloud credentials
+// beside it (direnv or a README: AWS_SHARED_CREDENTIALS_FILE=.aws/credentials,
+// which botocore opens relative to the working directory) has the file
+// hidden when the value is absolute, read by the command when it is
+// relative.
+//
+//	env:     AWS_SHARED_CREDENTIALS_FILE=.aws/credentials
+//	payload: cat .aws/credentials
+//
+// Verified with sandboxauth run as root: "Permission denied" with
+// $PWD/.aws/credentials, the secret printed with .aws/credentials.
+func TestEscape20CredentialVariableRelative(t *testing.T) {
+	sb := escapeSandbox(t)
+	dotHome15(t)
+	write15(t, filepath.Join(sb, ".aws", "credentials"), "[default]\naws_secret_access_key = AWSRELATIVE20\n", 0o600)
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", ".aws/credentials")
+	out := runHidden18(t, sb, "cat .aws/credentials")
+	assert.NotContains(t, out, "AWSRELATIVE20", "the confined command read the credentials AWS_SHARED_CREDENTIALS_FILE names relative to the project")
+}
