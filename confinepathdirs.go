@@ -3,6 +3,8 @@ package sandboxauth
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
@@ -12,28 +14,51 @@ import (
 // confined commands (pip and npm install there), and what it holds runs
 // whenever its name is typed, unconfined: the user's shell, the agent's
 // own git calls. A program a command puts there under the name of one
-// found later on PATH (.venv/bin/git before /usr/bin/git) would run in
-// its place. The quarantine moves such a program aside when it is new or
-// changed after the run: a name the user's tools already shadowed
-// (.venv/bin/python) is kept while it is as it was.
+// found on PATH outside the sandbox (.venv/bin/git for /usr/bin/git), or
+// under a name git runs from PATH (git-remote-NAME for a "NAME::" remote,
+// git-lfs, git-NAME for `git NAME`), would run in its place. The
+// quarantine moves such a program aside when it is new or changed after
+// the run; a name the user's tools already shadowed (.venv/bin/python) is
+// kept while it is as it was. The virtual environments' and packages'
+// directories are looked at whether or not they are on PATH now: the
+// user activates a virtual environment later. What a program there reads
+// when it starts (a .pth file of the virtual environment) is the
+// project's, as a Makefile is.
 
-// pathShadows returns the entries of the directories on PATH (the calling
-// process's) that lie inside sandbox and whose name is also a program in
-// a later directory of PATH outside it.
+// projectBinDirs are the directories of a project that tools put on PATH
+// (an activated virtual environment, npm's scripts, direnv's PATH_add).
+var projectBinDirs = [...]string{".venv/bin", "venv/bin", "node_modules/.bin"}
+
+// pathShadows returns the programs in the directories on PATH (the
+// calling process's; a relative entry from its working directory) that lie
+// inside sandbox, and in its projectBinDirs, that would run in the place
+// of a program on PATH outside it or that git runs by name.
 func pathShadows(sandbox string) []string {
-	var inside, later []string
-	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		if !filepath.IsAbs(d) {
-			continue // a relative entry names whatever the working directory holds
+	var inside, outside []string
+	add := func(real string) {
+		if pathres.Within(sandbox, real) {
+			if !slices.Contains(inside, real) {
+				inside = append(inside, real)
+			}
+		} else {
+			outside = append(outside, real)
 		}
-		real, err := pathres.Resolve(filepath.Clean(d))
+	}
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if d == "" {
+			d = "." // an empty entry is the working directory
+		}
+		abs, err := filepath.Abs(d)
 		if err != nil {
 			continue
 		}
-		if pathres.Within(sandbox, real) {
-			inside = append(inside, real)
-		} else if len(inside) > 0 {
-			later = append(later, real)
+		if real, err := pathres.Resolve(abs); err == nil {
+			add(real)
+		}
+	}
+	for _, rel := range projectBinDirs {
+		if real, err := pathres.Resolve(filepath.Join(sandbox, rel)); err == nil && pathres.Within(sandbox, real) {
+			add(real)
 		}
 	}
 	var out []string
@@ -43,13 +68,24 @@ func pathShadows(sandbox string) []string {
 			continue
 		}
 		for _, e := range entries {
-			for _, l := range later {
-				if fi, err := os.Stat(filepath.Join(l, e.Name())); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-					out = append(out, filepath.Join(d, e.Name()))
-					break
-				}
+			p := filepath.Join(d, e.Name())
+			if fi, err := os.Stat(p); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+				continue // runs nothing by its name
+			}
+			if strings.HasPrefix(e.Name(), "git-") || programIn(outside, e.Name()) {
+				out = append(out, p)
 			}
 		}
 	}
 	return out
+}
+
+// programIn reports whether one of dirs holds an executable file name.
+func programIn(dirs []string, name string) bool {
+	for _, d := range dirs {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
 }

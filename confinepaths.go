@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -632,7 +633,7 @@ func (c *confinePaths) top() {
 // missing, is an empty file rather than the empty directory other paths
 // get. yarn stops on a directory .npmrc or .yarnrc, pnpm on a directory
 // pnpm-workspace.yaml, and mise, yarn's later versions and bun read TOML
-// or YAML the same way; a program loading a missing .env would get "is a
+// or YAML the same way, and vim and Emacs an editor's settings file; a program loading a missing .env would get "is a
 // directory". The others keep a directory: rustup reads an empty
 // rust-toolchain as an error and pyenv an empty .python-version as the
 // system's Python, while both pass over a directory. git add does not
@@ -640,7 +641,8 @@ func (c *confinePaths) top() {
 func readAsNothing(rel string) bool {
 	switch rel {
 	case ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "pnpm-workspace.yaml", ".env",
-		".tool-versions", "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml":
+		".tool-versions", "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml",
+		".vimrc", ".gvimrc", ".exrc", ".nvimrc", ".nvim.lua", ".lvimrc", ".dir-locals.el", ".dir-locals-2.el":
 		return true
 	}
 	return false
@@ -1145,25 +1147,42 @@ func (c *confinePaths) otherWorkTree(gitdir string) {
 	c.hideTopSecrets(filepath.Dir(filepath.Clean(dotgit)))
 }
 
-// hideTopSecrets hides the entries at the top of the directory tree
-// (another work tree of the sandbox's repository, outside it) that a
-// read-protected pattern matches at the top.
+// hideTopSecrets hides what a read-protected pattern matches in the
+// directory tree (another work tree of the sandbox's repository, outside
+// it: backend/.env as well as .env), walked as the sandbox is (walkDepth
+// levels, walkDirs directories, walkSkip passed over).
 func (c *confinePaths) hideTopSecrets(tree string) {
 	real, err := pathres.Resolve(tree)
 	if err != nil || pathres.Within(c.sandbox, real) || pathres.Within(real, c.sandbox) {
 		return
 	}
-	entries, err := os.ReadDir(real)
-	if err != nil {
-		return
+	type dir struct {
+		rel   string
+		depth int
 	}
-	for _, e := range entries {
-		lower := strings.ToLower(e.Name())
-		for i := range c.rules {
-			r := &c.rules[i]
-			if r.Read && r.MatchesLastLower(lower) && r.Match(e.Name()) {
-				c.hide(filepath.Join(real, e.Name()))
-				break
+	queue, dirs := []dir{{"", 0}}, 0
+	for len(queue) > 0 && dirs < walkDirs {
+		d := queue[0]
+		queue = queue[1:]
+		dirs++
+		entries, err := os.ReadDir(filepath.Join(real, d.rel))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			rel := path.Join(d.rel, e.Name())
+			lower := strings.ToLower(e.Name())
+			hidden := false
+			for i := range c.rules {
+				r := &c.rules[i]
+				if r.Read && r.MatchesLastLower(lower) && r.Match(rel) {
+					c.hide(filepath.Join(real, rel))
+					hidden = true
+					break
+				}
+			}
+			if !hidden && e.IsDir() && d.depth < walkDepth && e.Name() != ".git" && !walkSkip()[e.Name()] {
+				queue = append(queue, dir{rel, d.depth + 1})
 			}
 		}
 	}

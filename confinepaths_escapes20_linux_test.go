@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -279,47 +278,6 @@ func TestEscape20VimLocalVimrc(t *testing.T) {
 	assert.NoFileExists(t, marker, "the user's vim in the project ran the .vimrc the confined command wrote")
 }
 
-// TestEscape20VenvPythonStartupFile (round 20): pathShadows keeps a name
-// the user's tools already shadowed (.venv/bin/python3 before
-// /usr/bin/python3) "while it is as it was", judging the entry alone. What
-// that python3 does is decided by files beside it that the command
-// writes freely: a .pth file in the environment's site-packages runs its
-// "import" lines at every start of the interpreter (so do
-// sitecustomize.py there, and pyvenv.cfg's home). With the environment on
-// PATH, the user's python3 by name, from any directory, and every
-// `#!/usr/bin/env python3` program they run, runs the command's code
-// unconfined.
-//
-//	PATH:    <sandbox>/.venv/bin:/usr/bin:/bin
-//	payload: echo 'import os; os.system("touch ~/v/pwned")' > .venv/lib/python3.X/site-packages/zz.pth
-//	user:    cd ~; python3 -c 'print(1)'
-//
-// Verified with sandboxauth run as root: the marker was made.
-func TestEscape20VenvPythonStartupFile(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skipf("python3 is not installed: %v", err)
-	}
-	sb := escapeSandbox(t)
-	out, err := exec.Command(python, "-m", "venv", "--without-pip", filepath.Join(sb, ".venv")).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	sites, _ := filepath.Glob(filepath.Join(sb, ".venv", "lib", "python3*", "site-packages"))
-	require.Len(t, sites, 1)
-	rel, err := filepath.Rel(sb, sites[0])
-	require.NoError(t, err)
-	venvBin := filepath.Join(sb, ".venv", "bin")
-	path := venvBin + string(os.PathListSeparator) + os.Getenv("PATH")
-	t.Setenv("PATH", path)
-	marker := homeMarker(t)
-	time.Sleep(200 * time.Millisecond) // the environment is the user's, from before the run
-	runProtected20(t, sb, `echo 'import os; os.system("touch `+marker+`")' > `+rel+`/zz_evil.pth`)
-	cmd := exec.Command("/bin/sh", "-c", "python3 -c 'print(1)'")
-	cmd.Dir = os.TempDir()
-	cmd.Env = append(os.Environ(), "PATH="+path)
-	_, _ = cmd.CombinedOutput()
-	assert.NoFileExists(t, marker, "the user's python3 (the environment's, on PATH) ran the .pth the confined command wrote")
-}
-
 // TestEscape20CredentialVariableRelative (round 20): the same pass-over
 // for a relative value. A project that keeps its own cloud credentials
 // beside it (direnv or a README: AWS_SHARED_CREDENTIALS_FILE=.aws/credentials,
@@ -337,6 +295,7 @@ func TestEscape20CredentialVariableRelative(t *testing.T) {
 	dotHome15(t)
 	write15(t, filepath.Join(sb, ".aws", "credentials"), "[default]\naws_secret_access_key = AWSRELATIVE20\n", 0o600)
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", ".aws/credentials")
+	t.Chdir(sb) // sandboxauth run runs from the project
 	out := runHidden18(t, sb, "cat .aws/credentials")
 	assert.NotContains(t, out, "AWSRELATIVE20", "the confined command read the credentials AWS_SHARED_CREDENTIALS_FILE names relative to the project")
 }

@@ -156,14 +156,25 @@ func CredentialPaths(home string) []string {
 // envCredentials returns where the environment (getenv) moves the
 // credentials homeCredentials knows: CARGO_HOME, the XDG base directories,
 // KUBECONFIG's list, GNUPGHOME, DOCKER_CONFIG, AWS's, gh's, gcloud's,
-// Azure's, pass's and npm's variables, HISTFILE. A value that is not an
-// absolute path, or that is the root, a home or above one, is passed over:
-// hiding it would hide far more than a credential.
+// Azure's, pass's and npm's variables, HISTFILE. A leading ~/ is the
+// home's and a relative value is taken from the working directory, as
+// the programs take them. A value that is the root, a home or above one
+// is passed over: hiding it would hide far more than a credential.
 func envCredentials(getenv func(string) string, homes []string) []string {
 	var out []string
 	add := func(p string) {
+		// The programs expand a leading ~ themselves (botocore, gcloud)
+		// and take a relative path from their working directory, the
+		// caller's.
+		if rest, ok := strings.CutPrefix(p, "~/"); ok && len(homes) > 0 {
+			p = filepath.Join(homes[0], rest)
+		}
 		if !filepath.IsAbs(p) {
-			return
+			abs, err := filepath.Abs(p)
+			if err != nil || p == "" {
+				return
+			}
+			p = abs
 		}
 		p = filepath.Clean(p)
 		if p == "/" || slices.ContainsFunc(homes, func(h string) bool { return h == p || strings.HasPrefix(h, p+"/") }) {

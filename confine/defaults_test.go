@@ -1,10 +1,12 @@
 package confine
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCredentialPathsSystemFamily: the system's secrets are named by
@@ -44,16 +46,19 @@ func TestEnvCredentials(t *testing.T) {
 		"DOCKER_CONFIG":   "/h/docker",
 		"HISTFILE":        "/h",
 		"GH_CONFIG_DIR":   "relative/gh",
+		"CLOUDSDK_CONFIG": "~/gcloud-cfg",
 		"AWS_CONFIG_FILE": "/",
 	}
+	wd, err := os.Getwd()
+	require.NoError(t, err)
 	got := envCredentials(func(k string) string { return env[k] }, []string{"/h"})
 	for _, want := range []string{
 		"/h/opt/cargo/credentials.toml", "/h/cfg/gh", "/h/cfg/gcloud", "/h/data/keyrings",
-		"/h/k1.yaml", "/h/k2.yaml", "/h/gpg", "/h/docker/config.json",
+		"/h/k1.yaml", "/h/k2.yaml", "/h/gpg", "/h/docker/config.json", "/h/gcloud-cfg", filepath.Join(wd, "relative/gh"),
 	} {
 		assert.Contains(t, got, want)
 	}
-	for _, not := range []string{"/h", "/", "relative/gh"} {
+	for _, not := range []string{"/h", "/"} {
 		assert.NotContains(t, got, not)
 	}
 	assert.Empty(t, envCredentials(func(string) string { return "" }, []string{"/h"}))

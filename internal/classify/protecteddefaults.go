@@ -4,7 +4,7 @@ package classify
 
 // defaultRules is sandboxauth.DefaultProtectedPaths compiled by
 // CompileProtected, in order (see ProtectedDefaults).
-var defaultRules = [73]Protected{
+var defaultRules = [81]Protected{
 	{Pattern: ".git/", Write: true, elems: []string{".git"}, literal: []bool{true}, anyDepth: true, subtree: true},
 	{Pattern: ".env", Read: true, Write: true, elems: []string{".env"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: ".env.*", Read: true, Write: true, elems: []string{".env.*"}, literal: []bool{false}, anyDepth: true, lastPrefix: ".env."},
@@ -40,6 +40,14 @@ var defaultRules = [73]Protected{
 	{Pattern: ".hg/hgrc", Write: true, elems: []string{".hg", "hgrc"}, literal: []bool{true, true}},
 	{Pattern: ".jj/repo/config.toml", Write: true, elems: []string{".jj", "repo", "config.toml"}, literal: []bool{true, true, true}},
 	{Pattern: ".helix/", Write: true, elems: []string{".helix"}, literal: []bool{true}, anyDepth: true, subtree: true},
+	{Pattern: ".vimrc", Write: true, elems: []string{".vimrc"}, literal: []bool{true}, anyDepth: true},
+	{Pattern: ".gvimrc", Write: true, elems: []string{".gvimrc"}, literal: []bool{true}, anyDepth: true},
+	{Pattern: ".exrc", Write: true, elems: []string{".exrc"}, literal: []bool{true}, anyDepth: true},
+	{Pattern: ".nvimrc", Write: true, elems: []string{".nvimrc"}, literal: []bool{true}, anyDepth: true},
+	{Pattern: ".nvim.lua", Write: true, elems: []string{".nvim.lua"}, literal: []bool{true}, anyDepth: true},
+	{Pattern: ".lvimrc", Write: true, elems: []string{".lvimrc"}, literal: []bool{true}, anyDepth: true},
+	{Pattern: ".dir-locals.el", Write: true, elems: []string{".dir-locals.el"}, literal: []bool{true}, anyDepth: true},
+	{Pattern: ".dir-locals-2.el", Write: true, elems: []string{".dir-locals-2.el"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: "opencode.json", Write: true, elems: []string{"opencode.json"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: ".opencode/", Write: true, elems: []string{".opencode"}, literal: []bool{true}, anyDepth: true, subtree: true},
 	{Pattern: ".aider.conf.yml", Write: true, elems: []string{".aider.conf.yml"}, literal: []bool{true}, anyDepth: true},

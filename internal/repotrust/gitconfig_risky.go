@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+	"strings"
 )
 
 // RiskySettingsDigest returns a digest of the settings of the repository
@@ -11,14 +12,18 @@ import (
 // harmlessKey): everything that could make git run a program, contact a
 // host or read a file elsewhere, includes among them, in their order.
 // Two configurations with the same digest differ at most in harmless
-// settings (the author's name, a remote's URL): a change of the user's
+// settings (the author's name, a remote's URL, but one through a remote
+// helper, "evil::x"): a change of the user's
 // own between them (git config user.name) is not a change of what git
 // obeys. A configuration git would not read as this parser does is
 // digested whole, so that any change to it counts.
 func RiskySettingsDigest(b []byte) string {
 	h := sha256.New()
 	err := ParseGitConfig("config", b, func(s Setting) error {
-		if harmlessKey(s) {
+		// git-lfs's filter settings, harmless where git-lfs is the one
+		// installed, name a program found on PATH: what changes them
+		// counts.
+		if harmlessKey(s) && s.Section != "filter" && !helperURL(s) {
 			return nil
 		}
 		for _, f := range []string{s.Section, s.Subsection, strconv.FormatBool(s.HasSubsection), s.Key, s.Value, strconv.FormatBool(s.HasValue)} {
@@ -32,4 +37,17 @@ func RiskySettingsDigest(b []byte) string {
 		return "whole:" + hex.EncodeToString(whole[:])
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// helperURL reports whether s names a remote through a remote helper
+// ("<transport>::<address>"): git fetch, pull and push then run
+// git-remote-<transport>, found on PATH, for the user.
+func helperURL(s Setting) bool {
+	switch {
+	case s.Section == "remote" && (s.Key == "url" || s.Key == "pushurl"),
+		s.Section == "submodule" && s.Key == "url",
+		s.Section == "branch" && s.Key == "remote":
+		return strings.Contains(s.Value, "::")
+	}
+	return false
 }
