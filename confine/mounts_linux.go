@@ -182,7 +182,9 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		places = append(places, w.Dst)
 	}
 	for _, r := range homeLinksInto(places, homes) {
-		if !slices.Contains(p.ReadOnly, r) {
+		// A link to a whole writable place (~/current -> the project) is a
+		// way to it, not something the user's programs run.
+		if !slices.Contains(p.ReadOnly, r) && !slices.Contains(places, r) {
 			if err := v.addReadOnly(r, "", false); err != nil {
 				return v, err
 			}

@@ -203,3 +203,19 @@ func TestManyReadRules(t *testing.T) {
 	require.NoError(t, err, out)
 	assert.Equal(t, "notes\n", out)
 }
+
+// TestHomeLinkToTheSandboxRuns: a link in the home to the sandbox itself
+// (~/current -> the project) made every run fail ("Policy.ReadOnly ... is
+// a whole writable place"); the project stays writable.
+func TestHomeLinkToTheSandboxRuns(t *testing.T) {
+	requireConfinement(t)
+	home, err := os.UserHomeDir()
+	require.NoError(t, err)
+	sb := victimDir(t)
+	link := filepath.Join(home, fmt.Sprintf("confine-current-%d", os.Getpid()))
+	require.NoError(t, os.Symlink(sb, link))
+	t.Cleanup(func() { os.Remove(link) })
+	out, err := sh(t, Policy{Sandbox: sb}, sb, "echo x > made && cat made")
+	require.NoError(t, err, out)
+	assert.Equal(t, "x\n", out)
+}
