@@ -55,17 +55,21 @@ const helperPath = "/run/sandboxauth-confine-helper"
 
 // helperSpec is what the helper needs to know.
 type helperSpec struct {
-	Path      string     `json:"path"`              // the program to execute, with the helper's arguments as its argv
-	Writable  []string   `json:"writable"`          // paths in the view beneath which writing is allowed
-	ReadsFD   int        `json:"readsFD,omitempty"` // descriptor: the reading rules, JSON, where hidden paths lie outside them
-	Reads     *readRules `json:"-"`                 // read from ReadsFD (too large for an argument)
-	Watch     []string   `json:"watch"`             // paths whose mounts are watched (see mountWatch)
-	ABI       int        `json:"abi"`               // the kernel's Landlock ABI, as the starter found it
-	Keep      int        `json:"keep"`              // descriptors 0..Keep-1 go to the command
-	Ended     int        `json:"ended"`             // descriptor: written when the sandbox has ended
-	Released  int        `json:"released"`          // descriptor: reaches its end when the caller is done
-	Lifeline  int        `json:"lifeline"`          // descriptor: reaches its end when bubblewrap is gone
-	LifelineW int        `json:"lifelineW"`         // descriptor: the lifeline's write end, closed at once
+	Path     string     `json:"path"`              // the program to execute, with the helper's arguments as its argv
+	Writable []string   `json:"writable"`          // paths in the view beneath which writing is allowed
+	ReadsFD  int        `json:"readsFD,omitempty"` // descriptor: the reading rules, JSON, where hidden paths lie outside them
+	Reads    *readRules `json:"-"`                 // read from ReadsFD (too large for an argument)
+	// ruleset receives the Landlock ruleset, built while the rest is
+	// prepared (hundreds of rules, where hidden paths lie outside the
+	// writable places).
+	ruleset   <-chan rulesetResult
+	Watch     []string `json:"watch"`     // paths whose mounts are watched (see mountWatch)
+	ABI       int      `json:"abi"`       // the kernel's Landlock ABI, as the starter found it
+	Keep      int      `json:"keep"`      // descriptors 0..Keep-1 go to the command
+	Ended     int      `json:"ended"`     // descriptor: written when the sandbox has ended
+	Released  int      `json:"released"`  // descriptor: reaches its end when the caller is done
+	Lifeline  int      `json:"lifeline"`  // descriptor: reaches its end when bubblewrap is gone
+	LifelineW int      `json:"lifelineW"` // descriptor: the lifeline's write end, closed at once
 	// GuardConnect puts the command's connect calls behind the helper
 	// (see connectguard_linux.go).
 	GuardConnect bool `json:"guardConnect"`
@@ -102,6 +106,12 @@ func runHelper(spec string, argv []string) int {
 			return 126
 		}
 	}
+	ruleset := make(chan rulesetResult, 1)
+	s.ruleset = ruleset
+	go func() {
+		fd, err := fileRuleset(s.ABI, s.Writable, s.Reads)
+		ruleset <- rulesetResult{fd, err}
+	}()
 	ended := os.NewFile(uintptr(s.Ended), "ended")
 	released := os.NewFile(uintptr(s.Released), "released")
 	// Once bubblewrap is gone nothing may go on: its parent-death signal
@@ -214,10 +224,17 @@ func startRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-
 	return r.pid, r.err
 }
 
+// rulesetResult is a Landlock ruleset's descriptor, or why there is none.
+type rulesetResult struct {
+	fd  int
+	err error
+}
+
 // forkRestricted restricts the calling thread and starts the command from
 // it (see startRestricted) once taken is closed.
 func forkRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-chan struct{}) (int, error) {
-	fd, err := fileRuleset(s.ABI, s.Writable, s.Reads)
+	r := <-s.ruleset
+	fd, err := r.fd, r.err
 	if err != nil {
 		return 0, err
 	}
