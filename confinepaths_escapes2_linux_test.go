@@ -370,6 +370,8 @@ func TestEscapeQuarantineBeforeCommandEnds(t *testing.T) {
 			require.NoError(t, os.RemoveAll(filepath.Join(sb, n)))
 		}
 		cmd := shIn(sb, `trap '' TERM INT HUP; while :; do mkdir -p evil/.git 2>/dev/null; done`)
+		out := &lockedOutput{}
+		cmd.Stdout, cmd.Stderr = out, out
 		p := protectedPolicy(t, sb)
 		cleaned, after := make(chan struct{}), p.AfterExit
 		p.AfterExit = func() { after(); close(cleaned) }
@@ -377,7 +379,7 @@ func TestEscapeQuarantineBeforeCommandEnds(t *testing.T) {
 		require.Eventually(t, func() bool {
 			_, err := os.Stat(filepath.Join(sb, "evil", ".git"))
 			return err == nil
-		}, 20*time.Second, 10*time.Millisecond, "the command made no repository")
+		}, 20*time.Second, 10*time.Millisecond, "try %d: the command made no repository: %s", i+1, out)
 		require.NoError(t, cmd.Process.Signal(unix.SIGTERM))
 		_ = cmd.Wait()
 		<-cleaned

@@ -106,12 +106,6 @@ func runHelper(spec string, argv []string) int {
 			return 126
 		}
 	}
-	ruleset := make(chan rulesetResult, 1)
-	s.ruleset = ruleset
-	go func() {
-		fd, err := fileRuleset(s.ABI, s.Writable, s.Reads)
-		ruleset <- rulesetResult{fd, err}
-	}()
 	ended := os.NewFile(uintptr(s.Ended), "ended")
 	released := os.NewFile(uintptr(s.Released), "released")
 	// Once bubblewrap is gone nothing may go on: its parent-death signal
@@ -138,6 +132,17 @@ func runHelper(spec string, argv []string) int {
 	status := 126
 	watch, err := newMountWatch(s.Watch)
 	if err == nil {
+		// Only once every descriptor this process closes by number is
+		// closed (the lifeline's write end above, which bubblewrap may
+		// not have passed on): the ruleset's builder opens and closes
+		// descriptors meanwhile, and must not have one closed under it,
+		// nor close the mount table's when it reuses the number.
+		ruleset := make(chan rulesetResult, 1)
+		s.ruleset = ruleset
+		go func() {
+			fd, err := fileRuleset(s.ABI, s.Writable, s.Reads)
+			ruleset <- rulesetResult{fd, err}
+		}()
 		var pid int
 		if pid, err = startCommand(s, argv); err == nil {
 			var reaped atomic.Bool

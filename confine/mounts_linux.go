@@ -32,17 +32,18 @@ type bind struct{ Src, Dst string }
 // file system: every path in it is a real path (no symbolic link in it),
 // so that bubblewrap mounts exactly what was checked.
 type view struct {
-	readable      []string // nil: all of "/", read-only; else only these, read-only
-	links         []bind   // with readable: symbolic links to recreate (Src: the link's text, Dst: where)
-	writable      []bind   // Sandbox, Writable (Src == Dst) and Private (Src: the private copy)
-	hiddenDirs    []string // shown as empty, read-only directories
-	hiddenFile    []string // shown as an empty, read-only file (a copy: see shown_linux.go)
-	hiddenMissing []string // Hidden paths missing at the start, as named (see readRulesFor)
-	closed        []string // hidden paths closed to the user already, left as they are (closedToUser)
-	pins          []string // directories inside writable places that cannot be renamed or removed
-	readOnly      []string // paths inside writable places that stay read-only
-	sockets       []string // UNIX sockets of outside processes, masked
-	program       string   // the program, shown read-only when it would be out of sight
+	readable      []string          // nil: all of "/", read-only; else only these, read-only
+	links         []bind            // with readable: symbolic links to recreate (Src: the link's text, Dst: where)
+	writable      []bind            // Sandbox, Writable (Src == Dst) and Private (Src: the private copy)
+	hiddenDirs    []string          // shown as empty, read-only directories
+	hiddenFile    []string          // shown as an empty, read-only file (a copy: see shown_linux.go)
+	hiddenMissing []string          // Hidden paths missing at the start, as named (see readRulesFor)
+	reads         <-chan *readRules // the reading rules, being worked out (nil: none)
+	closed        []string          // hidden paths closed to the user already, left as they are (closedToUser)
+	pins          []string          // directories inside writable places that cannot be renamed or removed
+	readOnly      []string          // paths inside writable places that stay read-only
+	sockets       []string          // UNIX sockets of outside processes, masked
+	program       string            // the program, shown read-only when it would be out of sight
 	chdir         string
 	created       []placeholder     // made for missing ReadOnly paths, outermost first
 	shown         map[string]string // readOnly paths covered by a file with this content (Policy.Shown)
@@ -134,6 +135,18 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		}
 	}
 
+	if p.Readable == nil {
+		// The reading rules (see readRulesFor) need the hidden paths and
+		// the writable places, known now: they are worked out on another
+		// processor while the rest of the view is (openSources takes
+		// them). What the view gains below lies inside the writable
+		// places, which the rules leave alone.
+		snapshot := &view{hiddenDirs: slices.Clone(v.hiddenDirs), hiddenFile: slices.Clone(v.hiddenFile),
+			hiddenMissing: slices.Clone(v.hiddenMissing), closed: slices.Clone(v.closed), writable: slices.Clone(v.writable)}
+		reads := make(chan *readRules, 1)
+		v.reads = reads
+		go func() { reads <- readRulesFor(snapshot) }()
+	}
 	for _, r := range p.ReadOnly {
 		r = filepath.Clean(r)
 		content, isFile := p.Placeholders[r]

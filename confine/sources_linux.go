@@ -82,7 +82,11 @@ func openSources(v *view, first int) (*sources, error) {
 	}
 	// The reading rules go to the helper as data: hundreds of paths,
 	// more than an argument may hold.
-	if r := readRulesFor(v); r != nil {
+	var r *readRules
+	if v.reads != nil {
+		r = <-v.reads
+	}
+	if r != nil {
 		b, err := json.Marshal(r)
 		if err == nil {
 			err = s.addData(readsKey, string(b))
