@@ -29,8 +29,9 @@ const gitExcludeLimit = 1 << 20
 // repository had none, its info/exclude) and must not be able to change
 // them.
 //
-// Nothing is done where the repository's common directory lies outside
-// the sandbox (a linked worktree of a repository elsewhere), or where
+// Where the repository's common directory lies outside the sandbox (the
+// sandbox is a linked worktree), its info/exclude is shown only when it
+// exists: a missing one cannot be made there. Nothing is done where
 // info/exclude is not a regular file, or too large to read.
 func (c *confinePaths) gitExcludePlaceholders() {
 	gitdir, ok := workTreeGitDir(c.sandbox)
@@ -44,9 +45,9 @@ func (c *confinePaths) gitExcludePlaceholders() {
 		return
 	}
 	exclude := filepath.Join(common, "info", "exclude")
-	if !strings.HasPrefix(exclude, c.sandbox+"/") {
-		return
-	}
+	// A linked worktree's lies in its repository's common directory,
+	// outside the sandbox: shown all the same where it exists.
+	inside := strings.HasPrefix(exclude, c.sandbox+"/")
 	var lines []string
 	for _, p := range c.policy.ReadOnly {
 		rel, ok := strings.CutPrefix(p, c.sandbox+"/")
@@ -73,7 +74,7 @@ func (c *confinePaths) gitExcludePlaceholders() {
 		if own, err = repotrust.ReadUntrusted(exclude, gitExcludeLimit); err != nil {
 			return
 		}
-	case !errors.Is(err, fs.ErrNotExist):
+	case !errors.Is(err, fs.ErrNotExist) || !inside:
 		return
 	}
 	var b strings.Builder

@@ -237,3 +237,37 @@ func TestUserGitConfigDuringRunKept(t *testing.T) {
 	assert.Empty(t, quarantined(t, sb))
 	assert.Equal(t, "someone\n", fpGit(t, sb, "config", "user.name"))
 }
+
+// TestFPLinkedWorktreePlaceholdersUnseen: in a sandbox that is a linked
+// worktree, git status listed the placeholders: the repository's
+// info/exclude lies in its common directory, outside the sandbox, and was
+// not shown. It is now (read-only, outside), and the real one unchanged.
+func TestFPLinkedWorktreePlaceholdersUnseen(t *testing.T) {
+	requireConfinement(t)
+	// Under the home: the command's own /tmp would hide the main
+	// checkout.
+	home, err := os.UserHomeDir()
+	require.NoError(t, err)
+	root, err := os.MkdirTemp(home, "fp-worktree-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(root) })
+	root, err = filepath.EvalSymlinks(root)
+	require.NoError(t, err)
+	main := filepath.Join(root, "main")
+	fpRepo(t, main)
+	wt := filepath.Join(root, "wt")
+	fpGit(t, main, "worktree", "add", "-q", wt, "-b", "side")
+	exclude := filepath.Join(main, ".git", "info", "exclude")
+	own, err := os.ReadFile(exclude)
+	require.NoError(t, err)
+	time.Sleep(1100 * time.Millisecond)
+
+	cmd := shIn(wt, "echo y > g && git status --porcelain --untracked-files=all")
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	require.NoError(t, confine.Run(cmd, protectedPolicy(t, wt)), "%s", out)
+	assert.Equal(t, "?? g\n", out.String(), "git in the linked worktree saw placeholders")
+	b, err := os.ReadFile(exclude)
+	require.NoError(t, err)
+	assert.Equal(t, string(own), string(b))
+}

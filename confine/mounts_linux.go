@@ -158,10 +158,21 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		if err := v.addReadOnly(r, content, isFile); err != nil {
 			return v, err
 		}
-		if cover && slices.Contains(v.readOnly, r) && !slices.ContainsFunc(v.created[made:], func(ph placeholder) bool { return filepath.Join(ph.root, ph.rel) == r }) {
+		switch {
+		case !cover:
+		case slices.Contains(v.readOnly, r) && !slices.ContainsFunc(v.created[made:], func(ph placeholder) bool { return filepath.Join(ph.root, ph.rel) == r }):
 			// An existing file (a placeholder made now holds the content).
 			if err := v.cover(r, shown); err != nil {
 				return v, err
+			}
+		case v.writableRoot(r) == "":
+			// Outside the writable places (read-only already): an
+			// existing file is covered all the same, a missing one
+			// cannot be shown.
+			if real, fi, ok := existing(r); ok && real == r && fi.Mode().IsRegular() {
+				if err := v.cover(r, shown); err != nil {
+					return v, err
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -75,6 +76,14 @@ func bwrapArgs(v *view, network bool, keep int, src *sources, helper string, arg
 			continue
 		}
 		a = append(a, "--ro-bind-fd", src.fd(r), r)
+	}
+	// Files shown with other content outside the writable places (a
+	// linked worktree's git exclude, in its repository's common
+	// directory), in a stable order.
+	for _, r := range slices.Sorted(maps.Keys(v.shown)) {
+		if !slices.Contains(v.readOnly, r) && !slices.Contains(v.hiddenFile, r) {
+			a = append(a, "--ro-bind-data", src.fd(dataKey(r)), r)
+		}
 	}
 	// 5. What it may not read: hidden paths (but those the user cannot
 	// open anyway, which a mount would not change) and the sockets of

@@ -46,3 +46,22 @@ func TestShown(t *testing.T) {
 	cmd.Dir = sb
 	require.ErrorIs(t, Run(cmd, p), ErrUnsafePolicy)
 }
+
+// TestShownOutside: a file outside the writable places is shown with the
+// given content too (a linked worktree's git exclude, in its repository
+// elsewhere); a missing one is not made.
+func TestShownOutside(t *testing.T) {
+	sb, outside, p := dirs(t)
+	file := filepath.Join(outside, "exclude")
+	missing := filepath.Join(outside, "none")
+	require.NoError(t, os.WriteFile(file, []byte("own\n"), 0o644))
+	p.ReadOnly = []string{file, missing}
+	p.Shown = map[string]string{file: "own\nshown\n", missing: "x\n"}
+	out, err := sh(t, p, sb, "cat "+file+"; cat "+missing+" 2>/dev/null || echo missing")
+	require.NoError(t, err, out)
+	assert.Equal(t, "own\nshown\nmissing\n", out)
+	assert.NoFileExists(t, missing)
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, "own\n", string(b))
+}
