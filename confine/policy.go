@@ -69,7 +69,8 @@ type Policy struct {
 	// command reads there instead of the file's own. An existing file is
 	// covered, in the command's view only, by a read-only file holding
 	// that content; the real file is not changed. A missing one gets a
-	// placeholder holding it (as with Placeholders, which Shown overrides).
+	// placeholder holding it (as with Placeholders, which Shown overrides)
+	// inside the writable places, and is left missing outside them.
 	// sandboxauth shows git a .git/info/exclude that also names the
 	// sandbox's placeholders, so that `git add -A` does not stage them.
 	Shown map[string]string
