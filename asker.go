@@ -51,6 +51,7 @@ type facts struct {
 	cwdPlaced  placedDir      // shell: the working directory, placed against the sandbox
 	class      Classification // shell: the command's class
 	confined   bool           // shell: the caller confines commands in this sandbox (WithConfinement)
+	leaky      bool           // shell: confined, but with the network and every file readable
 }
 
 // Who decided a call, for the decision log.
@@ -213,6 +214,7 @@ func (a *asker) shellFacts(c *call, f *facts) error {
 	}
 	f.cwdOutside, f.class = !f.cwdPlaced.inside, class
 	f.confined = a.opts.confinedFor(c.sandboxDir)
+	f.leaky = !f.confined && a.opts.confinesWithNetwork(c.sandboxDir)
 	return nil
 }
 

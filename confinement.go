@@ -104,6 +104,14 @@ func (o *options) confinedFor(sandbox string) bool {
 	return c != nil && (c.Sandbox == "" || c.Sandbox == filepath.Clean(sandbox)) && (!c.Network || c.Readable != nil)
 }
 
+// confinesWithNetwork reports whether shell commands of a call in
+// sandbox run confined, but with the network and reads unrestricted: not
+// tightly enough to allow project code (see confinedFor).
+func (o *options) confinesWithNetwork(sandbox string) bool {
+	c := o.confinement
+	return c != nil && (c.Sandbox == "" || c.Sandbox == filepath.Clean(sandbox)) && c.Network && c.Readable == nil
+}
+
 // confinedProjectCode reports a command that runs project code and
 // nothing else, under confinement: the policies allow it.
 func confinedProjectCode(f *facts) bool {
@@ -124,6 +132,9 @@ func projectCodeVerdict(c *call, f *facts) verdict {
 	what := strings.TrimPrefix(f.class.Rule, classify.ProjectRule)
 	if r := f.class.Reason; r != "" && r != classify.ProjectCodeReason {
 		what += ": " + r // inline code, a program on PATH, a hook: in words
+	}
+	if f.leaky {
+		return ask("the command runs project code (" + what + "), confined but with the network and every file the user can read, so it could send them anywhere; to run project code without asking, drop \"network\" from the policy file's \"confine\" section (or WithConfinement's Network), or name what it may read in \"readable\"")
 	}
 	return ask("the command runs project code (" + what + "), and nothing confines it: it can do whatever the user can")
 }

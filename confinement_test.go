@@ -50,6 +50,25 @@ func TestProjectCodeAskedUnconfined(t *testing.T) {
 	}
 }
 
+// TestProjectCodeAskedConfinedWithNetwork: confined with the network and
+// every file readable, project code is asked about with a reason that
+// says so and how to change it; it said "nothing confines it" (round 19).
+func TestProjectCodeAskedConfinedWithNetwork(t *testing.T) {
+	requireConfinement(t)
+	sb := newSandbox(t)
+	p := confine.DefaultPolicy("")
+	p.Network = true
+	a, ch, err := NewSandboxAuthorizer(NewShellAllowedCommands(), WithConfinement(p))
+	require.NoError(t, err)
+	defer a.Close()
+	seen, err := answering(t, ch, false, func() error { return a.IsShellAuthorized(false, "", sb, sb, []string{"go", "test", "./..."}) })
+	require.ErrorIs(t, err, ErrAuthorizationDenied)
+	require.Len(t, seen, 1)
+	assert.Contains(t, seen[0].Rule, "confined but with the network and every file the user can read")
+	assert.Contains(t, seen[0].Rule, `"readable"`)
+	assert.NotContains(t, seen[0].Rule, "nothing confines it")
+}
+
 // TestProjectCodeAllowedConfined: with WithConfinement, project code runs
 // without asking under both policies and the decision log says it relies
 // on confinement; a request for permission is still asked, saying so;
