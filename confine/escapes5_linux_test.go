@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -137,4 +138,37 @@ func TestEscapeTerminalFlowAndWindow(t *testing.T) {
 		break
 	}
 	assert.Contains(t, seen, "after the run", "the user's terminal's output stayed stopped (TCOOFF) after the confined command ended")
+}
+
+// TestDeviceNodesSharedAcrossRuns: a run that began while another run's
+// command had changed a device node (an ACL on /dev/full) noted the
+// changed state and put it back after the first run had restored it, so
+// the change stayed on the machine (two root runs at once, round 21's
+// tests beside the lead's). The runs share one note now, taken by the
+// first.
+func TestDeviceNodesSharedAcrossRuns(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("the device nodes are root's: only a command running as root can change them")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	const dev = "/dev/full"
+	t.Cleanup(func() { _ = unix.Removexattr(dev, "system.posix_acl_access") })
+	sbA, _, pA := dirs(t)
+	sbB, _, pB := dirs(t)
+	a := exec.Command("/bin/sh", "-c", `python3 -c 'import os,struct; os.setxattr("`+dev+`","system.posix_acl_access",struct.pack("<I",2)+b"".join(struct.pack("<HHI",t,p,0xffffffff) for t,p in [(1,6),(4,0),(0x10,6),(0x20,6)]))' && touch set; while [ ! -e go ]; do sleep 0.05; done`)
+	a.Dir = sbA
+	require.NoError(t, Start(a, pA))
+	require.Eventually(t, func() bool { _, err := os.Stat(filepath.Join(sbA, "set")); return err == nil }, 10*time.Second, 10*time.Millisecond)
+	b := exec.Command("/bin/sh", "-c", `touch started; while [ ! -e go ]; do sleep 0.05; done`)
+	b.Dir = sbB
+	require.NoError(t, Start(b, pB))
+	require.Eventually(t, func() bool { _, err := os.Stat(filepath.Join(sbB, "started")); return err == nil }, 10*time.Second, 10*time.Millisecond)
+	require.NoError(t, os.WriteFile(filepath.Join(sbA, "go"), nil, 0o644))
+	require.NoError(t, a.Wait())
+	require.NoError(t, os.WriteFile(filepath.Join(sbB, "go"), nil, 0o644))
+	require.NoError(t, b.Wait())
+	sz, err := unix.Getxattr(dev, "system.posix_acl_access", nil)
+	assert.Error(t, err, "an ACL (%d bytes) that the first run's command set on %s stayed after both runs", sz, dev)
 }

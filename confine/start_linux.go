@@ -133,10 +133,11 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 
-	devices, terminals := snapshotDevices(), snapshotTerminals(cmd.Stdin, cmd.Stdout, cmd.Stderr)
+	devicesDone := sharedDevices(book)
+	terminals := snapshotTerminals(cmd.Stdin, cmd.Stdout, cmd.Stderr)
 	flags := snapshotStreamFlags(cmd.Stdin, cmd.Stdout, cmd.Stderr)
 	afterExit := func() {
-		restoreDevices(devices)
+		devicesDone()
 		restoreTerminals(terminals)
 		restoreStreamFlags(flags)
 		lock.release()
@@ -150,6 +151,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	cmd.ExtraFiles = cmd.ExtraFiles[:n]
 	if err != nil {
 		// Nothing ran: this closes their descriptors.
+		devicesDone()
 		restoreTerminals(terminals)
 		restoreStreamFlags(flags)
 	}
