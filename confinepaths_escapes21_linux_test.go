@@ -1,0 +1,95 @@
+package sandboxauth
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEscape21OtherProjectBinDirs (round 21): round 20 looks at the
+// project's PATH directories whether or not they are on PATH now, but only
+// three of them (projectBinDirs: .venv/bin, venv/bin, node_modules/.bin).
+// The other places the user's tools put on PATH once the project is
+// entered are passed over, and a git the command plants there stays:
+//
+//   - .direnv/python-3.12/bin: direnv's `layout python3` (an .envrc the
+//     user already allowed, unchanged by the run, so direnv keeps loading
+//     it) puts $PWD/.direnv/python-$version/bin first on PATH;
+//   - bin: direnv's `PATH_add bin`, a common .envrc line;
+//   - .conda/bin: the conda environment VS Code's "Python: Create
+//     Environment" makes in the workspace (conda activate ./.conda);
+//   - .pixi/envs/default/bin: pixi shell / pixi run;
+//   - packages/web/node_modules/.bin: a workspace package's npm scripts
+//     (npm run -w web puts it first on PATH).
+//
+//	payload: for d in .direnv/python-3.12/bin bin .conda/bin .pixi/envs/default/bin packages/web/node_modules/.bin; do
+//	           mkdir -p $d; printf '#!/bin/sh\ntouch ~/v/pwned\nexec /usr/bin/git "$@"\n' > $d/git; chmod +x $d/git; done
+//	user:    cd project (direnv loads .envrc); git status
+//
+// Verified with sandboxauth run as root and as sbtest: .venv/bin/git,
+// venv/bin/git and node_modules/.bin/git were moved aside, every other git
+// stayed, and git status with the directory first on PATH made the marker.
+func TestEscape21OtherProjectBinDirs(t *testing.T) {
+	for _, dir := range []string{".direnv/python-3.12/bin", "bin", ".conda/bin", ".pixi/envs/default/bin", "packages/web/node_modules/.bin"} {
+		t.Run(dir, func(t *testing.T) {
+			sb := escapeSandbox(t)
+			require.NoError(t, os.WriteFile(filepath.Join(sb, ".envrc"), []byte("layout python3\nPATH_add bin\n"), 0o644))
+			marker := homeMarker(t)
+			runProtected20(t, sb, plantGit20(t, dir, marker))
+			laterGit20(sb, filepath.Join(sb, dir)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			assert.NoFileExists(t, marker, "a git the confined command planted in %s ran unconfined once the user's tools put it on PATH", dir)
+		})
+	}
+}
+
+// TestEscape21CredentialVariablesNotKnown (round 21): envCredentials now
+// takes ~/ and relative values, but only for the dozen variables it
+// names. The programs whose default files homeCredentials hides read
+// other variables that move those same files, and a credential moved by
+// one of them is readable:
+//
+//   - PGPASSFILE (libpq's ~/.pgpass),
+//   - GRADLE_USER_HOME (~/.gradle/gradle.properties, with repository and
+//     signing passwords),
+//   - REGISTRY_AUTH_FILE (podman/buildah/skopeo's
+//     ~/.config/containers/auth.json),
+//   - TF_CLI_CONFIG_FILE (~/.terraformrc, with app.terraform.io tokens),
+//   - COMPOSER_HOME (~/.config/composer/auth.json),
+//   - BOTO_CONFIG (~/.boto), RCLONE_CONFIG (~/.config/rclone/rclone.conf),
+//     SOPS_AGE_KEY_FILE (~/.config/sops/age/keys.txt), HF_TOKEN_PATH
+//     (~/.cache/huggingface/token), PULUMI_HOME (~/.pulumi).
+//
+//	env:     PGPASSFILE=~/secrets/pgpass GRADLE_USER_HOME=~/gradle REGISTRY_AUTH_FILE=~/secrets/auth.json
+//	payload: cat "$PGPASSFILE" "$GRADLE_USER_HOME/gradle.properties" "$REGISTRY_AUTH_FILE"
+//
+// Verified with sandboxauth run as root (fake HOME) and as sbtest: all
+// three secrets printed, while ~/.git-credentials was hidden.
+func TestEscape21CredentialVariablesNotKnown(t *testing.T) {
+	for _, c := range []struct{ name, value, file string }{
+		{"PGPASSFILE", "secrets/pgpass", "secrets/pgpass"},
+		{"GRADLE_USER_HOME", "gradle", "gradle/gradle.properties"},
+		{"REGISTRY_AUTH_FILE", "secrets/auth.json", "secrets/auth.json"},
+		{"TF_CLI_CONFIG_FILE", "secrets/terraformrc", "secrets/terraformrc"},
+		{"COMPOSER_HOME", "composer", "composer/auth.json"},
+		{"BOTO_CONFIG", "secrets/boto", "secrets/boto"},
+		{"RCLONE_CONFIG", "secrets/rclone.conf", "secrets/rclone.conf"},
+		{"SOPS_AGE_KEY_FILE", "secrets/age.txt", "secrets/age.txt"},
+		{"HF_TOKEN_PATH", "secrets/hf-token", "secrets/hf-token"},
+		{"PULUMI_HOME", "pulumi", "pulumi/credentials.json"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sb := escapeSandbox(t)
+			home := dotHome15(t)
+			write15(t, filepath.Join(home, ".git-credentials"), "https://u:GITCRED21@example.com\n", 0o600)
+			file := filepath.Join(home, c.file)
+			write15(t, file, "SECRET21-"+c.name+"\n", 0o600)
+			t.Setenv(c.name, filepath.Join(home, c.value))
+			out := runHidden18(t, sb, "cat "+filepath.Join(home, ".git-credentials")+"; cat "+file)
+			require.NotContains(t, out, "GITCRED21", "the default credentials are not hidden")
+			assert.NotContains(t, out, "SECRET21-"+c.name, "the confined command read the credential %s moves", c.name)
+		})
+	}
+}
