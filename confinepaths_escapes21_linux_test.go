@@ -93,3 +93,34 @@ func TestEscape21CredentialVariablesNotKnown(t *testing.T) {
 		})
 	}
 }
+
+// TestEscape21EnclosingWorkTreeDotEnv (round 21): round 20 hides the
+// read-protected files of the repository's other work trees
+// (hideTopSecrets), "the same project: their .env", but passes over the
+// work tree the sandbox itself lies in (pathres.Within(real, c.sandbox)
+// returns early) when the sandbox is a subdirectory of the repository (a
+// monorepo's service, the agent started in services/api). The .env at the
+// top of the checkout and a sibling service's .env, the same project's
+// secrets, are read by the command, while the sandbox's own .env is
+// hidden.
+//
+//	~/mono: git init; echo TOP=... > .env; echo WEB=... > services/web/.env
+//	sandbox: ~/mono/services/api
+//	payload: cat ../../.env ../web/.env
+//
+// Verified with sandboxauth run as root and as sbtest: both secrets
+// printed ("cat: .env: Permission denied" for the sandbox's own).
+func TestEscape21EnclosingWorkTreeDotEnv(t *testing.T) {
+	escapeSandbox(t) // requires confinement
+	top := homeVictimDir(t)
+	userGit(t, top, "init", "-q")
+	sb := filepath.Join(top, "services", "api")
+	require.NoError(t, os.MkdirAll(sb, 0o755))
+	write15(t, filepath.Join(sb, ".env"), "API=OWNSECRET21\n", 0o600)
+	write15(t, filepath.Join(top, ".env"), "TOP=MONOTOPSECRET21\n", 0o600)
+	write15(t, filepath.Join(top, "services", "web", ".env"), "WEB=MONOWEBSECRET21\n", 0o600)
+	got := runHidden18(t, sb, "cat .env; cat ../../.env; cat ../web/.env")
+	require.NotContains(t, got, "OWNSECRET21", "the sandbox's own .env is not hidden")
+	assert.NotContains(t, got, "MONOTOPSECRET21", "the confined command read the .env at the top of the work tree it lies in")
+	assert.NotContains(t, got, "MONOWEBSECRET21", "the confined command read a sibling directory's .env of the work tree it lies in")
+}
