@@ -18,16 +18,20 @@ import (
 //   - .direnv/python-3.12/bin: direnv's `layout python3` (an .envrc the
 //     user already allowed, unchanged by the run, so direnv keeps loading
 //     it) puts $PWD/.direnv/python-$version/bin first on PATH;
+//
 //   - bin: direnv's `PATH_add bin`, a common .envrc line;
+//
 //   - .conda/bin: the conda environment VS Code's "Python: Create
 //     Environment" makes in the workspace (conda activate ./.conda);
+//
 //   - .pixi/envs/default/bin: pixi shell / pixi run;
+//
 //   - packages/web/node_modules/.bin: a workspace package's npm scripts
 //     (npm run -w web puts it first on PATH).
 //
-//	payload: for d in .direnv/python-3.12/bin bin .conda/bin .pixi/envs/default/bin packages/web/node_modules/.bin; do
-//	           mkdir -p $d; printf '#!/bin/sh\ntouch ~/v/pwned\nexec /usr/bin/git "$@"\n' > $d/git; chmod +x $d/git; done
-//	user:    cd project (direnv loads .envrc); git status
+//     payload: for d in .direnv/python-3.12/bin bin .conda/bin .pixi/envs/default/bin packages/web/node_modules/.bin; do
+//     mkdir -p $d; printf '#!/bin/sh\ntouch ~/v/pwned\nexec /usr/bin/git "$@"\n' > $d/git; chmod +x $d/git; done
+//     user:    cd project (direnv loads .envrc); git status
 //
 // Verified with sandboxauth run as root and as sbtest: .venv/bin/git,
 // venv/bin/git and node_modules/.bin/git were moved aside, every other git
@@ -52,18 +56,23 @@ func TestEscape21OtherProjectBinDirs(t *testing.T) {
 // one of them is readable:
 //
 //   - PGPASSFILE (libpq's ~/.pgpass),
+//
 //   - GRADLE_USER_HOME (~/.gradle/gradle.properties, with repository and
 //     signing passwords),
+//
 //   - REGISTRY_AUTH_FILE (podman/buildah/skopeo's
 //     ~/.config/containers/auth.json),
+//
 //   - TF_CLI_CONFIG_FILE (~/.terraformrc, with app.terraform.io tokens),
+//
 //   - COMPOSER_HOME (~/.config/composer/auth.json),
+//
 //   - BOTO_CONFIG (~/.boto), RCLONE_CONFIG (~/.config/rclone/rclone.conf),
 //     SOPS_AGE_KEY_FILE (~/.config/sops/age/keys.txt), HF_TOKEN_PATH
 //     (~/.cache/huggingface/token), PULUMI_HOME (~/.pulumi).
 //
-//	env:     PGPASSFILE=~/secrets/pgpass GRADLE_USER_HOME=~/gradle REGISTRY_AUTH_FILE=~/secrets/auth.json
-//	payload: cat "$PGPASSFILE" "$GRADLE_USER_HOME/gradle.properties" "$REGISTRY_AUTH_FILE"
+//     env:     PGPASSFILE=~/secrets/pgpass GRADLE_USER_HOME=~/gradle REGISTRY_AUTH_FILE=~/secrets/auth.json
+//     payload: cat "$PGPASSFILE" "$GRADLE_USER_HOME/gradle.properties" "$REGISTRY_AUTH_FILE"
 //
 // Verified with sandboxauth run as root (fake HOME) and as sbtest: all
 // three secrets printed, while ~/.git-credentials was hidden.
