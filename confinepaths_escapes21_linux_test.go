@@ -2,7 +2,9 @@ package sandboxauth
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -132,4 +134,47 @@ func TestEscape21EnclosingWorkTreeDotEnv(t *testing.T) {
 	require.NotContains(t, got, "OWNSECRET21", "the sandbox's own .env is not hidden")
 	assert.NotContains(t, got, "MONOTOPSECRET21", "the confined command read the .env at the top of the work tree it lies in")
 	assert.NotContains(t, got, "MONOWEBSECRET21", "the confined command read a sibling directory's .env of the work tree it lies in")
+}
+
+// TestEscape21RemoteHelperThroughSchemeURL (round 21): round 20 counts a
+// remote URL in RiskySettingsDigest only when it names a remote helper as
+// "<transport>::<address>" (helperURL looks for "::"). But git runs a
+// remote helper for any URL "<scheme>://..." whose scheme it does not
+// know itself: url = evil://x makes git fetch (pull, push) run
+// git-remote-evil from PATH, exactly as evil::x does (verified: git fetch
+// origin with url = evil://x ran it; RiskySettingsDigest of
+// `url = evil://x` equals that of `url = https://example.com/x`). The
+// helper the command plants in a project PATH directory pathShadows does
+// not look at (direnv's .direnv/python-3.12/bin, see
+// TestEscape21OtherProjectBinDirs) stays, and the URL appended in round
+// 18's window (the user's git config renames over .git/config during the
+// run) leaves the digest unchanged: no quarantine.
+//
+//	payload: printf '#!/bin/sh\ntouch ~/v/pwned\n' > .direnv/python-3.12/bin/git-remote-evil; chmod +x ...
+//	         while :; do printf '[remote "origin"]\n\turl = evil://x\n' >> .git/config; done  (x4)
+//	user:    git config user.name someone (during the run); later, direnv on, git fetch origin
+func TestEscape21RemoteHelperThroughSchemeURL(t *testing.T) {
+	var config, marker string
+	for attempt := 0; attempt < 3; attempt++ {
+		sb := escapeSandbox(t)
+		bin := filepath.Join(sb, ".direnv", "python-3.12", "bin")
+		require.NoError(t, os.MkdirAll(bin, 0o755))
+		marker = homeMarker(t)
+		plant := `printf '#!/bin/sh\ntouch ` + marker + `\n' > .direnv/python-3.12/bin/git-remote-evil && chmod +x .direnv/python-3.12/bin/git-remote-evil; `
+		window18(t, sb, plant+loops18(`printf '\n[remote "origin"]\n\turl = evil://x\n' >> .git/config`), func() {
+			userGit(t, sb, "config", "user.name", "someone")
+		})
+		b, _ := os.ReadFile(filepath.Join(sb, ".git", "config"))
+		config = string(b)
+		cmd := exec.Command("git", "fetch", "origin")
+		cmd.Dir = sb
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, _ := cmd.CombinedOutput()
+		t.Logf("git fetch: %s", out)
+		if strings.Contains(config, "evil://") {
+			break
+		}
+	}
+	assert.Zero(t, strings.Count(config, "evil://"), "the confined command's remote URL through a helper (evil://x) stayed in .git/config")
+	assert.NoFileExists(t, marker, "the user's git fetch ran the remote helper the confined command planted")
 }
