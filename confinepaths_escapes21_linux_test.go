@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -177,4 +178,40 @@ func TestEscape21RemoteHelperThroughSchemeURL(t *testing.T) {
 	}
 	assert.Zero(t, strings.Count(config, "evil://"), "the confined command's remote URL through a helper (evil://x) stayed in .git/config")
 	assert.NoFileExists(t, marker, "the user's git fetch ran the remote helper the confined command planted")
+}
+
+// TestEscape21KeptShadowLinkTargetChanged (round 21): pathShadows keeps a
+// program that already shadowed one on PATH before the run "while it is
+// as it was", and judges only the directory entry. npm's
+// node_modules/.bin entries are symbolic links into the packages
+// (node_modules/.bin/npm -> ../npm/bin/npm-cli.js, tsc, node-gyp,
+// eslint, prettier, which the user also has installed globally): the
+// command leaves the link alone and rewrites the file it points to, and
+// the link, unchanged, is kept. The user's npm scripts (npm puts
+// node_modules/.bin first on PATH) or shell then run the command's
+// program under the system program's name, unconfined.
+//
+//	before:  node_modules/.bin/npm -> ../npm/bin/npm-cli.js   (npm also in /usr/bin)
+//	payload: printf '#!/bin/sh\ntouch ~/v/pwned\n' > node_modules/npm/bin/npm-cli.js
+//	user:    PATH=node_modules/.bin:$PATH npm --version
+//
+// Verified with sandboxauth run as root with node_modules/.bin/which ->
+// ../which/bin/which.js (/usr/bin/which): the link was kept, and `which
+// ls` with node_modules/.bin on PATH made the marker.
+func TestEscape21KeptShadowLinkTargetChanged(t *testing.T) {
+	sb := escapeSandbox(t)
+	_, err := exec.LookPath("npm")
+	require.NoError(t, err, "npm is needed on PATH: the link shadows it")
+	write15(t, filepath.Join(sb, "node_modules", "npm", "bin", "npm-cli.js"), "#!/usr/bin/env node\nconsole.log('10.0.0')\n", 0o755)
+	symlink15(t, "../npm/bin/npm-cli.js", filepath.Join(sb, "node_modules", ".bin", "npm"))
+	bin := filepath.Join(sb, "node_modules", ".bin")
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	marker := homeMarker(t)
+	time.Sleep(200 * time.Millisecond) // the link is older than the run (change times are coarse)
+	runProtected20(t, sb, "printf '#!/bin/sh\\ntouch "+marker+"\\n' > node_modules/npm/bin/npm-cli.js")
+	cmd := exec.Command("/bin/sh", "-c", "npm --version")
+	cmd.Dir = sb
+	out, _ := cmd.CombinedOutput()
+	t.Logf("npm --version: %s", out)
+	assert.NoFileExists(t, marker, "the user's npm ran the program the confined command wrote behind node_modules/.bin/npm")
 }
