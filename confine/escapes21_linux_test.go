@@ -5,6 +5,7 @@ package confine
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,4 +78,46 @@ func TestEscape21DeviceStateThroughOverlappingRuns(t *testing.T) {
 	t.Logf("run A: %v %s; run B: %v %s", errA, outA.String(), errB, outB.String())
 	sz, err := unix.Getxattr(dev, "system.posix_acl_access", nil)
 	assert.Error(t, err, "two overlapping confined runs left a POSIX ACL (%d bytes) on the machine's %s", sz, dev)
+}
+
+// TestEscape21TerminalStateThroughOverlappingRuns (round 21): the same
+// for the user's terminal. Each run notes the terminal's settings when it
+// starts and puts them back when it ends (restoreTerminals), so two runs
+// on one terminal that overlap undo each other: the first turns echo and
+// canonical mode off, the second starts and notes that, the first ends
+// and restores, the second ends and turns them off again. After both,
+// the user's shell types blind.
+//
+//	run A (terminal on stdin): stty -echo -icanon; sleep 3
+//	run B (1 s later):          sleep 5
+//
+// Verified with sandboxauth run as root under script(1): stty showed
+// "-icanon -echo" after both runs had ended.
+func TestEscape21TerminalStateThroughOverlappingRuns(t *testing.T) {
+	sb, _, p := dirs(t)
+	ptmx, tty := openPty(t)
+	go func() { _, _ = io.Copy(io.Discard, ptmx) }()
+	before, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	require.NoError(t, err)
+	require.NotZero(t, before.Lflag&unix.ECHO, "the terminal echoes to begin with")
+	started := filepath.Join(sb, "started")
+	a := exec.Command("/bin/sh", "-c", "stty -echo -icanon; touch "+started+"; sleep 2")
+	a.Dir = sb
+	a.Stdin, a.Stdout, a.Stderr = tty, tty, tty
+	doneA := make(chan error, 1)
+	go func() { doneA <- Run(a, p) }()
+	for i := 0; i < 100; i++ {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b := exec.Command("/bin/sh", "-c", "sleep 4")
+	b.Dir = sb
+	b.Stdin, b.Stdout, b.Stderr = tty, tty, tty
+	errB := Run(b, p)
+	t.Logf("run A: %v; run B: %v", <-doneA, errB)
+	after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	require.NoError(t, err)
+	assert.Equal(t, before.Lflag&(unix.ECHO|unix.ICANON), after.Lflag&(unix.ECHO|unix.ICANON), "two overlapping confined runs left the user's terminal without echo or canonical mode")
 }
