@@ -26,8 +26,11 @@ import (
 // project's, as a Makefile is.
 
 // projectBinDirs are the directories of a project that tools put on PATH
-// (an activated virtual environment, npm's scripts, direnv's PATH_add).
-var projectBinDirs = [...]string{".venv/bin", "venv/bin", "node_modules/.bin"}
+// (an activated virtual environment, direnv's layouts, conda's and pixi's
+// environments, npm's scripts in a project and its workspaces), as glob
+// patterns.
+var projectBinDirs = [...]string{".venv/bin", "venv/bin", ".direnv/*/bin", ".conda/bin", ".pixi/envs/*/bin",
+	"node_modules/.bin", "*/node_modules/.bin", "*/*/node_modules/.bin"}
 
 // pathShadows returns the programs in the directories on PATH (the
 // calling process's; a relative entry from its working directory) that lie
@@ -56,9 +59,27 @@ func pathShadows(sandbox string) []string {
 			add(real)
 		}
 	}
-	for _, rel := range projectBinDirs {
-		if real, err := pathres.Resolve(filepath.Join(sandbox, rel)); err == nil && pathres.Within(sandbox, real) {
-			add(real)
+	// direnv's PATH_add lines of the project's .envrc name more.
+	if b, err := readSmallFile(filepath.Join(sandbox, ".envrc")); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "PATH_add" {
+				for _, d := range f[1:] {
+					if !filepath.IsAbs(d) {
+						d = filepath.Join(sandbox, d)
+					}
+					if real, err := pathres.Resolve(d); err == nil && pathres.Within(sandbox, real) {
+						add(real)
+					}
+				}
+			}
+		}
+	}
+	for _, pattern := range projectBinDirs {
+		matches, _ := filepath.Glob(filepath.Join(sandbox, pattern))
+		for _, m := range matches {
+			if real, err := pathres.Resolve(m); err == nil && pathres.Within(sandbox, real) {
+				add(real)
+			}
 		}
 	}
 	var out []string
@@ -72,7 +93,11 @@ func pathShadows(sandbox string) []string {
 			if fi, err := os.Stat(p); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
 				continue // runs nothing by its name
 			}
-			if strings.HasPrefix(e.Name(), "git-") || programIn(outside, e.Name()) {
+			git := e.Name() == "git" || strings.HasPrefix(e.Name(), "git-")
+			if !git && environmentsOwn(sandbox, d, p) {
+				continue
+			}
+			if git || programIn(outside, e.Name()) {
 				out = append(out, p)
 			}
 		}
@@ -88,4 +113,32 @@ func programIn(dirs []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// environmentsOwn reports whether the program p of the directory dir
+// inside sandbox is what a virtual environment is made of, and runs
+// nothing new of its own: a link to a program outside the sandbox (a
+// virtual environment's python, the interpreter the user has), or a
+// console script whose first line names an interpreter of dir (pip's
+// wrappers, which import what the environment holds: the project's, as a
+// .pth file is). Under git's names nothing is the environment's.
+func environmentsOwn(sandbox, dir, p string) bool {
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		real, err := pathres.Resolve(p)
+		return err == nil && !pathres.Within(sandbox, real)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [512]byte
+	n, _ := f.Read(b[:])
+	line, _, _ := strings.Cut(string(b[:n]), "\n")
+	interp, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return false
+	}
+	interp, _, _ = strings.Cut(strings.TrimSpace(interp), " ")
+	return filepath.Dir(interp) == dir && strings.HasPrefix(filepath.Base(interp), "python")
 }

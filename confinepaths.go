@@ -163,6 +163,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	since := time.Now().Add(-100 * time.Millisecond).UnixNano()
 	c := newConfinePaths(sandbox, rules, &p)
 	c.top()
+	c.enclosingWorkTree()
 	c.walk()
 	c.nestedGitlinks()
 	if c.indexUnknown {
@@ -391,7 +392,14 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 	// A program put on PATH inside the sandbox under the name of one
 	// found later on it (see confinepathdirs.go), new or changed.
 	for _, path := range pathShadows(sandbox) {
-		if id, ok := identify(path); ok && (!was.ids[id] || changeTime(path) >= was.since) {
+		id, ok := identify(path)
+		changed := ok && (!was.ids[id] || changeTime(path) >= was.since)
+		// A link kept as it was may lead to a file of the project that
+		// changed (node_modules/.bin/npm -> ../npm/bin/npm-cli.js).
+		if real, err := pathres.Resolve(path); err == nil && real != path && pathres.Within(sandbox, real) && changeTime(real) >= was.since {
+			changed = true
+		}
+		if changed {
 			paths = append(paths, path)
 		}
 	}
@@ -1148,12 +1156,13 @@ func (c *confinePaths) otherWorkTree(gitdir string) {
 }
 
 // hideTopSecrets hides what a read-protected pattern matches in the
-// directory tree (another work tree of the sandbox's repository, outside
-// it: backend/.env as well as .env), walked as the sandbox is (walkDepth
-// levels, walkDirs directories, walkSkip passed over).
+// directory tree (another work tree of the sandbox's repository, or the
+// work tree that holds the sandbox: backend/.env as well as .env),
+// walked as the sandbox is (walkDepth levels, walkDirs directories,
+// walkSkip passed over), the sandbox itself passed over.
 func (c *confinePaths) hideTopSecrets(tree string) {
 	real, err := pathres.Resolve(tree)
-	if err != nil || pathres.Within(c.sandbox, real) || pathres.Within(real, c.sandbox) {
+	if err != nil || pathres.Within(c.sandbox, real) {
 		return
 	}
 	type dir struct {
@@ -1181,9 +1190,21 @@ func (c *confinePaths) hideTopSecrets(tree string) {
 					break
 				}
 			}
-			if !hidden && e.IsDir() && d.depth < walkDepth && e.Name() != ".git" && !walkSkip()[e.Name()] {
+			if !hidden && e.IsDir() && d.depth < walkDepth && e.Name() != ".git" && !walkSkip()[e.Name()] && filepath.Join(real, rel) != c.sandbox {
 				queue = append(queue, dir{rel, d.depth + 1})
 			}
+		}
+	}
+}
+
+// enclosingWorkTree hides the read-protected files of the work tree that
+// holds the sandbox (a project's directory made the sandbox: mono/.env,
+// mono/services/web/.env for a sandbox mono/services/api).
+func (c *confinePaths) enclosingWorkTree() {
+	for d := filepath.Dir(c.sandbox); d != "/"; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			c.hideTopSecrets(d)
+			return
 		}
 	}
 }

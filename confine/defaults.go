@@ -202,8 +202,16 @@ func envCredentials(getenv func(string) string, homes []string) []string {
 		add(filepath.Join(d, "credentials"))
 		add(filepath.Join(d, "credentials.toml"))
 	}
-	if d := getenv("DOCKER_CONFIG"); d != "" {
-		add(filepath.Join(d, "config.json"))
+	// Directories of settings and caches named by a variable: only the
+	// file in them that holds the credential.
+	for _, v := range []struct{ env, file string }{
+		{"DOCKER_CONFIG", "config.json"}, {"GRADLE_USER_HOME", "gradle.properties"},
+		{"COMPOSER_HOME", "auth.json"}, {"PULUMI_HOME", "credentials.json"},
+		{"KAGGLE_CONFIG_DIR", "kaggle.json"},
+	} {
+		if d := getenv(v.env); d != "" {
+			add(filepath.Join(d, v.file))
+		}
 	}
 	for _, k := range filepath.SplitList(getenv("KUBECONFIG")) {
 		add(k)
@@ -212,6 +220,9 @@ func envCredentials(getenv func(string) string, homes []string) []string {
 		"GNUPGHOME", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "GH_CONFIG_DIR",
 		"CLOUDSDK_CONFIG", "AZURE_CONFIG_DIR", "PASSWORD_STORE_DIR", "NPM_CONFIG_USERCONFIG",
 		"npm_config_userconfig", "HISTFILE", "GOOGLE_APPLICATION_CREDENTIALS", "NETRC",
+		"PGPASSFILE", "REGISTRY_AUTH_FILE", "TF_CLI_CONFIG_FILE", "BOTO_CONFIG", "RCLONE_CONFIG",
+		"SOPS_AGE_KEY_FILE", "HF_TOKEN_PATH", "MYSQL_HISTFILE", "PSQL_HISTORY", "NODE_REPL_HISTORY",
+		"MINIKUBE_HOME", "VAULT_CONFIG_PATH", "TERRAFORM_CONFIG",
 	} {
 		if v := getenv(name); v != "" {
 			add(v)

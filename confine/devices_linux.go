@@ -2,8 +2,6 @@ package confine
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,8 +21,8 @@ import (
 // The nodes are the machine's, and confined commands of this user may run
 // at the same time: a run that noted them while another's command had
 // changed one would put that change back when it ends. So the runs share
-// one note, taken by the first of those running (sharedDevices), and each
-// puts back what it says.
+// one note, taken by the first of those running (sharedDevices, see
+// sharedNote), and each puts back what it says.
 
 // boundDevices are the machine's device nodes that bubblewrap's --dev
 // binds into the view.
@@ -106,73 +104,31 @@ type deviceRecord struct {
 }
 
 // sharedDevices takes the device nodes' state from before this user's
-// running confined commands began, noted in book by the first of them
-// (or now, when none runs), and returns done, which puts it back and ends
-// this run's share: the last run to end removes the note. Without a lock
-// to share, the run notes the state alone.
+// running confined commands began (see sharedNote), and returns done,
+// which puts it back and ends this run's share.
 func sharedDevices(book string) (done func()) {
-	own := func() func() {
-		s := snapshotDevices()
-		return func() { restoreDevices(s) }
-	}
-	var states []deviceState
-	lockPath, runsPath, notePath := filepath.Join(book, "devices.lock"), filepath.Join(book, "devices.runs"), filepath.Join(book, "devices.json")
-	lock, err := flockOpen(lockPath, unix.LOCK_EX)
-	if err != nil {
-		return own()
-	}
-	defer lock.Close()
-	if probe, err := flockOpen(runsPath, unix.LOCK_EX|unix.LOCK_NB); err == nil {
-		probe.Close() // no run shares the note: take it anew
-		states = snapshotDevices()
+	note, release, ok := sharedNote(book, "devices", func() []byte {
 		var recs []deviceRecord
-		for _, d := range states {
+		for _, d := range snapshotDevices() {
 			recs = append(recs, deviceRecord{Path: d.path, Mode: d.mode, Atime: d.atime, Mtime: d.mtime, ACL: d.acl})
 		}
-		if b, err := json.Marshal(recs); err == nil {
-			_ = os.WriteFile(notePath, b, 0o600)
-		}
-	} else {
-		var recs []deviceRecord
-		b, err := os.ReadFile(notePath)
-		if err == nil {
-			err = json.Unmarshal(b, &recs)
-		}
-		if err != nil {
-			return own()
-		}
+		b, _ := json.Marshal(recs)
+		return b
+	})
+	var recs []deviceRecord
+	if ok && json.Unmarshal(note, &recs) == nil {
+		var states []deviceState
 		for _, r := range recs {
 			states = append(states, deviceState{path: r.Path, mode: r.Mode, atime: r.Atime, mtime: r.Mtime, acl: r.ACL})
 		}
-	}
-	runs, err := flockOpen(runsPath, unix.LOCK_SH)
-	if err != nil {
-		return own()
-	}
-	return func() {
-		restoreDevices(states)
-		lock, err := flockOpen(lockPath, unix.LOCK_EX)
-		runs.Close()
-		if err != nil {
-			return
-		}
-		defer lock.Close()
-		if probe, err := flockOpen(runsPath, unix.LOCK_EX|unix.LOCK_NB); err == nil {
-			probe.Close()
-			os.Remove(notePath) // the last run of those sharing it
+		return func() {
+			restoreDevices(states)
+			release()
 		}
 	}
-}
-
-// flockOpen opens path (made when missing) and locks it with how.
-func flockOpen(path string, how int) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
-	if err != nil {
-		return nil, err
+	if ok {
+		release()
 	}
-	if err := unix.Flock(int(f.Fd()), how); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	states := snapshotDevices()
+	return func() { restoreDevices(states) }
 }

@@ -57,19 +57,6 @@ func createRuleset(attr *unix.LandlockRulesetAttr) (int, error) {
 	return int(fd), nil
 }
 
-// scopeRuleset returns a Landlock ruleset that handles no file or network
-// access, only scopes: a process in its domain can neither signal nor
-// connect to the abstract UNIX sockets of processes outside it. Handling
-// no file access keeps mounting allowed, which bubblewrap needs after the
-// domain is in force.
-func scopeRuleset() (int, error) {
-	fd, err := createRuleset(&unix.LandlockRulesetAttr{Scoped: unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL})
-	if err != nil {
-		return -1, fmt.Errorf("confine: creating the Landlock ruleset: %v: %w", err, ErrUnavailable)
-	}
-	return fd, nil
-}
-
 // writeRights are the Landlock rights handled (refused) everywhere but
 // beneath the writable places, for a kernel of ABI abi; devices are
 // handled and never granted.

@@ -1,9 +1,11 @@
 package confine
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -64,4 +66,41 @@ func TestShownOutside(t *testing.T) {
 	b, err := os.ReadFile(file)
 	require.NoError(t, err)
 	assert.Equal(t, "own\n", string(b))
+}
+
+// TestRenameAcrossDirectories: a rename from one directory of the sandbox
+// to another failed with EXDEV ("Invalid cross-device link"): a Landlock
+// domain put on bubblewrap's thread for its scoping alone denied it, as
+// Landlock does in any domain that does not grant it. rustc moves a
+// library's metadata up a directory (cargo build of a library crate
+// failed), and git mv renames across directories.
+func TestRenameAcrossDirectories(t *testing.T) {
+	sb, _, p := dirs(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "a"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "b"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "a", "f"), []byte("x"), 0o644))
+	cmd := exec.Command(testBinary(t))
+	cmd.Dir = sb
+	cmd.Env = append(os.Environ(), "CONFINE_TEST_RENAME=a/f:b/f")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, Run(cmd, p), out.String())
+	assert.FileExists(t, filepath.Join(sb, "b", "f"))
+	assert.NoFileExists(t, filepath.Join(sb, "a", "f"))
+}
+
+// init, in the test binary run as a confined command with
+// CONFINE_TEST_RENAME=FROM:TO, renames FROM to TO (rename(2), which mv
+// would replace by a copy on EXDEV) and exits.
+func init() {
+	v := os.Getenv("CONFINE_TEST_RENAME")
+	if v == "" {
+		return
+	}
+	from, to, _ := strings.Cut(v, ":")
+	if err := os.Rename(from, to); err != nil {
+		fmt.Fprintln(os.Stderr, "rename:", err)
+		os.Exit(3)
+	}
+	os.Exit(0)
 }

@@ -58,7 +58,6 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	if err := executable(cmd); err != nil {
 		return err
 	}
-	scope, _ := needScope(abi, p.Network)
 	guarded := !p.Network && connectGuardable()
 	filter, err := filterProgram(unixSocketsFor(p.Network, guarded))
 	if err != nil {
@@ -134,11 +133,11 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 
 	devicesDone := sharedDevices(book)
-	terminals := snapshotTerminals(cmd.Stdin, cmd.Stdout, cmd.Stderr)
+	terminalsDone := sharedTerminals(book, cmd.Stdin, cmd.Stdout, cmd.Stderr)
 	flags := snapshotStreamFlags(cmd.Stdin, cmd.Stdout, cmd.Stderr)
 	afterExit := func() {
 		devicesDone()
-		restoreTerminals(terminals)
+		terminalsDone()
 		restoreStreamFlags(flags)
 		lock.release()
 		if p.AfterExit != nil {
@@ -146,13 +145,13 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		}
 	}
 	errc := make(chan error, 1)
-	onRetiredThread(func() { runFrom(cmd, scope, lock, ctl, afterExit, finished, errc) })
+	onRetiredThread(func() { runFrom(cmd, lock, ctl, afterExit, finished, errc) })
 	err = <-errc
 	cmd.ExtraFiles = cmd.ExtraFiles[:n]
 	if err != nil {
 		// Nothing ran: this closes their descriptors.
 		devicesDone()
-		restoreTerminals(terminals)
+		terminalsDone()
 		restoreStreamFlags(flags)
 	}
 	return err
@@ -161,30 +160,22 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 // runFrom starts cmd and keeps its thread until bubblewrap has exited; it
 // runs on a retired thread of its own (onRetiredThread): bubblewrap's
 // parent-death signal, and through its --die-with-parent the sandbox's
-// life, are tied to the thread that started it, and, with scope, the
-// thread is first put in a Landlock domain that the command inherits
-// (which no other thread of the process has). Once the sandbox has ended,
+// life, are tied to the thread that started it. (Landlock's scoping is
+// the helper's ruleset's, which the command alone is in: a domain put on
+// this thread would deny every rename across directories, which Landlock
+// refuses in any domain that does not grant it, and a domain that
+// grants it must handle file access, which forbids bubblewrap's mounts.)
+// Once the sandbox has ended,
 // afterExit runs (releasing the sandbox's placeholders before the
 // caller's AfterExit), and only then is the helper let go, so that
 // cmd.Wait returns after the project is as it was; then finished, if not
 // nil, is called.
-func runFrom(cmd *exec.Cmd, scope bool, lock *placeholderLock, ctl *control, afterExit, finished func(), errc chan<- error) {
+func runFrom(cmd *exec.Cmd, lock *placeholderLock, ctl *control, afterExit, finished func(), errc chan<- error) {
 	fail := func(err error) {
 		lock.release()
 		ctl.closeOurEnds()
 		ctl.closeLifeline()
 		errc <- err
-	}
-	if scope {
-		fd, err := scopeRuleset()
-		if err == nil {
-			err = restrictThread(fd)
-			unix.Close(fd)
-		}
-		if err != nil {
-			fail(err)
-			return
-		}
 	}
 	if err := cmd.Start(); err != nil {
 		fail(err)

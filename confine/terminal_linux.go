@@ -1,8 +1,10 @@
 package confine
 
 import (
+	"encoding/json"
 	"os"
 	"slices"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,9 +26,50 @@ import (
 // it was in exclusive mode.
 type terminalState struct {
 	fd        int
+	rdev      uint64 // which terminal (its device number)
 	termios   unix.Termios
 	winsize   *unix.Winsize
 	exclusive bool
+}
+
+// terminalNote is a terminal's settings as the note shared by
+// overlapping runs holds them (see sharedNote).
+type terminalNote struct {
+	Termios   unix.Termios
+	Winsize   *unix.Winsize
+	Exclusive bool
+}
+
+// sharedTerminals notes the settings of the terminals among streams as
+// snapshotTerminals does, but takes, for each, the note of this user's
+// confined runs that overlap (in book) where there is one: a run that
+// began while another's command had changed the terminal (stty -echo)
+// would otherwise put that change back when it ends. It returns done,
+// which puts the settings back and ends this run's shares.
+func sharedTerminals(book string, streams ...any) (done func()) {
+	states := snapshotTerminals(streams...)
+	var releases []func()
+	for i := range states {
+		s := &states[i]
+		note, release, ok := sharedNote(book, "terminal-"+strconv.FormatUint(s.rdev, 10), func() []byte {
+			b, _ := json.Marshal(terminalNote{Termios: s.termios, Winsize: s.winsize, Exclusive: s.exclusive})
+			return b
+		})
+		if !ok {
+			continue
+		}
+		releases = append(releases, release)
+		var n terminalNote
+		if json.Unmarshal(note, &n) == nil {
+			s.termios, s.winsize, s.exclusive = n.Termios, n.Winsize, n.Exclusive
+		}
+	}
+	return func() {
+		restoreTerminals(states)
+		for _, r := range releases {
+			r()
+		}
+	}
 }
 
 // snapshotTerminals returns the settings of the terminals among streams
@@ -54,7 +97,7 @@ func snapshotTerminals(streams ...any) []terminalState {
 		excl, _ := unix.IoctlGetInt(fd, unix.TIOCGEXCL)
 		ws, _ := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ)
 		seen = append(seen, st.Rdev)
-		out = append(out, terminalState{fd: fd, termios: *t, winsize: ws, exclusive: excl != 0})
+		out = append(out, terminalState{fd: fd, rdev: st.Rdev, termios: *t, winsize: ws, exclusive: excl != 0})
 	}
 	return out
 }

@@ -40,14 +40,27 @@ func RiskySettingsDigest(b []byte) string {
 }
 
 // helperURL reports whether s names a remote through a remote helper
-// ("<transport>::<address>"): git fetch, pull and push then run
+// ("<transport>::<address>", or a URL of a scheme git has no transport
+// of its own for, "evil://x"): git fetch, pull and push then run
 // git-remote-<transport>, found on PATH, for the user.
 func helperURL(s Setting) bool {
 	switch {
 	case s.Section == "remote" && (s.Key == "url" || s.Key == "pushurl"),
 		s.Section == "submodule" && s.Key == "url",
 		s.Section == "branch" && s.Key == "remote":
-		return strings.Contains(s.Value, "::")
+	default:
+		return false
 	}
-	return false
+	if strings.Contains(s.Value, "::") {
+		return true
+	}
+	scheme, _, ok := strings.Cut(s.Value, "://")
+	if !ok {
+		return false // a path, a remote's name, or user@host:path (ssh)
+	}
+	switch strings.ToLower(scheme) {
+	case "http", "https", "ssh", "git", "file", "ftp", "ftps", "git+ssh", "ssh+git":
+		return false
+	}
+	return true
 }
