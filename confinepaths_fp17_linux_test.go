@@ -271,3 +271,23 @@ func TestFPLinkedWorktreePlaceholdersUnseen(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(own), string(b))
 }
+
+// TestFPVenvMadeConfinedKept: a virtual environment made confined lost its
+// python links to the quarantine (they shadow the python on PATH, and
+// .venv/bin is looked at for planted programs): it is the environment's
+// own, kept (round 21).
+func TestFPVenvMadeConfinedKept(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	sb := escapeSandbox(t)
+	cmd := shIn(sb, "python3 -m venv --without-pip .venv && .venv/bin/python -c 'print(1)'")
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	require.NoError(t, confine.Run(cmd, protectedPolicy(t, sb)), "%s", out)
+	assert.Empty(t, quarantined(t, sb))
+	run := exec.Command(filepath.Join(sb, ".venv", "bin", "python"), "-c", "print(2)")
+	b, err := run.CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	assert.Equal(t, "2\n", string(b))
+}
