@@ -33,6 +33,11 @@ func whileRunning(t *testing.T, p Policy, dir, script string, outside func()) (s
 	require.NoError(t, Start(cmd, p))
 	require.Eventually(t, func() bool { _, err := os.Stat(filepath.Join(dir, "started")); return err == nil }, 10*time.Second, 10*time.Millisecond)
 	outside()
+	// The script goes on only a while after: the watch stops the command
+	// within a fraction of a millisecond of a rename, but a test binary
+	// built with -race (the sandbox's first process is this binary) is
+	// slower, and the script must not win that race here.
+	time.Sleep(time.Second)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go"), nil, 0o644))
 	err := cmd.Wait()
 	return out.String(), err
