@@ -39,6 +39,11 @@ func while17(t *testing.T, sb string, user func(), reads ...string) string {
 		time.Sleep(50 * time.Millisecond)
 	}
 	user()
+	// The payload goes on a while after: the watch stops the command
+	// within a fraction of a millisecond of a rename, but the sandbox's
+	// first process is this test binary, slower under -race, and the
+	// payload must not win that race here (round 18's tests take it on).
+	time.Sleep(time.Second)
 	require.NoError(t, os.WriteFile(filepath.Join(sb, "userdone"), nil, 0o644))
 	return <-done
 }
@@ -177,6 +182,7 @@ func TestEscape17GitConfigAfterUserGitConfig(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	userGit(t, sb, "config", "user.name", "someone")
+	time.Sleep(time.Second) // as in while17
 	require.NoError(t, os.WriteFile(filepath.Join(sb, "userdone"), nil, 0o644))
 	<-done
 	b, err := os.ReadFile(filepath.Join(sb, ".git", "config"))

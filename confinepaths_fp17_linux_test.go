@@ -231,6 +231,7 @@ func TestUserGitConfigDuringRunKept(t *testing.T) {
 	require.Eventually(t, func() bool { _, err := os.Stat(filepath.Join(sb, "started")); return err == nil }, 10*time.Second, 10*time.Millisecond)
 	fpGit(t, sb, "config", "user.name", "someone")
 	fpGit(t, sb, "remote", "add", "origin", "https://example.invalid/r.git")
+	time.Sleep(time.Second) // the watch's kill first (the helper is this binary, slower under -race)
 	require.NoError(t, os.WriteFile(filepath.Join(sb, "go"), nil, 0o644))
 	require.Error(t, cmd.Wait(), "the command goes on with .git/config writable: %s", out)
 	assert.Contains(t, out.String(), "was renamed or removed outside while the command ran")
