@@ -741,10 +741,7 @@ func (c *confinePaths) nestedGitlinks() {
 // index of the git directory gitdir, whose work tree is workTree, and
 // counts them as seen; an index not understood sets indexUnknown.
 func (c *confinePaths) gitlinksOf(workTree, gitdir string) {
-	hashLen := 20
-	if readGitConfigPaths(filepath.Join(commonDir(gitdir), "config")).sha256 {
-		hashLen = 32
-	}
+	hashLen := objectIDLength(commonDir(gitdir))
 	links, err := repotrust.IndexGitlinks(gitdir, hashLen)
 	if err != nil {
 		c.indexUnknown = true
@@ -1381,6 +1378,16 @@ func readGitConfig(path string) ([]byte, error) {
 	return repotrust.ReadUntrusted(path, 64<<20)
 }
 
+// objectIDLength is the length in bytes of the object names of the
+// repository whose common directory is common: 32 where its configuration
+// chooses SHA-256, 20 otherwise.
+func objectIDLength(common string) int {
+	if readGitConfigPaths(filepath.Join(common, "config")).sha256 {
+		return 32
+	}
+	return 20
+}
+
 // stored returns the content of p, a file of the top repository's work
 // tree, when it holds exactly what the repository stores for it (see
 // repotrust.StoredFiles).
@@ -1394,10 +1401,7 @@ func (c *confinePaths) stored(p string) (string, bool) {
 		return "", false
 	}
 	common := commonDir(gitdir)
-	hashLen := 20
-	if readGitConfigPaths(filepath.Join(common, "config")).sha256 {
-		hashLen = 32
-	}
+	hashLen := objectIDLength(common)
 	b, ok := repotrust.StoredFiles(gitdir, common, hashLen, c.sandbox, []string{filepath.ToSlash(rel)})[filepath.ToSlash(rel)]
 	return string(b), ok
 }

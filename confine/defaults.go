@@ -184,6 +184,7 @@ func envCredentials(getenv func(string) string, homes []string) []string {
 	}
 	// The base directories: what homeCredentials keeps in ~/.config,
 	// ~/.local/share, ~/.local/state and ~/.cache, where they are moved.
+	inHome := homeCredentials("/")
 	for _, base := range []struct{ env, rel string }{
 		{"XDG_CONFIG_HOME", ".config/"}, {"XDG_DATA_HOME", ".local/share/"},
 		{"XDG_STATE_HOME", ".local/state/"}, {"XDG_CACHE_HOME", ".cache/"},
@@ -192,7 +193,7 @@ func envCredentials(getenv func(string) string, homes []string) []string {
 		if dir == "" {
 			continue
 		}
-		for _, c := range homeCredentials("/") {
+		for _, c := range inHome {
 			if rel, ok := strings.CutPrefix(c, "/"+base.rel); ok {
 				add(filepath.Join(dir, rel))
 			}

@@ -31,19 +31,17 @@ func landlockABI() int {
 	return int(abi)
 }
 
-// needScope says whether a policy needs Landlock's scoping, and returns an
-// error wrapping ErrUnavailable when the kernel lacks it. With the network
-// shared, the command is in the machine's network namespace, where the
-// abstract UNIX sockets of every other program are; only Landlock's scope
-// keeps it from them. Without the network, a namespace of its own does.
-func needScope(abi int, network bool) (bool, error) {
-	if !network {
-		return abi >= abiScope, nil
+// checkScope returns an error wrapping ErrUnavailable when a policy needs
+// Landlock's scoping and the kernel lacks it. With the network shared,
+// the command is in the machine's network namespace, where the abstract
+// UNIX sockets of every other program are; only Landlock's scope (which
+// the helper's ruleset adds where the kernel has it) keeps it from them.
+// Without the network, a namespace of its own does.
+func checkScope(abi int, network bool) error {
+	if network && abi < abiScope {
+		return fmt.Errorf("confine: with the network allowed, only Landlock's scoping (ABI %d, Linux 6.12) keeps a confined command from the abstract UNIX sockets of other programs, and this kernel has ABI %d: %w", abiScope, abi, ErrUnavailable)
 	}
-	if abi < abiScope {
-		return false, fmt.Errorf("confine: with the network allowed, only Landlock's scoping (ABI %d, Linux 6.12) keeps a confined command from the abstract UNIX sockets of other programs, and this kernel has ABI %d: %w", abiScope, abi, ErrUnavailable)
-	}
-	return true, nil
+	return nil
 }
 
 // createRuleset makes a Landlock ruleset from attr and returns its

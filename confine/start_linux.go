@@ -30,7 +30,7 @@ func support(network bool) (bwrap string, abi int, err error) {
 	if abi < 1 {
 		return "", 0, fmt.Errorf("confine: this Linux kernel does not enforce Landlock, which keeps a confined command from writing into outside pipes and file systems mounted after it started; it needs Linux 5.13 or later with \"landlock\" in its lsm= boot parameter: %w", ErrUnavailable)
 	}
-	if _, err := needScope(abi, network); err != nil {
+	if err := checkScope(abi, network); err != nil {
 		return "", 0, err
 	}
 	return bwrap, abi, nil
