@@ -2,16 +2,38 @@
 # family: processes (the sandbox's first process)
 # needs: python3
 # The sandbox's first process stands behind connect and holds descriptors:
-# its environment, memory and descriptors must give the command nothing.
-for f in environ cmdline status; do tr '\0' '\n' < /proc/1/$f 2>&1; done
-ls -l /proc/1/fd /proc/1/cwd /proc/1/root 2>&1
+# its environment, memory and descriptors, and those of the command's
+# parent and grandparent, must give the command nothing.
 exec python3 -c '
 import os
-for fd in os.listdir("/proc/1/fd") if os.access("/proc/1/fd", os.R_OK) else []:
-    p = "/proc/1/fd/" + fd
+
+def ancestors():
+    pid, seen = os.getppid(), [1]
+    while pid > 1 and pid not in seen and len(seen) < 3:
+        seen.append(pid)
+        try:
+            pid = int([l for l in open("/proc/%d/status" % pid) if l.startswith("PPid:")][0].split()[1])
+        except (OSError, IndexError):
+            break
+    return seen
+
+pids = ancestors()
+for pid in pids:
+    for f in ("environ", "cmdline"):
+        try:
+            print(pid, f, open("/proc/%d/%s" % (pid, f), "rb").read())
+        except OSError as e:
+            print(pid, f, e)
+fds = []
+for pid in pids:
+    try:
+        fds += ["/proc/%d/fd/%s" % (pid, fd) for fd in os.listdir("/proc/%d/fd" % pid)]
+    except OSError as e:
+        print(pid, "fd", e)
+for p in fds:
     for flags in (os.O_RDONLY, os.O_WRONLY | os.O_APPEND):
         try:
-            f = os.open(p, flags)
+            f = os.open(p, flags | os.O_NONBLOCK | os.O_NOCTTY)
             if flags == os.O_RDONLY:
                 print(p, os.read(f, 200))
             else:
