@@ -98,7 +98,11 @@ func CredentialEnv() []string {
 // credentials and node tokens (kubeadm's /etc/kubernetes, k3s's and
 // RKE2's /etc/rancher and their servers' state, the kubelet's keys),
 // Kerberos keytabs, the database administrators' passwords Debian keeps
-// (/etc/mysql/debian.cnf), mail relay passwords, and CI runners' tokens.
+// (/etc/mysql/debian.cnf), mail relay passwords, CI runners' tokens, and
+// the file systems' snapshots (snapper's /.snapshots, Timeshift's), which
+// hold old copies of every credential of the machine; ZFS's .zfs, which
+// no listing shows, is kept by Landlock's reading rules, which grant only
+// what a directory holding hidden paths lists.
 // Directories are named whole where they hold little besides secrets, so
 // that a key under a new name is hidden too. Most do not exist on a given
 // machine, and a missing one costs nothing (see Policy.Hidden).
@@ -113,6 +117,7 @@ func systemCredentials() []string {
 		"/etc/kubernetes", "/etc/rancher", "/var/lib/rancher/k3s/server", "/var/lib/rancher/rke2/server", "/var/lib/kubelet/pki",
 		"/etc/krb5.keytab", "/etc/mysql/debian.cnf", "/etc/postfix/sasl_passwd", "/etc/postfix/sasl_passwd.db",
 		"/etc/gitlab-runner", "/etc/gitlab/gitlab-secrets.json",
+		"/.snapshots", "/home/.snapshots", "/timeshift", "/timeshift-btrfs",
 	}
 	// Host keys of every type (dsa, ed448, ... and whatever comes next),
 	// not only the usual three; their .pub halves are not secret.
@@ -273,6 +278,8 @@ func homeCredentials(home string) []string {
 		".config/filezilla", ".wgetrc", ".curlrc", ".cache/huggingface/stored_tokens",
 		".ollama/id_ed25519", ".config/io.datasette.llm/keys.json", ".codeium/config.json",
 		".local/share/kwalletd", ".claude/settings.json", ".claude/settings.local.json",
+		// Snapshots of a home that is a subvolume of its own (snapper's).
+		".snapshots",
 		// Desktop programs' sessions and stores (cookies, tokens, keys).
 		".config/Slack", ".config/discord", ".config/Element", ".config/Signal",
 		".local/share/TelegramDesktop", ".config/Code/User/globalStorage", ".config/JetBrains",

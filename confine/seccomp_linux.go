@@ -37,6 +37,15 @@ func auditArch() uint32 {
 //     so does TIOCSETD, which would give the user's terminal a line
 //     discipline that outlives the command (N_NULL drops all that is
 //     typed and written);
+//   - the ioctls that snapshot a file system's subvolume fail with EPERM
+//     (snapshotIoctls): a snapshot is made beneath a directory the
+//     command may write (the sandbox) from a subvolume it owns (the home,
+//     or / for root), needs no capability, and copies the subvolume as it
+//     is on disk, beneath the mounts that hide the credentials and the
+//     project's .env, set-user-ID files included;
+//   - fcntl F_SETLEASE fails with EPERM: a lease on any file the command
+//     may read holds every outside program that opens it for writing
+//     back, up to the kernel's lease-break-time (45 s) each time;
 //   - sockets of a family the network namespace does not separate fail
 //     with EAFNOSUPPORT: only AF_UNIX (whose names are files, or abstract
 //     ones that Landlock scopes), AF_INET, AF_INET6, AF_NETLINK, AF_PACKET
@@ -80,6 +89,7 @@ func filterProgram(u unixSockets) ([]unix.SockFilter, error) {
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_PRLIMIT64, "prlimit", "")
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_FCNTL, "fcntl", "")
 	for _, nr := range []uint32{unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY} {
 		a.jumpIf(unix.BPF_JEQ, nr, "eperm", "")
 	}
@@ -111,7 +121,13 @@ func filterProgram(u unixSockets) ([]unix.SockFilter, error) {
 	a.jumpIf(unix.BPF_JEQ, unix.TIOCSTI, "eperm", "")
 	a.jumpIf(unix.BPF_JEQ, unix.TIOCLINUX, "eperm", "")
 	a.jumpIf(unix.BPF_JEQ, unix.TIOCSETD, "eperm", "")
+	for _, cmd := range snapshotIoctls {
+		a.jumpIf(unix.BPF_JEQ, cmd, "eperm", "")
+	}
 	a.ret(unix.SECCOMP_RET_ALLOW)
+	a.label("fcntl") // fcntl(fd, cmd, ...): cmd is an int
+	a.load(offArg(1))
+	a.jumpIf(unix.BPF_JEQ, unix.F_SETLEASE, "eperm", "allow")
 	a.label("socket") // socket(domain, type, ...): domain and type are ints
 	a.load(offArg(0))
 	a.jumpIf(unix.BPF_JEQ, unix.AF_UNIX, "unix-socket", "")
@@ -136,6 +152,25 @@ func filterProgram(u unixSockets) ([]unix.SockFilter, error) {
 	a.label("kill")
 	a.ret(unix.SECCOMP_RET_KILL_PROCESS)
 	return a.assemble()
+}
+
+// snapshotIoctls are the ioctl requests that make a snapshot of a
+// subvolume: btrfs's BTRFS_IOC_SNAP_CREATE and BTRFS_IOC_SNAP_CREATE_V2
+// (linux/btrfs.h: _IOW(0x94, 1 and 23, a 4096-byte argument)) and
+// bcachefs's BCH_IOCTL_SUBVOLUME_CREATE (_IOW(0xbc, 16, struct
+// bch_ioctl_subvolume, 32 bytes), which makes a snapshot when its flags
+// ask). x/sys/unix does not name them.
+var snapshotIoctls = [...]uint32{
+	ioctlWrite(0x94, 1, 4096),
+	ioctlWrite(0x94, 23, 4096),
+	ioctlWrite(0xbc, 16, 32),
+}
+
+// ioctlWrite is the kernel's _IOW(typ, nr, size): the request number of an
+// ioctl that passes size bytes to the kernel.
+func ioctlWrite(typ, nr, size uint32) uint32 {
+	const dirWrite = 1
+	return dirWrite<<30 | size<<16 | typ<<8 | nr
 }
 
 // modeSetter is a system call that sets a file's mode: the argument that

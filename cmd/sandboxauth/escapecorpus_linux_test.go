@@ -395,10 +395,7 @@ func (w *escapeWorld) replay(t *testing.T, c escapeCase, confined bool) []string
 		t.Logf("git log (origin): %s", w.user(t, w.origin, "git", "log", "-1", "-p"))
 	}
 
-	var escapes []string
-	for _, got := range w.heard.all() {
-		escapes = append(escapes, got)
-	}
+	escapes := w.heard.all()
 	if w.netlink >= 0 {
 		buf := make([]byte, 4096)
 		if n, _, err := unix.Recvfrom(w.netlink, buf, unix.MSG_DONTWAIT); err == nil {
