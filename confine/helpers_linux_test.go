@@ -124,13 +124,18 @@ func helper(how string, args []string) error {
 		fmt.Println(time.Since(start).Nanoseconds() / int64(max(n, 1)))
 		return nil
 	case "unix-when":
-		// Dial arg(0) once the file arg(1) exists.
+		// Dial arg(0) once the file arg(1) exists, as a stream socket or
+		// as arg(2) says ("unixpacket": seqpacket).
 		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 			if _, err := os.Stat(arg(1)); err == nil || time.Now().After(deadline) {
 				break
 			}
 		}
-		c, err := net.Dial("unix", arg(0))
+		network := "unix"
+		if arg(2) != "" {
+			network = arg(2)
+		}
+		c, err := net.Dial(network, arg(0))
 		if err != nil {
 			return err
 		}
@@ -152,6 +157,10 @@ func helper(how string, args []string) error {
 		return loopbackServers(arg(0))
 	case "unix-inside":
 		return unixInside(arg(0))
+	case "abstract-inside":
+		return abstractInside()
+	case "unix-attacks":
+		return unixAttacks(arg(0), arg(1))
 	case "tiocsti":
 		c := byte('x')
 		_, _, errno := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptr(unsafe.Pointer(&c)))
