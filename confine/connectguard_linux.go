@@ -150,14 +150,15 @@ func newConnectGuard(listener int, writable []string, network bool) *connectGuar
 
 // connectInDomain makes the connects sent to g.inDomain, one at a time,
 // on the calling thread, which must be in the command's Landlock domain,
-// and never returns: the thread, which carries the connect filter, stays
-// as long as the helper (the guard knows it by its thread ID, which must
-// not go to another process).
+// and never returns (the channel is never closed): the thread, which
+// carries the connect filter, stays as long as the helper (the guard
+// knows it by its thread ID, which must not go to another process).
+// Since it carries the filter, the listener never reports that no process
+// is under it; the guard then waits for a call that never comes, idle.
 func (g *connectGuard) connectInDomain() {
 	for c := range g.inDomain {
 		c.done <- rawConnect(c.sock, c.addr)
 	}
-	select {}
 }
 
 // guardedConnects bounds the connect calls answered at once: each holds a
