@@ -291,13 +291,11 @@ func (g *connectGuard) connect(n seccompNotif) unix.Errno {
 	if domain != unix.AF_UNIX {
 		return rawConnect(sock, addr)
 	}
-	if size < 2 || size > sockaddrUnixMax {
-		return unix.EINVAL
+	path, abstract, errno := unixAddress(addr)
+	if errno != 0 {
+		return errno
 	}
-	if family := uint16(addr[0]) | uint16(addr[1])<<8; family != unix.AF_UNIX || size == 2 {
-		return unix.EINVAL
-	}
-	if addr[2] == 0 {
+	if abstract {
 		if g.inDomain == nil {
 			// An abstract name of the sandbox's own namespace.
 			return rawConnect(sock, addr)
@@ -308,17 +306,35 @@ func (g *connectGuard) connect(n seccompNotif) unix.Errno {
 		g.inDomain <- domainConnect{sock: sock, addr: addr, done: done}
 		return <-done
 	}
-	path := addr[2:]
-	if i := bytes.IndexByte(path, 0); i >= 0 {
-		path = path[:i]
-	}
-	target, errno := g.openSocket(int(n.Pid), string(path))
+	target, errno := g.openSocket(int(n.Pid), path)
 	if errno != 0 {
 		return errno
 	}
 	defer unix.Close(target)
 	byFD := append([]byte{unix.AF_UNIX, 0}, "/proc/self/fd/"+strconv.Itoa(target)...)
 	return rawConnect(sock, append(byFD, 0))
+}
+
+// unixAddress reads addr, the struct sockaddr_un a connect(2) of an
+// AF_UNIX socket was given: an abstract name (its first byte of name is
+// NUL), or the path it names, which ends at the first NUL or at the end
+// of addr, as the kernel reads it. An address of another family, with no
+// name, or longer than the structure is EINVAL.
+func unixAddress(addr []byte) (path string, abstract bool, errno unix.Errno) {
+	if len(addr) <= 2 || len(addr) > sockaddrUnixMax {
+		return "", false, unix.EINVAL
+	}
+	if family := uint16(addr[0]) | uint16(addr[1])<<8; family != unix.AF_UNIX {
+		return "", false, unix.EINVAL
+	}
+	if addr[2] == 0 {
+		return "", true, 0
+	}
+	name := addr[2:]
+	if i := bytes.IndexByte(name, 0); i >= 0 {
+		name = name[:i]
+	}
+	return string(name), false, 0
 }
 
 // pidfdThread is PIDFD_THREAD (O_EXCL): a pidfd of a thread that need not
