@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -369,10 +370,20 @@ func openThread(tid int) (int, error) {
 	return -1, unix.ESRCH
 }
 
-// openSocket opens path as process pid would reach it (relative to its
-// working directory), and returns it when it is a socket beneath one of
-// the writable places.
+// openSocket opens path as thread pid would reach it (relative to its
+// working directory; /proc/self and /proc/thread-self at its start name
+// that thread, as a program connecting through a descriptor's link,
+// /proc/self/fd/N, means), and returns it when it is a socket beneath one
+// of the writable places. Elsewhere in the path (a symbolic link to
+// /proc/self) they name the helper, and what they lead to is checked the
+// same.
 func (g *connectGuard) openSocket(pid int, path string) (int, unix.Errno) {
+	for _, self := range [...]string{"/proc/self/", "/proc/thread-self/"} {
+		if rest, ok := strings.CutPrefix(path, self); ok {
+			path = "/proc/" + strconv.Itoa(pid) + "/" + rest
+			break
+		}
+	}
 	dir := unix.AT_FDCWD
 	if path[0] != '/' {
 		cwd, e := unix.Open("/proc/"+strconv.Itoa(pid)+"/cwd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)

@@ -266,3 +266,20 @@ func waitFile(t *testing.T, path string) {
 		require.False(t, time.Now().After(deadline), "%s did not appear", path)
 	}
 }
+
+// TestUnixSocketThroughProc: a command reaches a socket of its own through
+// /proc/self/fd/N (how programs connect to a socket whose path is too
+// long for sockaddr_un), /proc/thread-self/fd/N and /proc/self/cwd, with
+// or without Network: the guard looks those up as the command's, not as
+// its own (they failed with "connection refused" or "no such file").
+func TestUnixSocketThroughProc(t *testing.T) {
+	if !connectGuardable() {
+		t.Skip("Yama's ptrace_scope keeps the helper from standing behind connect here: the command makes no UNIX socket but pairs")
+	}
+	for _, network := range []bool{false, true} {
+		_, _, p := dirs(t)
+		p.Network = network
+		out, ok := run(t, &p, "unix-through-proc")
+		assert.True(t, ok, "network %v: %s", network, out)
+	}
+}

@@ -236,9 +236,10 @@
 //     behind connect, no AF_UNIX socket is made but connected pairs, with
 //     Network too. A socket an outside program binds inside the writable
 //     places after the start is the one exception: the command may reach
-//     it. A path through /proc/self or /proc/thread-self is looked up by
-//     the helper, where it names the helper's own descriptors and
-//     directory, so such a connect fails. The peer of a connection the
+//     it. The helper looks the path up: /proc/self and /proc/thread-self
+//     at its start name the command's thread, but reached through a
+//     symbolic link they name the helper, so such a connect fails. The
+//     peer of a connection the
 //     helper made is the helper (SO_PEERCRED gives its PID, 1). With
 //     Network, the connects to abstract names are made by one thread,
 //     one at a time (one that blocks, on a server whose backlog is full,

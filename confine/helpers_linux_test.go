@@ -157,6 +157,8 @@ func helper(how string, args []string) error {
 		return loopbackServers(arg(0))
 	case "unix-inside":
 		return unixInside(arg(0))
+	case "unix-through-proc":
+		return unixThroughProc()
 	case "abstract-inside":
 		return abstractInside()
 	case "unix-attacks":
@@ -398,6 +400,42 @@ func unixInside(dir string) error {
 	}
 	_, err = unix.Read(fds[1], buf[:1])
 	return err
+}
+
+// unixThroughProc serves on a UNIX socket made in the working directory
+// and connects to it through /proc: a descriptor's link (/proc/self/fd/N,
+// as programs do for a path longer than sockaddr_un holds), the same of
+// the thread, and the working directory's link.
+func unixThroughProc() error {
+	l, err := net.Listen("unix", "proc.sock")
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	fd, err := unix.Open("proc.sock", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	var errs []error
+	for _, addr := range []string{"/proc/self/fd/" + strconv.Itoa(fd), "/proc/thread-self/fd/" + strconv.Itoa(fd), "/proc/self/cwd/proc.sock"} {
+		c, err := net.Dial("unix", addr)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		c.Close()
+	}
+	return errors.Join(errs...)
 }
 
 // requireConfinement skips when this machine cannot confine.
