@@ -218,7 +218,12 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 // thread end with the goroutine (it stays locked). So the command is in
 // the domain and no thread of the helper is: the command cannot signal
 // the helper (which would end it, and the sandbox with it, before the
-// caller is done), nor ptrace it or read its /proc entries.
+// caller is done), nor ptrace it or read its /proc entries. With Network
+// and the connect guard the thread stays instead, to connect abstract
+// names from the domain (connectguard_linux.go): Landlock then lets the
+// command signal that one thread, and what keeps the helper is the rest
+// (a PID 1 gets only the signals it handles, and drops those that would
+// end it; it is undumpable).
 func startRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-chan struct{}) (int, error) {
 	type started struct {
 		pid int
