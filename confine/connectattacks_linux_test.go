@@ -118,6 +118,12 @@ func unixAttacks(dir, ready string) error {
 			report(target+" through /proc/self/fd", dial("/proc/self/fd/"+strconv.Itoa(fd)))
 			report(target+" through /proc/PID/fd", dial("/proc/"+strconv.Itoa(os.Getpid())+"/fd/"+strconv.Itoa(fd)))
 			report(target+" through /proc/thread-self/fd", dial("/proc/thread-self/fd/"+strconv.Itoa(fd)))
+			if got, err := passDescriptor(fd); err != nil {
+				report(target+" passed with SCM_RIGHTS", err)
+			} else {
+				report(target+" passed with SCM_RIGHTS, through /proc/self/fd", dial("/proc/self/fd/"+strconv.Itoa(got)))
+				unix.Close(got)
+			}
 			unix.Close(fd)
 		}
 
@@ -247,4 +253,32 @@ func descriptorSwap(target string) error {
 		}
 	}
 	return fmt.Errorf("no connection reached it in a second of tries")
+}
+
+// passDescriptor sends fd over a socketpair of its own (SCM_RIGHTS) and
+// returns the descriptor received: another number for the same file.
+func passDescriptor(fd int) (int, error) {
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(pair[0])
+	defer unix.Close(pair[1])
+	if err := unix.Sendmsg(pair[0], []byte{0}, unix.UnixRights(fd), nil, 0); err != nil {
+		return -1, err
+	}
+	oob := make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(pair[1], make([]byte, 1), oob, unix.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return -1, err
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return -1, fmt.Errorf("no descriptor received: %v", err)
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		return -1, fmt.Errorf("no descriptor received: %v", err)
+	}
+	return fds[0], nil
 }
