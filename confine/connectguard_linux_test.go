@@ -177,7 +177,8 @@ func TestUnixSocketBoundAfterStartWithNetwork(t *testing.T) {
 // of a descriptor passed with SCM_RIGHTS included, by flipping the
 // address or the descriptor under a second thread) all fail, and the
 // sockets' programs see nothing. Before the guard stood behind connect
-// with Network, 30 of these reached the sockets.
+// with Network, every one of them reached the sockets bound, renamed or
+// bound by a relative name after the start.
 func TestUnixSocketAttacksWithNetwork(t *testing.T) {
 	sb, victim, p := dirs(t)
 	p.Network = true
