@@ -177,8 +177,10 @@ func TestUnixSocketBoundAfterStartWithNetwork(t *testing.T) {
 // of a descriptor passed with SCM_RIGHTS included, by flipping the
 // address or the descriptor under a second thread) all fail, and the
 // sockets' programs see nothing. Before the guard stood behind connect
-// with Network, every one of them reached the sockets bound, renamed or
-// bound by a relative name after the start.
+// with Network, every one of them reached a socket bound after the
+// start, one renamed into place before it (the mask followed the old
+// name) and one bound by a relative name; one renamed after the start
+// stayed masked (its mask moved with it).
 func TestUnixSocketAttacksWithNetwork(t *testing.T) {
 	sb, victim, p := dirs(t)
 	p.Network = true
