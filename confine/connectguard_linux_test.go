@@ -178,8 +178,9 @@ func TestUnixSocketBoundAfterStartWithNetwork(t *testing.T) {
 // address or the descriptor under a second thread) all fail, and the
 // sockets' programs see nothing. Before the guard stood behind connect
 // with Network, every one of them reached a socket bound after the
-// start, one renamed into place before it (the mask followed the old
-// name) and one bound by a relative name; one renamed after the start
+// start, one renamed into place before it (/proc/net/unix, whence the
+// masks, still gave its old name) and one bound by a relative name; one
+// renamed after the start
 // stayed masked (its mask moved with it).
 func TestUnixSocketAttacksWithNetwork(t *testing.T) {
 	sb, victim, p := dirs(t)
