@@ -180,8 +180,7 @@ func TestUnixSocketBoundAfterStartWithNetwork(t *testing.T) {
 // with Network, every one of them reached a socket bound after the
 // start, one renamed into place before it (/proc/net/unix, whence the
 // masks, still gave its old name) and one bound by a relative name; one
-// renamed after the start
-// stayed masked (its mask moved with it).
+// renamed after the start stayed masked (its mask moved with it).
 func TestUnixSocketAttacksWithNetwork(t *testing.T) {
 	sb, victim, p := dirs(t)
 	p.Network = true
