@@ -139,18 +139,18 @@ func BenchmarkResolveView(b *testing.B) {
 }
 
 // BenchmarkConnect: one loopback TCP connect (and accept) inside the
-// command, plain and confined, where each connect goes through the
-// helper's guard (connectguard_linux.go) and, not being AF_UNIX, goes on
-// unchanged. The metric is the command's own timing of 2,000 connects.
+// command, plain and confined, without and with Network, where each
+// connect goes through the helper's guard (connectguard_linux.go), which
+// makes it on a copy of the command's socket. The metric is the command's
+// own timing of 2,000 connects.
 func BenchmarkConnect(b *testing.B) {
 	requireConfinement(b)
 	sb := b.TempDir()
-	for _, confined := range []bool{false, true} {
-		name := "plain"
-		if confined {
-			name = "confined"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, mode := range []struct {
+		name              string
+		confined, network bool
+	}{{"plain", false, false}, {"confined", true, false}, {"confined-network", true, true}} {
+		b.Run(mode.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var total float64
 			for i := 0; i < b.N; i++ {
@@ -160,8 +160,10 @@ func BenchmarkConnect(b *testing.B) {
 				var out bytes.Buffer
 				cmd.Stdout = &out
 				var err error
-				if confined {
-					err = Run(cmd, DefaultPolicy(sb))
+				if mode.confined {
+					p := DefaultPolicy(sb)
+					p.Network = mode.network
+					err = Run(cmd, p)
 				} else {
 					err = cmd.Run()
 				}

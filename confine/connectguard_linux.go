@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -14,28 +15,43 @@ import (
 // Sockets of outside programs that exist when the command starts are
 // masked (sockets_linux.go), but one bound later in a place the command
 // sees (the home directory: its read-only view still lets a program
-// connect to a socket there) would be reachable, and Landlock cannot yet
-// refuse a connection by path. So, without Network, the helper stands
-// behind every connect(2): a second system-call filter, installed on the
-// thread that starts the command, hands the call to the helper
-// (seccomp's user notification), which connects the command's socket
-// itself, to its own copy of the address, and returns the result as the
-// call's. For an AF_UNIX socket, a name in the abstract namespace is the
-// sandbox's own (its network namespace has its own); a path must lead,
-// in the view, to a socket beneath one of the writable places (the
-// sandbox, the private /tmp and /run, ...), which outside programs do
-// not bind in; anything else fails with EACCES. Sockets of other
-// families are connected as asked (the network namespace bounds them).
+// connect to a socket there; an editor's or an agent's control socket,
+// an ssh ControlMaster socket, a terminal multiplexer's server) would be
+// reachable, and Landlock cannot yet refuse a connection by path. So the
+// helper stands behind every connect(2), with or without Network: a
+// second system-call filter, installed on the thread that starts the
+// command, hands the call to the helper (seccomp's user notification),
+// which connects the command's socket itself, to its own copy of the
+// address, and returns the result as the call's. For an AF_UNIX socket, a
+// path must lead, in the view, to a socket beneath one of the writable
+// places (the sandbox, the private /tmp and /run, ...), which outside
+// programs do not bind in; anything else fails with EACCES. Sockets of
+// other families are connected as asked (without Network the network
+// namespace bounds them; with it, they are the network).
 //
-// The helper never lets the kernel look the call up again after deciding:
-// a second thread of the command could change the address in between,
-// or put an AF_UNIX socket under the descriptor number. It connects a
-// copy of the command's socket (pidfd_getfd: the socket, whatever number
-// it has later) to a copy of the address or, for a path, to the socket it
-// opened and checked, named by its descriptor (/proc/self/fd/N).
-// Datagrams, which name their path on each send, never reach this far:
-// the system-call filter makes no AF_UNIX datagram socket without Network
-// (unixsockets_linux.go).
+// An abstract name is the sandbox's own without Network (its network
+// namespace has its own), and is connected from any thread of the
+// helper. With Network it is the machine's, and only Landlock's scope
+// keeps the command from other programs' names, a check the kernel makes
+// in the context of the connecting thread: a thread of the helper outside
+// the command's domain would reach them all. So with Network the thread
+// that started the command, in its domain, stays and makes those
+// connects, one at a time (connectInDomain); its own connect calls come
+// back to the guard through the filter it carries, and the guard lets the
+// kernel go on with them (SECCOMP_USER_NOTIF_FLAG_CONTINUE), which is
+// safe for that thread alone: no process of the command can change its
+// memory or its descriptors.
+//
+// The helper never lets the kernel look a call of the command up again
+// after deciding: a second thread of the command could change the
+// address in between (an abstract name, checked, into a path), or put an
+// AF_UNIX socket under the descriptor number. It connects a copy of the
+// command's socket (pidfd_getfd: the socket, whatever number it has
+// later) to a copy of the address or, for a path, to the socket it opened
+// and checked, named by its descriptor (/proc/self/fd/N). Datagrams,
+// which name their path on each send, never reach this far: the
+// system-call filter makes no AF_UNIX datagram socket, with or without
+// Network (unixsockets_linux.go).
 
 // connectGuardable reports whether the helper can stand behind the
 // command's connect calls: it must copy the command's socket and read its
@@ -106,6 +122,44 @@ func installConnectFilter() (int, error) {
 type connectGuard struct {
 	listener int
 	writable []string // where sockets the command may reach lie, in the view
+	// inDomain takes the connects to abstract names, made by the thread
+	// domainThread (the thread in the command's Landlock domain), with
+	// Network; nil without it.
+	inDomain     chan domainConnect
+	domainThread uint32
+}
+
+// domainConnect is a connect to make from the command's Landlock domain:
+// sock to the address addr; the result goes to done.
+type domainConnect struct {
+	sock int
+	addr []byte
+	done chan unix.Errno
+}
+
+// newConnectGuard returns the guard of the connect calls notified on
+// listener. With network, the calling thread must be the one in the
+// command's Landlock domain, and then call connectInDomain.
+func newConnectGuard(listener int, writable []string, network bool) *connectGuard {
+	g := &connectGuard{listener: listener, writable: writable}
+	if network {
+		g.inDomain = make(chan domainConnect)
+		g.domainThread = uint32(unix.Gettid())
+	}
+	return g
+}
+
+// connectInDomain makes the connects sent to g.inDomain, one at a time,
+// on the calling thread, which must be in the command's Landlock domain,
+// and never returns (the channel is never closed): the thread, which
+// carries the connect filter, stays as long as the helper (the guard
+// knows it by its thread ID, which must not go to another process).
+// Since it carries the filter, the listener never reports that no process
+// is under it; the guard then waits for a call that never comes, idle.
+func (g *connectGuard) connectInDomain() {
+	for c := range g.inDomain {
+		c.done <- rawConnect(c.sock, c.addr)
+	}
 }
 
 // guardedConnects bounds the connect calls answered at once: each holds a
@@ -124,6 +178,12 @@ func (g *connectGuard) serve() {
 		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(g.listener), unix.SECCOMP_IOCTL_NOTIF_RECV, uintptr(unsafe.Pointer(&n)))
 		switch errno {
 		case 0:
+			if g.inDomain != nil && n.Pid == g.domainThread {
+				// The helper's own thread in the command's domain,
+				// connecting an abstract name for the command.
+				g.send(seccompNotifResp{ID: n.ID, Flags: unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE})
+				continue
+			}
 			select {
 			case busy <- struct{}{}:
 				go func() {
@@ -232,27 +292,50 @@ func (g *connectGuard) connect(n seccompNotif) unix.Errno {
 	if domain != unix.AF_UNIX {
 		return rawConnect(sock, addr)
 	}
-	if size < 2 || size > sockaddrUnixMax {
-		return unix.EINVAL
+	path, abstract, errno := unixAddress(addr)
+	if errno != 0 {
+		return errno
 	}
-	if family := uint16(addr[0]) | uint16(addr[1])<<8; family != unix.AF_UNIX || size == 2 {
-		return unix.EINVAL
+	if abstract {
+		if g.inDomain == nil {
+			// An abstract name of the sandbox's own namespace.
+			return rawConnect(sock, addr)
+		}
+		// One of the machine's: Landlock's scope decides, from the
+		// command's domain.
+		done := make(chan unix.Errno, 1)
+		g.inDomain <- domainConnect{sock: sock, addr: addr, done: done}
+		return <-done
 	}
-	if addr[2] == 0 {
-		// An abstract name: the sandbox's own namespace.
-		return rawConnect(sock, addr)
-	}
-	path := addr[2:]
-	if i := bytes.IndexByte(path, 0); i >= 0 {
-		path = path[:i]
-	}
-	target, errno := g.openSocket(int(n.Pid), string(path))
+	target, errno := g.openSocket(int(n.Pid), path)
 	if errno != 0 {
 		return errno
 	}
 	defer unix.Close(target)
 	byFD := append([]byte{unix.AF_UNIX, 0}, "/proc/self/fd/"+strconv.Itoa(target)...)
 	return rawConnect(sock, append(byFD, 0))
+}
+
+// unixAddress reads addr, the struct sockaddr_un a connect(2) of an
+// AF_UNIX socket was given: an abstract name (its first byte of name is
+// NUL), or the path it names, which ends at the first NUL or at the end
+// of addr, as the kernel reads it. An address of another family, with no
+// name, or longer than the structure is EINVAL.
+func unixAddress(addr []byte) (path string, abstract bool, errno unix.Errno) {
+	if len(addr) <= 2 || len(addr) > sockaddrUnixMax {
+		return "", false, unix.EINVAL
+	}
+	if family := uint16(addr[0]) | uint16(addr[1])<<8; family != unix.AF_UNIX {
+		return "", false, unix.EINVAL
+	}
+	if addr[2] == 0 {
+		return "", true, 0
+	}
+	name := addr[2:]
+	if i := bytes.IndexByte(name, 0); i >= 0 {
+		name = name[:i]
+	}
+	return string(name), false, 0
 }
 
 // pidfdThread is PIDFD_THREAD (O_EXCL): a pidfd of a thread that need not
@@ -287,10 +370,20 @@ func openThread(tid int) (int, error) {
 	return -1, unix.ESRCH
 }
 
-// openSocket opens path as process pid would reach it (relative to its
-// working directory), and returns it when it is a socket beneath one of
-// the writable places.
+// openSocket opens path as thread pid would reach it (relative to its
+// working directory; /proc/self and /proc/thread-self at its start name
+// that thread, as a program connecting through a descriptor's link,
+// /proc/self/fd/N, means), and returns it when it is a socket beneath one
+// of the writable places. Elsewhere in the path (a symbolic link to
+// /proc/self) they name the helper, and what they lead to is checked the
+// same.
 func (g *connectGuard) openSocket(pid int, path string) (int, unix.Errno) {
+	for _, self := range [...]string{"/proc/self/", "/proc/thread-self/"} {
+		if rest, ok := strings.CutPrefix(path, self); ok {
+			path = "/proc/" + strconv.Itoa(pid) + "/" + rest
+			break
+		}
+	}
 	dir := unix.AT_FDCWD
 	if path[0] != '/' {
 		cwd, e := unix.Open("/proc/"+strconv.Itoa(pid)+"/cwd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)

@@ -60,10 +60,10 @@ func (c *control) childFiles() []*os.File {
 
 // helperSpec returns the helper's spec for executing path with view v's
 // writable places, the caller's descriptors being 0..keep-1 and
-// childFiles following them, and the command's connect calls guarded or
-// not.
-func (c *control) helperSpec(path string, v *view, src *sources, abi, keep int, guardConnect bool) (string, error) {
-	spec := helperSpec{Path: path, Writable: helperWritable(v), Watch: watchedMounts(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2, Lifeline: keep + 4, LifelineW: keep + 5, GuardConnect: guardConnect}
+// childFiles following them, the command's connect calls guarded or
+// not, and the network the machine's (network) or the sandbox's own.
+func (c *control) helperSpec(path string, v *view, src *sources, abi, keep int, guardConnect, network bool) (string, error) {
+	spec := helperSpec{Path: path, Writable: helperWritable(v), Watch: watchedMounts(v), ABI: abi, Keep: keep, Ended: keep + 1, Released: keep + 2, Lifeline: keep + 4, LifelineW: keep + 5, GuardConnect: guardConnect, Network: network}
 	if fd, ok := src.byPath[readsKey]; ok {
 		spec.ReadsFD = fd
 	}

@@ -71,10 +71,9 @@
 //     nor allowed to read or search them), which the command, with no
 //     capability, cannot open either, and a mount costs bubblewrap a
 //     read of the whole mount table; and the sockets of outside programs
-//     (read from /proc/net/unix) replaced by /dev/null: with Network
-//     those in its sight, without it those in the writable places (the
-//     helper refuses a connect anywhere else), and none where it gets
-//     only socket pairs.
+//     (read from /proc/net/unix) replaced by /dev/null: those in the
+//     writable places (the helper refuses a connect anywhere else, with
+//     or without Network), and none where it gets only socket pairs.
 //   - A network namespace with only a loopback interface, unless Network:
 //     servers the command starts on 127.0.0.1 or ::1 work for its own
 //     clients, on any port; nothing outside is reachable, the machine's
@@ -85,12 +84,17 @@
 //     When it ends, everything it started ends (its PID namespace goes
 //     with it), and it dies if the process that started it dies.
 //   - A session of its own, so no controlling terminal: /dev/tty fails.
-//   - Without Network, connect(2) of an AF_UNIX socket goes through the
-//     helper (a second filter's user notification): it reaches the
-//     command's own abstract names and sockets beneath the writable
-//     places, and fails with EACCES elsewhere, so an outside program's
-//     socket bound after the start is out of reach too. AF_UNIX datagram
-//     sockets, which name a path on each send, are not made (EACCES).
+//   - With or without Network, connect(2) goes through the helper (a
+//     second filter's user notification), which makes the call itself on
+//     a copy of the command's socket: an AF_UNIX socket reaches sockets
+//     beneath the writable places, whatever name or link leads there, and
+//     abstract names of the command's own (without Network, the sandbox's
+//     network namespace has its own; with it, a thread of the helper in
+//     the command's Landlock domain connects them, so that Landlock's
+//     scope applies), and fails with EACCES elsewhere, so an outside
+//     program's socket bound, renamed or bound by a relative name after
+//     the start is out of reach too. AF_UNIX datagram sockets, which name
+//     a path on each send, are not made (EACCES), with Network too.
 //   - A Landlock domain that allows writing only beneath the writable
 //     places, entered by a helper step inside the view (Landlock forbids
 //     the mounts bubblewrap makes, so it comes after them): it covers what
@@ -106,11 +110,12 @@
 //     command exits, and, once nothing of the sandbox remains, lets the
 //     starting thread run Policy.AfterExit before it exits itself. The
 //     command starts from a thread of the helper that is in the Landlock
-//     domain and then ends, so no thread of the helper is in the
-//     command's domain: where the kernel scopes (ABI 6) the command can
-//     neither signal nor ptrace it; it is undumpable, and it takes and
-//     drops every signal that would end it, so the command can neither
-//     end it early nor use its descriptors.
+//     domain and then ends (with Network it stays, to connect abstract
+//     names, and only that thread is in the domain), so no other thread
+//     of the helper is in the command's domain: where the kernel scopes
+//     (ABI 6) the command can neither signal nor ptrace them; it is
+//     undumpable, and it takes and drops every signal that would end it,
+//     so the command can neither end it early nor use its descriptors.
 //   - The sources of the bind mounts are descriptors opened with no
 //     symbolic link allowed on the way, so what is mounted is what was
 //     checked, whatever a confined command of the same sandbox renames
@@ -218,23 +223,30 @@
 //     writes the original. New hard links into the sandbox cannot be made
 //     (link fails across mounts, and git clone --local falls back to
 //     copying).
-//   - With Network: a socket of an outside program bound after the
-//     command started, or by a relative name, or renamed after it was
-//     bound, is not masked, if it lies in a place the command sees (most
-//     sockets live in /tmp and /run, which it does not see); nor is a
-//     socket bound by a process in another network or mount namespace (a
-//     container's), whose paths /proc/net/unix does not show as the
-//     command sees them. Landlock before its pathname-socket right
+//   - UNIX sockets: Landlock before its pathname-socket right
 //     (LANDLOCK_ACCESS_FS_RESOLVE_UNIX, added to Linux after 6.18) does not
-//     cover connecting to a socket by its path. Without Network the helper
-//     stands behind every connect of an AF_UNIX socket
+//     cover connecting to a socket by its path, so, with or without
+//     Network, the helper stands behind every connect
 //     (connectguard_linux.go) and lets the command reach only sockets
 //     beneath the writable places, and its own abstract ones; no AF_UNIX
 //     datagram socket is made, since a datagram names its path on each
-//     send (unixsockets_linux.go); and where Yama's ptrace_scope (2 or 3)
-//     keeps the helper from standing behind connect, no AF_UNIX socket is
-//     made but connected pairs. A socket an outside program binds inside
-//     the sandbox itself is the one exception: the command may reach it.
+//     send (unixsockets_linux.go: logger to /dev/log, sd_notify and a
+//     program talking to its children over a datagram pair fail); and
+//     where Yama's ptrace_scope (2 or 3) keeps the helper from standing
+//     behind connect, no AF_UNIX socket is made but connected pairs, with
+//     Network too. A socket an outside program binds inside the writable
+//     places after the start is the one exception: the command may reach
+//     it. The helper looks the path up: /proc/self and /proc/thread-self
+//     at its start name the command's thread, but reached through a
+//     symbolic link they name the helper, so such a connect fails. The
+//     peer of a connection the
+//     helper made is the helper (SO_PEERCRED gives its PID, 1). With
+//     Network, the connects to abstract names are made by one thread,
+//     one at a time (one that blocks, on a server whose backlog is full,
+//     holds the next), and from the domain the command started in: a
+//     process of the command that scopes its abstract sockets in a
+//     Landlock domain of its own still reaches the rest of the command's
+//     through the helper.
 //   - The user's terminal while the command runs: its settings (stty) are
 //     put back when the sandbox ends, not before, and input typed ahead
 //     that the command discarded (TCFLSH) is lost. A stopped

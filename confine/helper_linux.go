@@ -73,6 +73,10 @@ type helperSpec struct {
 	// GuardConnect puts the command's connect calls behind the helper
 	// (see connectguard_linux.go).
 	GuardConnect bool `json:"guardConnect"`
+	// Network says the command shares the machine's network namespace:
+	// abstract UNIX names are then the machine's, and the guard connects
+	// them from the command's Landlock domain (see connectguard_linux.go).
+	Network bool `json:"network"`
 }
 
 func init() {
@@ -214,7 +218,12 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 // thread end with the goroutine (it stays locked). So the command is in
 // the domain and no thread of the helper is: the command cannot signal
 // the helper (which would end it, and the sandbox with it, before the
-// caller is done), nor ptrace it or read its /proc entries.
+// caller is done), nor ptrace it or read its /proc entries. With Network
+// and the connect guard the thread stays instead, to connect abstract
+// names from the domain (connectguard_linux.go): Landlock then lets the
+// command signal that one thread, and what keeps the helper is the rest
+// (a PID 1 gets only the signals it handles, and drops those that would
+// end it; it is undumpable).
 func startRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-chan struct{}) (int, error) {
 	type started struct {
 		pid int
@@ -222,8 +231,13 @@ func startRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-
 	}
 	res := make(chan started, 1)
 	onRetiredThread(func() {
-		pid, err := forkRestricted(s, argv, env, files, taken)
+		pid, guard, err := forkRestricted(s, argv, env, files, taken)
 		res <- started{pid, err}
+		if guard != nil && guard.inDomain != nil {
+			// With Network this thread, in the command's domain, stays:
+			// it makes the command's connects to abstract names.
+			guard.connectInDomain()
+		}
 	})
 	r := <-res
 	return r.pid, r.err
@@ -236,33 +250,36 @@ type rulesetResult struct {
 }
 
 // forkRestricted restricts the calling thread and starts the command from
-// it (see startRestricted) once taken is closed.
-func forkRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-chan struct{}) (int, error) {
+// it (see startRestricted) once taken is closed. It returns the command's
+// PID and the guard of its connect calls, if any, already serving.
+func forkRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-chan struct{}) (int, *connectGuard, error) {
 	r := <-s.ruleset
 	fd, err := r.fd, r.err
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	err = restrictThread(fd)
 	unix.Close(fd)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	listener := -1
 	if s.GuardConnect {
 		if listener, err = installConnectFilter(); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 	}
 	<-taken
 	pid, err := syscall.ForkExec(s.Path, argv, &syscall.ProcAttr{Env: env, Files: files})
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", s.Path, err)
+		return 0, nil, fmt.Errorf("%s: %w", s.Path, err)
 	}
-	if listener >= 0 {
-		go (&connectGuard{listener: listener, writable: s.Writable}).serve()
+	if listener < 0 {
+		return pid, nil, nil
 	}
-	return pid, nil
+	g := newConnectGuard(listener, s.Writable, s.Network)
+	go g.serve()
+	return pid, g, nil
 }
 
 // reapAll waits for every process of the sandbox and returns the

@@ -124,13 +124,18 @@ func helper(how string, args []string) error {
 		fmt.Println(time.Since(start).Nanoseconds() / int64(max(n, 1)))
 		return nil
 	case "unix-when":
-		// Dial arg(0) once the file arg(1) exists.
+		// Dial arg(0) once the file arg(1) exists, as a stream socket or
+		// as arg(2) says ("unixpacket": seqpacket).
 		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 			if _, err := os.Stat(arg(1)); err == nil || time.Now().After(deadline) {
 				break
 			}
 		}
-		c, err := net.Dial("unix", arg(0))
+		network := "unix"
+		if arg(2) != "" {
+			network = arg(2)
+		}
+		c, err := net.Dial(network, arg(0))
 		if err != nil {
 			return err
 		}
@@ -152,6 +157,12 @@ func helper(how string, args []string) error {
 		return loopbackServers(arg(0))
 	case "unix-inside":
 		return unixInside(arg(0))
+	case "unix-through-proc":
+		return unixThroughProc()
+	case "abstract-inside":
+		return abstractInside()
+	case "unix-attacks":
+		return unixAttacks(arg(0), arg(1))
 	case "tiocsti":
 		c := byte('x')
 		_, _, errno := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptr(unsafe.Pointer(&c)))
@@ -389,6 +400,42 @@ func unixInside(dir string) error {
 	}
 	_, err = unix.Read(fds[1], buf[:1])
 	return err
+}
+
+// unixThroughProc serves on a UNIX socket made in the working directory
+// and connects to it through /proc: a descriptor's link (/proc/self/fd/N,
+// as programs do for a path longer than sockaddr_un holds), the same of
+// the thread, and the working directory's link.
+func unixThroughProc() error {
+	l, err := net.Listen("unix", "proc.sock")
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	fd, err := unix.Open("proc.sock", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	var errs []error
+	for _, addr := range []string{"/proc/self/fd/" + strconv.Itoa(fd), "/proc/thread-self/fd/" + strconv.Itoa(fd), "/proc/self/cwd/proc.sock"} {
+		c, err := net.Dial("unix", addr)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		c.Close()
+	}
+	return errors.Join(errs...)
 }
 
 // requireConfinement skips when this machine cannot confine.

@@ -244,12 +244,10 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	if real, _, ok := existing(v.chdir); !ok || !v.visible(real) {
 		return v, fmt.Errorf("confine: the working directory %s is out of the command's sight (the command sees its own /tmp, /var/tmp and /run, and no hidden path); set cmd.Dir to a directory in the sandbox", v.chdir)
 	}
-	switch unixSocketsFor(p.Network, !p.Network && connectGuardable()) {
-	case unixAll:
-		v.sockets = v.outsideSockets(listeningSockets(), v.visible)
-	case unixNoDatagrams:
+	if unixSocketsFor(connectGuardable()) == unixNoDatagrams {
 		// The helper refuses a connect to a socket outside the writable
-		// places: only those inside them are masked.
+		// places, with or without Network: only those inside them are
+		// masked.
 		v.sockets = v.outsideSockets(listeningSockets(), func(p string) bool { return v.writableRoot(p) != "" })
 	}
 	// With connected pairs only, nothing can connect: nothing to mask.

@@ -58,8 +58,8 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	if err := executable(cmd); err != nil {
 		return err
 	}
-	guarded := !p.Network && connectGuardable()
-	filter, err := filterProgram(unixSocketsFor(p.Network, guarded))
+	guarded := connectGuardable()
+	filter, err := filterProgram(unixSocketsFor(guarded))
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		argv = []string{cmd.Path}
 	}
 	keep := 3 + n
-	spec, err := ctl.helperSpec(cmd.Path, v, src, abi, keep, guarded)
+	spec, err := ctl.helperSpec(cmd.Path, v, src, abi, keep, guarded, p.Network)
 	if err != nil {
 		ctl.closeOurEnds()
 		ctl.closeLifeline()

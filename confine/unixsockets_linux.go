@@ -2,12 +2,15 @@ package confine
 
 import "golang.org/x/sys/unix"
 
-// Without Network, no socket of the command may reach a program outside
-// it. The network namespace bounds every family but AF_UNIX, whose names
-// are paths of the file system (abstract names are the namespace's own).
-// Sockets of outside programs that exist at the start are masked
-// (sockets_linux.go), and the helper stands behind every connect
-// (connectguard_linux.go). What neither covers is the address a datagram
+// No socket of the command may reach a UNIX socket of a program outside
+// it. Without Network, the network namespace bounds every other family;
+// with it, the other families are the network, which the command has.
+// AF_UNIX names are paths of the file system, or abstract names (the
+// network namespace's own without Network; with it, the machine's, which
+// Landlock's scope keeps from the command). Sockets of outside programs
+// that exist at the start in the writable places are masked
+// (sockets_linux.go), and the helper stands behind every connect, with or
+// without Network (connectguard_linux.go). What neither covers is the address a datagram
 // carries: sendto and sendmsg name a path on each send, after any check,
 // and the filter cannot read sendmsg's address (it lies in the command's
 // memory). So an AF_UNIX datagram socket, whether made alone or as a
@@ -26,30 +29,30 @@ import "golang.org/x/sys/unix"
 // nothing but each other. A server and its client of the command's own
 // on a path fail with EACCES there.
 //
-// With Network nothing is limited: the command reaches the network, and
-// its AF_UNIX sockets are as its Landlock scope leaves them.
+// Network changes none of this: a program outside binds its sockets in
+// the same places (the home directory) whether or not the command has
+// the network. What it breaks there is the same too: a program that
+// sends to a datagram socket by name (logger to /dev/log, sd_notify to
+// $NOTIFY_SOCKET, a syslog handler) or talks to its children over a
+// datagram pair fails with EACCES; neither /dev/log nor the machine's
+// /run is in the view anyway.
 
 // unixSockets is what the system-call filter lets a command do with
 // AF_UNIX sockets.
 type unixSockets int
 
 const (
-	// unixAll: every AF_UNIX socket (with Network).
-	unixAll unixSockets = iota
 	// unixNoDatagrams: stream and seqpacket sockets, whose connect the
 	// helper guards, and pairs of them.
-	unixNoDatagrams
+	unixNoDatagrams unixSockets = iota
 	// unixPairsOnly: connected pairs of stream or seqpacket sockets.
 	unixPairsOnly
 )
 
-// unixSocketsFor is what a command of a policy with network gets, where
-// the helper can (guarded) or cannot stand behind its connect calls.
-func unixSocketsFor(network, guarded bool) unixSockets {
-	switch {
-	case network:
-		return unixAll
-	case guarded:
+// unixSocketsFor is what a command gets where the helper can (guarded)
+// or cannot stand behind its connect calls, with or without Network.
+func unixSocketsFor(guarded bool) unixSockets {
+	if guarded {
 		return unixNoDatagrams
 	}
 	return unixPairsOnly
@@ -61,20 +64,13 @@ func unixSocketsFor(network, guarded bool) unixSockets {
 // SOCK_NONBLOCK and SOCK_CLOEXEC flags above its low four bits.
 func (u unixSockets) filter(a *asm) {
 	a.label("unix-socket")
-	switch u {
-	case unixAll:
-		a.ret(unix.SECCOMP_RET_ALLOW)
-	case unixNoDatagrams:
+	if u == unixNoDatagrams {
 		connectedTypesOnly(a)
-	default:
+	} else {
 		a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
 	}
 	a.label("socketpair") // only AF_UNIX sockets come in pairs here
 	a.load(offArg(0))
-	if u == unixAll {
-		a.jumpIf(unix.BPF_JEQ, unix.AF_UNIX, "allow", "eafnosupport")
-		return
-	}
 	a.jumpIf(unix.BPF_JEQ, unix.AF_UNIX, "", "eafnosupport")
 	connectedTypesOnly(a)
 }

@@ -61,7 +61,7 @@ func runRun(e *env, args []string) int {
 	fs := newFlagSet(e, "run", runSynopsis, runDescription+configHelp, runExamples)
 	configPath := configFlag(fs)
 	sandbox := fs.String("sandbox", "", "the sandbox directory `DIR` the command may write beneath (default: the current directory)")
-	network := fs.Bool("net", false, "share the machine's network: the command reaches the internet, this machine's loopback services and UNIX sockets bound under $HOME after it started (the other limits stay)")
+	network := fs.Bool("net", false, "share the machine's network: the command reaches the internet and this machine's loopback services (the other limits stay, UNIX sockets included)")
 	if code, done := parseFlags(e, fs, args); done {
 		if code == exitUsage {
 			return exitRunUsage

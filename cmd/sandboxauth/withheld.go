@@ -15,8 +15,10 @@ import (
 func withheld(p confine.Policy) string {
 	var parts []string
 	if !p.Network {
-		parts = append(parts, "no network and no UNIX datagram sockets (--net, or \"network\": true in the configuration's \"confine\" section, allows them)")
+		parts = append(parts, "no network (--net, or \"network\": true in the configuration's \"confine\" section, allows it)")
 	}
+	// With the network or without, no setting allows these.
+	parts = append(parts, "no UNIX datagram sockets and no UNIX socket of another program outside the writable directories (use a stream socket in the project, or run it yourself outside sandboxauth)")
 	parts = append(parts, "files outside "+p.Sandbox+" read-only (\"writable\" in the \"confine\" section adds a directory)")
 	// A path both read-only and hidden (a .env) is said once, as hidden:
 	// it is a secret, not a file that makes programs run; a file shown

@@ -51,3 +51,22 @@ func TestWithheldNamesHomeLinks(t *testing.T) {
 	assert.Contains(t, line, "read-only because your home directory links to them: out/tool (", line)
 	assert.NotContains(t, line, "exclude", line)
 }
+
+// TestWithheldUnixSockets: with the network or without, the line says
+// that no UNIX datagram socket and no other program's UNIX socket outside
+// the writable directories was within reach, and never that --net would
+// allow them (it did until round 22, when the network let the command
+// reach sockets bound under $HOME after the start).
+func TestWithheldUnixSockets(t *testing.T) {
+	sb := t.TempDir()
+	for _, network := range []bool{false, true} {
+		line := withheld(confine.Policy{Sandbox: sb, Network: network})
+		assert.Contains(t, line, "no UNIX datagram sockets and no UNIX socket of another program outside the writable directories", line)
+		assert.NotContains(t, line, "allows them", line)
+		if network {
+			assert.NotContains(t, line, "--net", line)
+		} else {
+			assert.Contains(t, line, "no network (--net", line)
+		}
+	}
+}
