@@ -13,9 +13,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"unsafe"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
