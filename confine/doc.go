@@ -140,7 +140,11 @@
 //     the network namespace does not separate (AF_VSOCK reaches a virtual
 //     machine's host; only UNIX, INET, INET6, NETLINK, PACKET and ALG are
 //     made), prlimit on another process (the helper's limits would let the
-//     command end it when it chose), and io_uring fail;
+//     command end it when it chose), io_uring, the ioctls that snapshot a
+//     btrfs or bcachefs subvolume (a snapshot the command makes in the
+//     sandbox of a subvolume it owns, the home or /, would copy the hidden
+//     credentials from beneath their mounts), and leases (fcntl
+//     F_SETLEASE, which would hold outside writers of a file back) fail;
 //     so does giving a file the set-user-ID or set-group-ID bit (chmod, or
 //     creating it so), since the file would stay set-ID on the user's disk
 //     after the run (openat2, whose mode a filter cannot read, reports
@@ -271,6 +275,19 @@
 //   - What git has recorded: a tracked .env can be read from .git/objects
 //     (git show HEAD:.env), and the command can commit files that the work
 //     tree keeps read-only onto a branch the user later checks out.
+//   - Locks the command takes on files outside it may read (flock,
+//     fcntl's record locks): outside programs that lock the same file
+//     (flock(1), a package manager's lock) wait or fail until the command
+//     lets go or ends. Locks need no write access, and neither the view
+//     nor Landlock covers them.
+//   - The user's inotify instances and fanotify groups: the kernel
+//     counts them per user across user namespaces, so a command that
+//     makes them all leaves none to the user's file watchers while it
+//     runs.
+//   - A background job of the user's shell that writes to the terminal
+//     the command was given, while the command has set TOSTOP (stty
+//     tostop), is stopped by SIGTTOU and stays stopped after the run,
+//     though the setting is put back: the user resumes it (bg).
 //   - Resource use (CPU, memory, disk, time), and secrets in the
 //     environment under names HiddenEnv does not list: the command gets
 //     cmd.Env (the caller's environment when nil) less HiddenEnv.
