@@ -250,7 +250,11 @@
 //     holds the next), and from the domain the command started in: a
 //     process of the command that scopes its abstract sockets in a
 //     Landlock domain of its own still reaches the rest of the command's
-//     through the helper.
+//     through the helper. With Network, an abstract name the command binds
+//     is the machine's: an outside program that connects to that name (a
+//     service's well-known name while the service is not running, an X
+//     display's when no X server is) reaches the command; Landlock scopes
+//     connecting, not binding.
 //   - The user's terminal while the command runs: its settings (stty) are
 //     put back when the sandbox ends, not before, and input typed ahead
 //     that the command discarded (TCFLSH) is lost. A stopped
