@@ -328,3 +328,30 @@ func TestHookUsersSafeEntryIsFinal(t *testing.T) {
 		})
 	}
 }
+
+// TestHookProjectConfigPlaceholder: while a confined run of the project
+// runs (a dev server), a missing .sandboxauth.json is an empty directory,
+// the run's placeholder; the hook read it as a configuration and refused
+// every call ("is a directory"). It now counts as missing; a directory
+// with something in it is still an error.
+func TestHookProjectConfigPlaceholder(t *testing.T) {
+	payload := `{"session_id": "s", "transcript_path": "{{PROJECT}}/.t.jsonl", "cwd": "{{PROJECT}}", "permission_mode": "default",
+"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"}, "tool_use_id": "toolu_01"}`
+	for _, tt := range []struct {
+		name, inside, want string
+	}{
+		{"an empty directory: the placeholder", "", "allow"},
+		{"a directory with a file in it", "x", "deny"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			project, home := hookProject(t)
+			dir := filepath.Join(project, ".sandboxauth.json")
+			require.NoError(t, os.Mkdir(dir, 0o755))
+			if tt.inside != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, tt.inside), nil, 0o644))
+			}
+			r := runHookBin(t, project, hookEnv(home), strings.ReplaceAll(payload, projectMark, project), "hook", "--for", "claude-code")
+			assert.Equal(t, tt.want, answerAction(t, "claude-code", r), "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+		})
+	}
+}

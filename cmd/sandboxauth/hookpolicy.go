@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -176,7 +177,11 @@ type hookConfig struct {
 // alone when given (it must exist); else the user's sandboxauth/config.json
 // and the project's .sandboxauth.json, those of them that exist (none: the
 // defaults). A file that exists but cannot be examined is an error, never
-// a reason to skip it.
+// a reason to skip it. An empty directory in the place of the project's
+// file is the placeholder a confined run of the project puts there while
+// it runs (the file being missing, the command may not create it): it
+// counts as missing, so that a dev server running confined does not make
+// every later call fail.
 func findHookConfigs(configPath, projectDir string) ([]hookConfig, error) {
 	if configPath != "" {
 		if _, err := os.Stat(configPath); err != nil {
@@ -191,8 +196,11 @@ func findHookConfigs(configPath, projectDir string) ([]hookConfig, error) {
 	candidates = append(candidates, hookConfig{path: filepath.Join(projectDir, projectConfigName), fromProject: true})
 	var out []hookConfig
 	for _, c := range candidates {
-		_, err := os.Stat(c.path)
+		fi, err := os.Stat(c.path)
 		if err == nil {
+			if c.fromProject && fi.IsDir() && emptyDir(c.path) {
+				continue
+			}
 			out = append(out, c)
 			continue
 		}
@@ -201,4 +209,15 @@ func findHookConfigs(configPath, projectDir string) ([]hookConfig, error) {
 		}
 	}
 	return out, nil
+}
+
+// emptyDir reports whether dir is a directory that lists nothing.
+func emptyDir(dir string) bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(1)
+	return len(names) == 0 && errors.Is(err, io.EOF)
 }
