@@ -607,6 +607,9 @@ func (c *confinePaths) top() {
 		if r.Write {
 			if dir, whole := keptWhole(rel); whole {
 				c.readOnly(filepath.Join(c.sandbox, dir))
+			} else if dir, ok := vcsDirectory(rel); ok && missing(filepath.Join(c.sandbox, dir)) {
+				c.readOnly(filepath.Join(c.sandbox, dir))
+				c.policy.Placeholders[filepath.Join(c.sandbox, dir)] = ""
 			} else {
 				c.readOnly(abs)
 				if readAsNothing(rel) {
@@ -654,6 +657,28 @@ func readAsNothing(rel string) bool {
 		return true
 	}
 	return false
+}
+
+// vcsDirectory reports whether the protected file rel at the top lies in
+// a version control system's directory (.hg/hgrc), whose placeholder,
+// while that directory is missing, is the directory's own name as an
+// empty file: a directory .hg beside .git would be a second repository
+// to the Go command, which stamps what it builds with the repository
+// of its directory and refuses ("multiple VCS detected"); Mercurial and
+// Go look for a directory and pass a file over, and no repository can
+// be made in its place.
+func vcsDirectory(rel string) (dir string, ok bool) {
+	switch rel {
+	case ".hg/hgrc":
+		return ".hg", true
+	}
+	return "", false
+}
+
+// missing reports whether nothing is at p.
+func missing(p string) bool {
+	_, err := os.Lstat(p)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // keptWhole reports whether the protected file rel at the top is kept

@@ -1,0 +1,44 @@
+package sandboxauth
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/confine"
+)
+
+// TestFPGoBuildInGitRepository (round 22a): go build of a main package,
+// confined in a git repository, failed with "multiple VCS detected: hg
+// and git": the placeholder that keeps .hg/hgrc from being made was a
+// directory .hg, which the Go command takes for a Mercurial repository
+// beside git's. It is now a file .hg, which Go and Mercurial pass over,
+// and hg init still cannot make a repository there.
+func TestFPGoBuildInGitRepository(t *testing.T) {
+	for _, prog := range []string{"go", "git"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Skipf("%s is not installed", prog)
+		}
+	}
+	sb := escapeSandbox(t)
+	gitIn(t, sb, "init", "-q")
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "go.mod"), []byte("module example.com/app\n\ngo 1.21\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "main.go"), []byte("package main\n\nfunc main() { println(\"built\") }\n"), 0o644))
+	gitIn(t, sb, "add", "-A")
+	gitIn(t, sb, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "x")
+
+	cmd := shIn(sb, "go build -o app . && ./app && { mkdir .hg 2>/dev/null && echo made .hg || echo no .hg; }")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	require.NoError(t, confine.Run(cmd, protectedPolicy(t, sb)), "%s", out)
+	assert.Contains(t, out.String(), "built")
+	assert.Contains(t, out.String(), "no .hg", "the command made a Mercurial directory, whose hgrc would run later")
+	_, err := os.Lstat(filepath.Join(sb, ".hg"))
+	assert.True(t, os.IsNotExist(err), "the placeholder outlived the run")
+}
