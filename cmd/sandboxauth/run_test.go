@@ -479,3 +479,46 @@ func (w *lockedWriter) String() string {
 	defer w.mu.Unlock()
 	return w.b.String()
 }
+
+// TestRunInBackgroundGetsNoTerminal (round 22a): run started in the
+// background of an interactive shell (run ... &) gave the command the
+// terminal as its standard input, and the sandbox, in a session of its
+// own, is out of the reach of job control (no SIGTTIN): the command took
+// what the user typed next at the shell's prompt, a password included.
+// run now gives such a command /dev/null and says so.
+func TestRunInBackgroundGetsNoTerminal(t *testing.T) {
+	requireLandlock(t)
+	shell, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed")
+	}
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	cmd := exec.Command(shell, "--norc", "--noprofile", "-i")
+	cmd.Dir = sb
+	cmd.Env = append(os.Environ(), "PS1=$ ")
+	f, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pseudo-terminal available: %v", err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); _ = f.Close() })
+	tm := newTerminal(f)
+	tm.expect(t, "$ ")
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "reader.sh"), []byte("#!/bin/sh\ntouch started\ntimeout 3 cat > stolen.txt\n"), 0o755))
+	tm.typeLine(t, bin+" run --sandbox . -- ./reader.sh &")
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(filepath.Join(sb, "started"))
+		return err == nil
+	}, 20*time.Second, 10*time.Millisecond, "the confined command did not start: %s", tm.output())
+	tm.typeLine(t, "read -s pw; echo \"$pw\" > got.txt; echo typed")
+	tm.typeLine(t, "hunter2-TTYSECRET")
+	tm.expect(t, "typed")
+	tm.typeLine(t, "wait; echo all-done")
+	tm.expect(t, "all-done")
+	assert.Contains(t, tm.output(), "started in the background of your terminal")
+	stolen, _ := os.ReadFile(filepath.Join(sb, "stolen.txt"))
+	got, err := os.ReadFile(filepath.Join(sb, "got.txt"))
+	require.NoError(t, err, "the shell did not get the line typed: %s", tm.output())
+	assert.Equal(t, "hunter2-TTYSECRET\n", string(got))
+	assert.NotContains(t, string(stolen), "hunter2", "a confined command in the background read what the user typed at the shell's prompt")
+}

@@ -64,6 +64,14 @@ func supervise(e *env, args []string) (int, bool) {
 	defer lifeW.Close()
 	w := exec.Command(exe, append([]string{"run"}, args...)...)
 	w.Stdin, w.Stdout, w.Stderr = e.stdin, e.stdout, e.stderr
+	if inBackground(e.stdin) {
+		// The worker and the sandbox have sessions of their own, where
+		// the terminal's job control cannot stop a read (SIGTTIN): given
+		// the terminal, the command would take what the user types next
+		// at the shell's prompt, passwords included.
+		fmt.Fprintln(e.stderr, "sandboxauth run: started in the background of your terminal, so the command reads nothing from it: its standard input is /dev/null.")
+		w.Stdin = nil
+	}
 	w.ExtraFiles = []*os.File{lifeR}
 	w.Env = append(os.Environ(), lifelineEnv+"=3")
 	w.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
