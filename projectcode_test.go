@@ -88,8 +88,8 @@ func TestProjectCodeLabel(t *testing.T) {
 		{[]string{"node", "-e", "1", "~/.ssh/id_rsa"}, false, dangerous},
 		{[]string{"perl", "-pi", "-e", "s/a/b/", "~/.bashrc"}, false, dangerous},
 		{[]string{"perl", "-pie", "s/a/b/", "main.go"}, false, dangerous}, // -i's extension is "e": runs the file s/a/b/
-		{[]string{"perl", "-S", "x", "-e", "1"}, false, dangerous},         // a script looked up on PATH: not understood
-		{[]string{"ruby", "-C", "/", "-e", "1"}, false, dangerous},         // changes directory: not understood
+		{[]string{"perl", "-S", "x", "-e", "1"}, false, dangerous},        // a script looked up on PATH: not understood
+		{[]string{"ruby", "-C", "/", "-e", "1"}, false, dangerous},        // changes directory: not understood
 		{[]string{"bash", "-c", "python3 -c 'print(1)' > ~/.bashrc"}, false, dangerous},
 		{[]string{"python3", "missing.py"}, false, none},
 		{[]string{"gofmt", "-l", "."}, false, safe},

@@ -165,9 +165,9 @@ func TestInterpreterRun(t *testing.T) {
 		{"perl -I lib -e 1", "", false, "-e"},
 		{"perl -Ilib t/x.t", "t/x.t", false, ""},
 		{"perl -F: -lane print f", "", false, "-e"}, // -F's pattern is the rest of its word
-		{"perl -c x.pl", "x.pl", false, ""},          // -c runs BEGIN blocks: not a check alone
-		{"perl -S x.pl", "", false, ""},              // looked up on PATH: not understood
-		{"perl -x dir -e 1", "", false, ""},          // changes directory: not understood
+		{"perl -c x.pl", "x.pl", false, ""},         // -c runs BEGIN blocks: not a check alone
+		{"perl -S x.pl", "", false, ""},             // looked up on PATH: not understood
+		{"perl -x dir -e 1", "", false, ""},         // changes directory: not understood
 		{"perl -d -e 1", "", false, ""},
 		{"perl --help", "", false, ""},
 		{"perl -v", "", false, ""},
@@ -181,7 +181,7 @@ func TestInterpreterRun(t *testing.T) {
 		{"ruby --disable gems x.rb", "x.rb", false, ""},
 		{"ruby --disable=gems x.rb", "x.rb", false, ""},
 		{"ruby -W0 x.rb", "x.rb", false, ""},
-		{"ruby -c x.rb", "", false, ""},    // checks the syntax only: its spec decides
+		{"ruby -c x.rb", "", false, ""},      // checks the syntax only: its spec decides
 		{"ruby -C /tmp x.rb", "", false, ""}, // changes directory: not understood
 		{"ruby -S rake", "", false, ""},
 		{"ruby --dump=insns x.rb", "", false, ""},
