@@ -41,6 +41,14 @@ type ProjectCodeEntry struct {
 	// command) download what they run instead of running the project's
 	// (npx x@latest): such an invocation is not project code.
 	Fetches func(args []string) bool
+	// Revision maps a subcommand to a function of the words after it that
+	// returns the operand the program reads as a revision unless it names
+	// a file (git reset X moves the branch to the commit X, or unstages
+	// the file X): the form runs project code only when that operand
+	// names a file or directory, which the caller, knowing the working
+	// directory, decides (see RevisionOperand). "" when no operand is read
+	// so.
+	Revision map[string]func(rest []string) string
 	// Globals are the options the program takes before its first word
 	// (pnpm -r test, pnpm --filter web build), each with whether it takes
 	// a value: they are skipped to find that word. Any other option before
@@ -56,6 +64,7 @@ type projectCode struct {
 	checking map[string]string
 	spared   map[string][]string
 	fetches  func(args []string) bool
+	revision map[string]func(rest []string) string
 	globals  map[string]bool
 }
 
@@ -106,7 +115,7 @@ func projectCodeSets(entries []ProjectCodeEntry) map[string]projectCode {
 		if _, dup := m[e.Command]; dup {
 			panic("programs: two project-code entries for " + e.Command)
 		}
-		pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared, fetches: e.Fetches, globals: e.Globals}
+		pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared, fetches: e.Fetches, revision: e.Revision, globals: e.Globals}
 		for _, sub := range e.Subcommands {
 			first, second, pair := strings.Cut(sub, " ")
 			if !pair {
@@ -186,6 +195,21 @@ func RunsProjectCode(command string, args []string) (what string, known bool) {
 		return command + " " + first + " " + args[1], true
 	}
 	return "", true
+}
+
+// RevisionOperand returns the operand of command's args (the words after
+// it) that the program reads as a revision unless it names a file, where
+// RunsProjectCode labels the form only on condition that it does (git
+// reset X), or "" (see ProjectCodeEntry.Revision).
+func RevisionOperand(command string, args []string) string {
+	pc, ok := projectCodeOf(command)
+	if !ok || pc.revision == nil || len(args) == 0 {
+		return ""
+	}
+	if f := pc.revision[args[0]]; f != nil {
+		return f(args[1:])
+	}
+	return ""
 }
 
 // skipGlobals returns args after the leading options that pc.globals

@@ -109,6 +109,40 @@ func TestRunsProjectCode(t *testing.T) {
 		{"flutter clean", "flutter clean", true},
 		{"git push", "", true},
 		{"git reset --hard", "", true},
+		// Round 22: git's writes inside the project that discard no work
+		// and rewrite no history (the reset of a lone operand is decided
+		// by the classifier: see TestGitResetRevision).
+		{"git checkout -- f.txt", "git checkout", true},
+		{"git checkout HEAD~1 -- f.txt", "git checkout", true},
+		{"git restore f.txt", "git restore", true},
+		{"git restore --staged f.txt", "git restore", true},
+		{"git restore .", "", true},
+		{"git restore -p f.txt", "", true},
+		{"git reset f.txt", "git reset", true},
+		{"git reset -- f.txt", "git reset", true},
+		{"git reset", "git reset", true},
+		{"git reset --soft HEAD~1", "", true},
+		{"git reset --keep HEAD~1", "", true},
+		{"git reset --merge", "", true},
+		{"git reset -p", "", true},
+		{"git reset --ha", "", true}, // --hard abbreviated
+		{"git revert HEAD", "git revert", true},
+		{"git revert --no-edit abc123", "git revert", true},
+		{"git revert --skip", "", true},
+		{"git merge --ff-only", "git merge --ff-only", true},
+		{"git merge --ff-only origin/main", "git merge --ff-only", true},
+		{"git merge --ff-only --no-ff topic", "", true}, // the later option wins
+		{"git merge --ff-only --ff topic", "", true},
+		{"git merge topic", "", true},
+		{"git merge --no-ff topic", "", true},
+		{"git merge topic --ff-only", "", true}, // --ff-only first only
+		{"git merge --abort", "", true},
+		{"git rm --cached f.txt", "git rm", true},
+		{"git rm f.txt", "git rm", true},
+		{"git rm -f f.txt", "", true},
+		{"git rm -r --cached build", "", true},
+		{"git rm -rf .", "", true},
+		{"git rm --cached -rq build", "", true},
 		{"dotnet build", "dotnet build", true},
 		{"ls -la", "", false},
 		{"python3 x.py", "", false},
@@ -119,6 +153,34 @@ func TestRunsProjectCode(t *testing.T) {
 		assert.Equal(t, tt.what, what, tt.line)
 		assert.Equal(t, tt.known, known, tt.line)
 	}
+}
+
+// TestGitResetRevision: the lone operand of git reset, which git reads as
+// a commit to move the branch to unless it names a file; none with --,
+// --pathspec-from-file, two or more operands, none, or HEAD.
+func TestGitResetRevision(t *testing.T) {
+	tests := []struct{ line, want string }{
+		{"git reset f.txt", "f.txt"},
+		{"git reset -q main", "main"},
+		{"git reset HEAD~1", "HEAD~1"},
+		{"git reset --mixed HEAD~1", "HEAD~1"},
+		{"git reset", ""},
+		{"git reset HEAD", ""},
+		{"git reset @", ""},
+		{"git reset -- f.txt", ""},
+		{"git reset main -- f.txt", ""},
+		{"git reset main f.txt", ""},
+		{"git reset a.txt b.txt", ""},
+		{"git reset --pathspec-from-file=list", ""},
+		{"git reset --pathspec-from-file list main", ""},
+		{"git status x", ""},
+		{"git", ""},
+	}
+	for _, tt := range tests {
+		w := strings.Fields(tt.line)
+		assert.Equal(t, tt.want, RevisionOperand(w[0], w[1:]), tt.line)
+	}
+	assert.Empty(t, RevisionOperand("make", []string{"reset", "x"}))
 }
 
 func TestInterpreterRun(t *testing.T) {
