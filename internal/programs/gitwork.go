@@ -4,7 +4,7 @@ import "strings"
 
 // gitProjectCode: git's everyday work inside the sandbox. Committing,
 // checking out, restoring, stashing, cherry-picking, reverting and
-// fast-forwarding (merge --ff-only, given first) run the repository's
+// fast-forwarding (merge --ff-only) run the repository's
 // hooks (pre-commit, post-checkout, post-merge, reference-transaction,
 // ...) and its configured filters, which the project may have written:
 // they are project code; so are git mv and git rm, which rename or remove
@@ -27,7 +27,8 @@ import "strings"
 func gitProjectCode() []ProjectCodeEntry {
 	return []ProjectCodeEntry{{
 		Command:     "git",
-		Subcommands: []string{"commit", "checkout", "switch", "stash", "cherry-pick", "mv", "restore", "reset", "revert", "rm", "merge --ff-only"},
+		Subcommands: []string{"commit", "checkout", "switch", "stash", "cherry-pick", "mv", "restore", "reset", "revert", "rm", "merge"},
+		Requires:    map[string]string{"merge": "--ff-only"},
 		Spared: map[string][]string{
 			"commit":      words("--amend"),
 			"checkout":    words("-f --force -B --overwrite-ignore --discard-changes . -p --patch"),

@@ -32,6 +32,11 @@ type ProjectCodeEntry struct {
 	// and write nothing (cargo fmt --check): given anywhere after the
 	// subcommand, the form runs no project code and its spec decides.
 	Checking map[string]string
+	// Requires maps a subcommand to the option without which it is not
+	// project work (git merge --ff-only: a merge that only moves the
+	// branch forward): given anywhere after the subcommand, the form is
+	// labelled; missing, the lists decide (a person is asked).
+	Requires map[string]string
 	// Spared maps a subcommand to the words (a second subcommand or an
 	// option) that make it something other than project work: git stash
 	// drop, git commit --amend. Given anywhere after the subcommand, the
@@ -62,6 +67,7 @@ type projectCode struct {
 	// pairs holds the two-word subcommands, by first word.
 	pairs    map[string]map[string]bool
 	checking map[string]string
+	requires map[string]string
 	spared   map[string][]string
 	fetches  func(args []string) bool
 	revision map[string]func(rest []string) string
@@ -115,7 +121,7 @@ func projectCodeSets(entries []ProjectCodeEntry) map[string]projectCode {
 		if _, dup := m[e.Command]; dup {
 			panic("programs: two project-code entries for " + e.Command)
 		}
-		pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared, fetches: e.Fetches, revision: e.Revision, globals: e.Globals}
+		pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, requires: e.Requires, spared: e.Spared, fetches: e.Fetches, revision: e.Revision, globals: e.Globals}
 		for _, sub := range e.Subcommands {
 			first, second, pair := strings.Cut(sub, " ")
 			if !pair {
@@ -233,9 +239,13 @@ func (pc *projectCode) skipGlobals(args []string) []string {
 }
 
 // exempt reports whether rest (the words after the subcommand sub) holds
-// the option that makes sub only check, or a word that spares it.
+// the option that makes sub only check, or a word that spares it, or
+// lacks the option sub requires.
 func (pc *projectCode) exempt(sub string, rest []string) bool {
 	if opt := pc.checking[sub]; opt != "" && slices.Contains(rest, opt) {
+		return true
+	}
+	if opt := pc.requires[sub]; opt != "" && !slices.Contains(rest, opt) {
 		return true
 	}
 	for _, w := range pc.spared[sub] {

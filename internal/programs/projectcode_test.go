@@ -129,13 +129,15 @@ func TestRunsProjectCode(t *testing.T) {
 		{"git revert HEAD", "git revert", true},
 		{"git revert --no-edit abc123", "git revert", true},
 		{"git revert --skip", "", true},
-		{"git merge --ff-only", "git merge --ff-only", true},
-		{"git merge --ff-only origin/main", "git merge --ff-only", true},
+		{"git merge --ff-only", "git merge", true},
+		{"git merge --ff-only origin/main", "git merge", true},
+		{"git merge -q --ff-only origin/main", "git merge", true},
 		{"git merge --ff-only --no-ff topic", "", true}, // the later option wins
 		{"git merge --ff-only --ff topic", "", true},
 		{"git merge topic", "", true},
 		{"git merge --no-ff topic", "", true},
-		{"git merge topic --ff-only", "", true}, // --ff-only first only
+		{"git merge topic --ff-only", "git merge", true},
+		{"git merge --ff-onl topic", "", true}, // abbreviated: not recognised, so asked
 		{"git merge --abort", "", true},
 		{"git rm --cached f.txt", "git rm", true},
 		{"git rm f.txt", "git rm", true},
