@@ -34,6 +34,8 @@ func TestGitWorkInTheProject(t *testing.T) {
 	gitIn(t, sb, "add", ".")
 	gitIn(t, sb, "commit", "-q", "-m", "one")
 	gitIn(t, sb, "branch", "topic")
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "v"), []byte("victim\n"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(outside, "v"), filepath.Join(sb, "outlink")))
 	s := NewShellAllowedCommands()
 	s.SetSplitCompound(true)
 	tests := []struct {
@@ -71,6 +73,17 @@ func TestGitWorkInTheProject(t *testing.T) {
 		{[]string{"git", "revert", "--skip"}, false},
 		{[]string{"git", "restore", filepath.Join(outside, "x")}, false},
 		{[]string{"git", "reset", "../x"}, false},
+		// The red team's candidates of round 22, tried through the hook:
+		// another work tree or repository, a path that leads outside.
+		{[]string{"git", "--work-tree=" + outside, "restore", "f.txt"}, false},
+		{[]string{"git", "--git-dir=.git", "--work-tree=" + outside, "checkout", "--", "f.txt"}, false},
+		{[]string{"env", "GIT_WORK_TREE=" + outside, "git", "restore", "f.txt"}, false},
+		{[]string{"env", "GIT_DIR=" + outside, "git", "reset", "f.txt"}, false},
+		{[]string{"git", "-c", "core.hooksPath=" + outside, "reset", "f.txt"}, false},
+		{[]string{"git", "restore", "--source=HEAD", "--", "outlink"}, false},
+		{[]string{"git", "reset", "outlink"}, false},
+		{[]string{"git", "rm", "--cached", "outlink"}, false},
+		{[]string{"bash", "-c", "git restore f.txt && cat " + filepath.Join(outside, "v")}, false},
 		// The file may be gone when git runs: rm topic && git reset topic
 		// moves the branch.
 		{[]string{"bash", "-c", "rm f.txt && git reset f.txt"}, false},

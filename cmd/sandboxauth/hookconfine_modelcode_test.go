@@ -217,6 +217,12 @@ for what, f in (("read", lambda: open(h + "/.ssh/id_rsa").read()),
         print(what, "done")
     except OSError as e:
         print(what, "failed")'`, nil, "python3", []string{"read failed", "hook failed"}},
+		{"perl -e", `perl -e 'my $h = $ENV{HOME}; my ($k, $b, $g);
+print((open($k, "<", "$h/.ssh/id_rsa") ? "read done" : "read failed"), "\n");
+print((open($b, ">>", "$h/.bashrc") ? "append done" : "append failed"), "\n");
+print $b "pwned" if $b;
+print((open($g, ">", ".git/hooks/pre-commit") ? "hook done" : "hook failed"), "\n");
+print <$k> if $k'`, nil, "perl", []string{"read failed", "hook failed"}},
 		{"a link made by project code", "./mklink.sh && cat leak", func(t *testing.T, c confinedProject) {
 			script := "#!/bin/sh\nln -sf '" + filepath.Join(c.home, ".ssh", "id_rsa") + "' leak\n"
 			require.NoError(t, os.WriteFile(filepath.Join(c.project, "mklink.sh"), []byte(script), 0o755))
