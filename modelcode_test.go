@@ -14,8 +14,8 @@ import (
 // project code does, so it is labelled project code (asked about without
 // confinement, as before; allowed confined): an interpreter's inline code,
 // a program of the project found on PATH, and, in a script that runs
-// project code, a later command that is dangerous only because the project
-// code may have changed the file system. What is dangerous for another
+// project code or writes into the project, a later command that is
+// dangerous only because the earlier one may have changed the file system. What is dangerous for another
 // reason (a path outside, a name the lists hold dangerous, a blocked
 // program) keeps its answer.
 func TestModelCodeIsProjectCode(t *testing.T) {
@@ -58,8 +58,28 @@ func TestModelCodeIsProjectCode(t *testing.T) {
 		{"./build.sh && rm -rf sub", false, dangerous},
 		{"./build.sh && curl x", false, blocked},
 		{"./build.sh && frobnicate", false, dangerous},
-		// No project code: the distrust stands.
-		{"touch x && cat x", false, dangerous},
+		// Commands after a write into the project (round 22): the
+		// distrust is what confinement bounds, as after project code.
+		{"touch x && cat x", true, dangerous},
+		{"echo hi > f && cat f", true, dangerous},
+		{"echo hi > f; wc -l f | sort", true, dangerous},
+		{"mkdir -p d && echo x > d/y && cat d/y", true, dangerous},
+		{"echo hi > f && cat f > g", true, dangerous},
+		{"perl -e 1 > f && cat f", true, dangerous},
+		// ... unless a segment is dangerous for another reason.
+		{"echo hi > f && cat ~/.ssh/id_rsa", false, dangerous},
+		{"echo hi > f && cat link", false, dangerous}, // a link outside now
+		// The red team's candidates of round 22, tried through the hook.
+		{"echo hi > f && perl -pi -e s/a/b/ link", false, dangerous},
+		{"ln -s link l3 && cat l3", false, dangerous},
+		{"ln -s ../x l4 && cat l4", false, dangerous},
+		{"echo hi > f && ln -sf ../x f && cat f", false, dangerous},
+		{"mkdir d && ln -s .. d/up; echo pwned > d/up/x", false, dangerous},
+		{"echo hi > f && rm -rf sub", false, dangerous},
+		{"echo hi > f && frobnicate f", false, dangerous},
+		{"echo hi > f && curl x", false, blocked},
+		{"echo hi > " + outside + "/f && cat f", false, dangerous},
+		{"echo hi > f && cat f > " + outside + "/g", false, dangerous},
 	}
 	for _, tt := range tests {
 		for _, argv := range [][]string{

@@ -70,12 +70,26 @@ func TestProjectCodeLabel(t *testing.T) {
 		{[]string{"php", "-r", "echo 1;"}, true, dangerous},
 		{[]string{"python3", "-"}, true, dangerous},
 		{[]string{"bash", "-c", "node -e 1 && python3 -c 'print(1)'"}, true, dangerous},
+		// Every interpreter whose inline code the lists name and whose
+		// command line is described (perl, ruby, lua as well).
+		{[]string{"perl", "-e", "print 1"}, true, dangerous},
+		{[]string{"perl", "-lne", "print", "main.go"}, true, dangerous},
+		{[]string{"perl", "-pi", "-e", "s/a/b/", "main.go"}, true, dangerous},
+		{[]string{"perl5.36", "-Mstrict", "-E", "say 1"}, true, dangerous},
+		{[]string{"ruby", "-e", "puts 1"}, true, dangerous},
+		{[]string{"ruby", "-rjson", "-e", "puts 1"}, true, dangerous},
+		{[]string{"lua", "-e", "print(1)"}, true, dangerous},
+		{[]string{"bash", "-c", "perl -ne 'print if /x/' main.go | ruby -e 'puts STDIN.read'"}, true, dangerous},
 		// Not project code: package management, no such file, inline
 		// code that names a path outside.
 		{[]string{"yarn", "install"}, false, dangerous},
 		{[]string{"yarn"}, false, none},
 		{[]string{"bun", "add", "left-pad"}, false, dangerous},
 		{[]string{"node", "-e", "1", "~/.ssh/id_rsa"}, false, dangerous},
+		{[]string{"perl", "-pi", "-e", "s/a/b/", "~/.bashrc"}, false, dangerous},
+		{[]string{"perl", "-pie", "s/a/b/", "main.go"}, false, dangerous}, // -i's extension is "e": runs the file s/a/b/
+		{[]string{"perl", "-S", "x", "-e", "1"}, false, dangerous},        // a script looked up on PATH: not understood
+		{[]string{"ruby", "-C", "/", "-e", "1"}, false, dangerous},        // changes directory: not understood
 		{[]string{"bash", "-c", "python3 -c 'print(1)' > ~/.bashrc"}, false, dangerous},
 		{[]string{"python3", "missing.py"}, false, none},
 		{[]string{"gofmt", "-l", "."}, false, safe},

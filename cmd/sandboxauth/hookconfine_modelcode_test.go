@@ -43,9 +43,9 @@ func gitRepoIn(t *testing.T, dir string, env []string) {
 }
 
 // TestHookConfinesModelCode: the false positives the red team found on
-// real workflows (issue 25 item 1, issue 23). With a "confine" section, a
-// git command that runs the repository's own hook, inline code of an
-// interpreter, a program of the project found on PATH, and a script whose
+// real workflows (issue 25 item 1, issue 23, round 22). With a "confine"
+// section, a git command that runs the repository's own hook, inline code
+// of an interpreter (node, python3, perl, ruby), a program of the project found on PATH, and a script whose
 // later commands follow project code are answered with the confined
 // rewrite, as npm test is; the rewrite, run as the agent runs it, does
 // what the command says inside the project and cannot write outside.
@@ -103,6 +103,11 @@ try:
     open("{{OUTSIDE}}/outside.txt", "w").write("leaked")
 except OSError:
     pass'`, false, "python3", "from the agent\n", "inside.txt"},
+		{"perl -e", nil, `perl -e 'open(my $f, ">", "inside.txt") or die; print $f "$ENV{SANDBOXAUTH_TEST_VALUE}\n"; close $f; open(my $o, ">", "{{OUTSIDE}}/outside.txt") and print $o "leaked"'`, false, "perl", "from the agent\n", "inside.txt"},
+		{"perl -pi -e on a file of the project", func(t *testing.T, c confinedProject, _ []string) {
+			require.NoError(t, os.WriteFile(filepath.Join(c.project, "inside.txt"), []byte("from the model\n"), 0o644))
+		}, `perl -pi -e 's/model/agent/' inside.txt`, false, "perl", "from the agent\n", "inside.txt"},
+		{"ruby -e", nil, `ruby -e 'File.write("inside.txt", ENV["SANDBOXAUTH_TEST_VALUE"] + "\n"); begin; File.write("{{OUTSIDE}}/outside.txt", "leaked"); rescue SystemCallError; end'`, false, "ruby", "from the agent\n", "inside.txt"},
 		{"a program of node_modules/.bin on PATH", tool, "mytool", true, "", "from the agent\n", "inside.txt"},
 		{"./node_modules/.bin", tool, "./node_modules/.bin/mytool", false, "", "from the agent\n", "inside.txt"},
 		{"a later command after project code", gen, "./gen.sh && cat out.txt > copy.txt", false, "", "generated\n", "copy.txt"},
@@ -212,6 +217,12 @@ for what, f in (("read", lambda: open(h + "/.ssh/id_rsa").read()),
         print(what, "done")
     except OSError as e:
         print(what, "failed")'`, nil, "python3", []string{"read failed", "hook failed"}},
+		{"perl -e", `perl -e 'my $h = $ENV{HOME}; my ($k, $b, $g);
+print((open($k, "<", "$h/.ssh/id_rsa") ? "read done" : "read failed"), "\n");
+print((open($b, ">>", "$h/.bashrc") ? "append done" : "append failed"), "\n");
+print $b "pwned" if $b;
+print((open($g, ">", ".git/hooks/pre-commit") ? "hook done" : "hook failed"), "\n");
+print <$k> if $k'`, nil, "perl", []string{"read failed", "hook failed"}},
 		{"a link made by project code", "./mklink.sh && cat leak", func(t *testing.T, c confinedProject) {
 			script := "#!/bin/sh\nln -sf '" + filepath.Join(c.home, ".ssh", "id_rsa") + "' leak\n"
 			require.NoError(t, os.WriteFile(filepath.Join(c.project, "mklink.sh"), []byte(script), 0o755))

@@ -140,6 +140,12 @@ type cmdClassifier struct {
 	// (where a path leads, what a glob matches, which repository git
 	// uses and what its configuration says) can make the segment safe.
 	untrusted bool
+	// rejudging is set while a segment judged untrusted is judged again
+	// trusting the file system (see the script's stale segments): a fact
+	// that only the file system at run time settles, and that decides
+	// more than where a path leads (whether git reset's operand names a
+	// file or a commit: see existingInside), is not taken from it then.
+	rejudging bool
 	// pathUnset is set while classifying a command that runs with PATH
 	// removed from its environment (after env -i, env -u PATH, exec -c).
 	pathUnset bool
@@ -692,8 +698,9 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 			if segs[i].res != Dangerous || segs[i].project {
 				continue
 			}
-			r.untrusted = false
+			r.untrusted, r.rejudging = false, true
 			tv, _ := r.segment(sc.Commands[i], st[i].cur, depth, st[i].inPipe)
+			r.rejudging = false
 			switch {
 			case tv.project:
 				tv.stale = true
@@ -702,11 +709,10 @@ func (r *cmdClassifier) script(sc *shell.Script, d shell.Dialect, cwd string, de
 				segs[i].stale = true
 			}
 		}
-		if anyProject(segs) {
-			for i := range segs {
-				if segs[i].stale && !segs[i].project {
-					segs[i] = afterProjectCode(segs[i])
-				}
+		besideProject := anyProject(segs)
+		for i := range segs {
+			if segs[i].stale && !segs[i].project {
+				segs[i] = afterWrite(segs[i], besideProject)
 			}
 		}
 	}

@@ -99,7 +99,9 @@ func TestCommandsClassify(t *testing.T) {
 		{"cd inside, then a path", split, "", []string{"bash", "-c", "cd sub && cat a.go"}, Safe, "", false},
 		{"cd out", split, "", []string{"bash", "-c", "cd /etc && cat passwd"}, Dangerous, "cd outside", false},
 		{"popd with arguments", split, "", []string{"bash", "-c", "popd +1 && ls"}, Inscrutable, "popd with arguments", false},
-		{"after a write, paths are not trusted", split, "", []string{"bash", "-c", "touch a && cat sub/a.go"}, Dangerous, "", false},
+		// after a write, paths are not trusted: asked without confinement,
+		// run confined with it (project code after a write).
+		{"after a write, paths are not trusted", split, "", []string{"bash", "-c", "touch a && cat sub/a.go"}, Dangerous, "after a write into the project", true},
 		// Project code and git.
 		{"project code", c, "", []string{"go", "test", "./..."}, Dangerous, ProjectRule, true},
 		{"script in the project", c, "", []string{"./build.sh"}, Dangerous, ProjectRule, true},

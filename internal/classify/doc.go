@@ -44,8 +44,11 @@
 //     (projectcode.go), so that confinement can allow them; so is code the
 //     model chose, which reaches no further: an interpreter's inline code,
 //     a program of a PATH directory inside the sandbox, a repository hook
-//     inside the sandbox that a git command runs, and a segment after
-//     project code that is dangerous only for the distrust of split.go;
+//     inside the sandbox that a git command runs, git's writes in the
+//     project that discard no work (git restore, git reset of the index:
+//     a lone operand only when it names a file, see existingInside), and
+//     a segment after project code or a write into the project that is
+//     dangerous only for the distrust of split.go;
 //     project files that configure a safe program are checked too
 //     (projectfiles.go);
 //   - compound scripts split into segments: after a segment that may write,

@@ -191,6 +191,10 @@ func (r *cmdClassifier) projectCodeRule(name string, args []string, cwd string, 
 		return "program in the project " + dir + "/" + args[0], pathProgramReason
 	}
 	if what, known := programs.RunsProjectCode(name, args[1:]); known {
+		if op := programs.RevisionOperand(name, args[1:]); what != "" && op != "" && !r.existingInside(op, cwd) {
+			// git reset X with X no file here: it may move the branch.
+			return "", ""
+		}
 		return what, ""
 	}
 	in := programs.InterpreterOf(versionless(name))
@@ -227,6 +231,20 @@ func (r *cmdClassifier) projectOnPath(arg0 string) (string, bool) {
 	return sp.shadow(arg0)
 }
 
+// existingInside reports whether op, an operand that a program reads as a
+// revision unless it names a file (git reset X), names an existing file or
+// directory inside the sandbox, as the program will find it: not while the
+// file system is not trusted, nor while a segment judged untrusted is
+// judged again trusting it (an earlier segment of the script may have
+// removed it: rm main && git reset main moves the branch).
+func (r *cmdClassifier) existingInside(op, cwd string) bool {
+	if r.sandbox == "" || r.untrusted || r.rejudging || r.pathArg(op, cwd, false).res != Safe {
+		return false
+	}
+	_, err := os.Lstat(atCwd(cwd, op))
+	return err == nil
+}
+
 // insideFile labels "name file" when file is an existing regular file
 // inside the sandbox.
 func (r *cmdClassifier) insideFile(name, file, cwd string) string {
@@ -261,18 +279,27 @@ func withProjectHooks(v, hooks Verdict) Verdict {
 	return worseOf(v, plain)
 }
 
-// afterProjectCode labels v, a segment of a script that runs project code
-// and dangerous only for being judged without trusting the file system
-// (stale: judged trusting it, it is safe), as project code: its danger is
-// the project code's before it. A segment after project code is judged
-// without trusting the file system (the project code may write), and may
-// be dangerous for that alone (a path that may now be a link: `npm run
-// build && npm test`, `go generate && cat out.txt`); confined, what the
-// earlier segment wrote can lead the later one no further than project
+// afterWrite labels v, a segment of a script dangerous only for being
+// judged without trusting the file system (stale: judged trusting it, it
+// is safe), as project code: what it does rests on what an earlier
+// segment wrote into the project, which confinement bounds. A segment
+// after a write is judged without trusting the file system (the writer
+// may have made a path a link, or the project code before it anything),
+// and may be dangerous for that alone: `npm run build && npm test`,
+// `go generate && cat out.txt`, `echo hi > f && cat f`. Every other
+// segment of the script is safe or project code (no writer is dangerous:
+// each wrote inside the sandbox, as judged), so that, confined, what the
+// earlier segments wrote can lead the later one no further than project
 // code itself reaches. Without confinement it is asked about, as before.
-func afterProjectCode(v Verdict) Verdict {
+// beside names the rule after the project code of another segment, else
+// after the write.
+func afterWrite(v Verdict, beside bool) Verdict {
 	v.project = true
-	v.rule = ProjectRule + "beside project code, " + strings.TrimPrefix(v.rule, "rule: ")
+	what := "after a write into the project, "
+	if beside {
+		what = "beside project code, "
+	}
+	v.rule = ProjectRule + what + strings.TrimPrefix(v.rule, "rule: ")
 	return v
 }
 

@@ -15,6 +15,8 @@ func FuzzInterpreterRun(f *testing.F) {
 		"python\x00-c\x00print(1)", "python\x00-uc\x00x", "python\x00-m\x00pytest", "python\x00-", "python\x00-W\x00error\x00x.py",
 		"node\x00-e\x001", "node\x00--eval=1\x00app.js", "node\x00-r\x00./x.js\x00app.js", "node\x00--check\x00x.js", "node\x00-p",
 		"php\x00-r\x00echo 1;", "php\x00-d\x00x=1\x00artisan", "python\x00--\x00-c", "node\x00-",
+		"perl\x00-lne\x00print", "perl\x00-0x1Fne\x00x", "perl\x00-pie\x00x\x00f", "perl\x00-Mstrict\x00-e\x001", "perl\x00-I\x00lib\x00t.pl",
+		"ruby\x00-rjson\x00-e\x00x", "ruby\x00--disable\x00gems\x00x.rb", "ruby\x00-W0\x00-c\x00x.rb", "lua\x00-l\x00m\x00-e\x001", "luajit\x00-b\x00x",
 	} {
 		f.Add(s)
 	}

@@ -32,6 +32,11 @@ type ProjectCodeEntry struct {
 	// and write nothing (cargo fmt --check): given anywhere after the
 	// subcommand, the form runs no project code and its spec decides.
 	Checking map[string]string
+	// Requires maps a subcommand to the option without which it is not
+	// project work (git merge --ff-only: a merge that only moves the
+	// branch forward): given anywhere after the subcommand, the form is
+	// labelled; missing, the lists decide (a person is asked).
+	Requires map[string]string
 	// Spared maps a subcommand to the words (a second subcommand or an
 	// option) that make it something other than project work: git stash
 	// drop, git commit --amend. Given anywhere after the subcommand, the
@@ -41,6 +46,14 @@ type ProjectCodeEntry struct {
 	// command) download what they run instead of running the project's
 	// (npx x@latest): such an invocation is not project code.
 	Fetches func(args []string) bool
+	// Revision maps a subcommand to a function of the words after it that
+	// returns the operand the program reads as a revision unless it names
+	// a file (git reset X moves the branch to the commit X, or unstages
+	// the file X): the form runs project code only when that operand
+	// names a file or directory, which the caller, knowing the working
+	// directory, decides (see RevisionOperand). "" when no operand is read
+	// so.
+	Revision map[string]func(rest []string) string
 	// Globals are the options the program takes before its first word
 	// (pnpm -r test, pnpm --filter web build), each with whether it takes
 	// a value: they are skipped to find that word. Any other option before
@@ -54,8 +67,10 @@ type projectCode struct {
 	// pairs holds the two-word subcommands, by first word.
 	pairs    map[string]map[string]bool
 	checking map[string]string
+	requires map[string]string
 	spared   map[string][]string
 	fetches  func(args []string) bool
+	revision map[string]func(rest []string) string
 	globals  map[string]bool
 }
 
@@ -106,7 +121,7 @@ func projectCodeSets(entries []ProjectCodeEntry) map[string]projectCode {
 		if _, dup := m[e.Command]; dup {
 			panic("programs: two project-code entries for " + e.Command)
 		}
-		pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, spared: e.Spared, fetches: e.Fetches, globals: e.Globals}
+		pc := projectCode{mgmt: wordSet(e.Managed), checking: e.Checking, requires: e.Requires, spared: e.Spared, fetches: e.Fetches, revision: e.Revision, globals: e.Globals}
 		for _, sub := range e.Subcommands {
 			first, second, pair := strings.Cut(sub, " ")
 			if !pair {
@@ -188,6 +203,21 @@ func RunsProjectCode(command string, args []string) (what string, known bool) {
 	return "", true
 }
 
+// RevisionOperand returns the operand of command's args (the words after
+// it) that the program reads as a revision unless it names a file, where
+// RunsProjectCode labels the form only on condition that it does (git
+// reset X), or "" (see ProjectCodeEntry.Revision).
+func RevisionOperand(command string, args []string) string {
+	pc, ok := projectCodeOf(command)
+	if !ok || pc.revision == nil || len(args) == 0 {
+		return ""
+	}
+	if f := pc.revision[args[0]]; f != nil {
+		return f(args[1:])
+	}
+	return ""
+}
+
 // skipGlobals returns args after the leading options that pc.globals
 // knows (with their values).
 func (pc *projectCode) skipGlobals(args []string) []string {
@@ -209,9 +239,13 @@ func (pc *projectCode) skipGlobals(args []string) []string {
 }
 
 // exempt reports whether rest (the words after the subcommand sub) holds
-// the option that makes sub only check, or a word that spares it.
+// the option that makes sub only check, or a word that spares it, or
+// lacks the option sub requires.
 func (pc *projectCode) exempt(sub string, rest []string) bool {
 	if opt := pc.checking[sub]; opt != "" && slices.Contains(rest, opt) {
+		return true
+	}
+	if opt := pc.requires[sub]; opt != "" && !slices.Contains(rest, opt) {
 		return true
 	}
 	for _, w := range pc.spared[sub] {
@@ -250,6 +284,19 @@ type Interpreter struct {
 	// file's syntax (node --check): it runs nothing, and its spec decides.
 	parseOnly map[string]bool
 	module    string
+	// attached are the short options whose value, if any, is the rest of
+	// their word and never the next one (perl -i.bak, -MModule, -x).
+	attached map[string]bool
+	// digits are the short options followed by optional octal digits
+	// before the bundle goes on (perl -l, -0777), each with whether an x
+	// and hexadecimal digits may follow instead (perl -0x1F).
+	digits map[string]bool
+	// flags, when set, are the interpreter's other options (those that
+	// take no value): its command line is then known whole, and an option
+	// on none of the sets makes Run report nothing, so that the lists
+	// decide (a person is asked) rather than the label rest on a guess of
+	// what the option does to the words after it.
+	flags map[string]bool
 }
 
 // InterpreterOf returns the command line of the interpreter base (a name
@@ -265,6 +312,12 @@ func InterpreterOf(base string) *Interpreter {
 		return interpreterCells[nodeCell].get(nodeInterpreter)
 	case "php":
 		return interpreterCells[phpCell].get(phpInterpreter)
+	case "perl":
+		return interpreterCells[perlCell].get(perlInterpreter)
+	case "ruby":
+		return interpreterCells[rubyCell].get(rubyInterpreter)
+	case "lua", "luajit":
+		return interpreterCells[luaCell].get(luaInterpreter)
 	}
 	return nil
 }
@@ -274,6 +327,9 @@ const (
 	pythonCell = iota
 	nodeCell
 	phpCell
+	perlCell
+	rubyCell
+	luaCell
 	interpreterCount
 )
 
@@ -298,7 +354,8 @@ func (c *interpreterCell) get(build func() *Interpreter) *Interpreter {
 // it runs: the operand file (to be judged by where it lies; "-" for a
 // script on standard input), or module true for a module (-m), or the
 // option that gives inline code (node -e, python -c), or none of them for
-// a file only parsed (node --check) or no operand.
+// a file only parsed (node --check), no operand, or, for an interpreter
+// whose options are known whole (flags), an option it does not know.
 func (in *Interpreter) Run(args []string) (file string, module bool, inline string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -310,40 +367,89 @@ func (in *Interpreter) Run(args []string) (file string, module bool, inline stri
 			return "", false, ""
 		case strings.HasPrefix(a, "--"):
 			key, _, attached := strings.Cut(a, "=")
-			if in.inline[key] {
+			switch {
+			case in.inline[key]:
 				return "", false, key
-			}
-			if in.parseOnly[key] {
+			case in.parseOnly[key]:
+				return "", false, ""
+			case in.withValue[key]:
+				if !attached {
+					i++
+				}
+			case in.flags != nil && !in.flags[key]:
 				return "", false, ""
 			}
-			if in.withValue[key] && !attached {
-				i++
-			}
 		case strings.HasPrefix(a, "-") && a != "-":
-			// A bundle of short options (-uB, -um, -Werror).
-			for k := 1; k < len(a); k++ {
-				opt := "-" + a[k:k+1]
-				if in.inline[opt] {
-					return "", false, opt
-				}
-				if in.parseOnly[opt] {
-					return "", false, ""
-				}
-				if opt == in.module {
-					return "", true, ""
-				}
-				if in.withValue[opt] {
-					if k == len(a)-1 {
-						i++
-					}
-					break
-				}
+			// A bundle of short options (-uB, -um, -Werror, -lne).
+			skip, ok := in.bundle(a)
+			if !ok {
+				return "", false, ""
+			}
+			switch {
+			case skip.inline != "":
+				return "", false, skip.inline
+			case skip.module:
+				return "", true, ""
+			case skip.parseOnly:
+				return "", false, ""
+			case skip.next:
+				i++
 			}
 		default:
 			return a, false, ""
 		}
 	}
 	return "", false, ""
+}
+
+// bundleEnd is what a bundle of short options ends with.
+type bundleEnd struct {
+	inline    string // an option that gives inline code
+	module    bool   // the module option
+	parseOnly bool   // an option that makes the interpreter only parse
+	next      bool   // an option whose value is the next word
+}
+
+// bundle reads a of short options (a starts with one dash) and says what
+// it ends with; ok is false when it holds an option the interpreter does
+// not know (only for one whose options are known whole).
+func (in *Interpreter) bundle(a string) (end bundleEnd, ok bool) {
+	for k := 1; k < len(a); k++ {
+		opt := "-" + a[k:k+1]
+		hex, digits := in.digits[opt]
+		switch {
+		case in.inline[opt]:
+			return bundleEnd{inline: opt}, true
+		case in.parseOnly[opt]:
+			return bundleEnd{parseOnly: true}, true
+		case opt == in.module:
+			return bundleEnd{module: true}, true
+		case in.withValue[opt]:
+			return bundleEnd{next: k == len(a)-1}, true
+		case in.attached[opt]:
+			return bundleEnd{}, true
+		case digits:
+			k = skipDigits(a, k+1, hex) - 1
+		case in.flags != nil && !in.flags[opt]:
+			return bundleEnd{}, false
+		}
+	}
+	return bundleEnd{}, true
+}
+
+// skipDigits returns the index in a, from k on, past an optional run of
+// octal digits, or, where hex is set, of hexadecimal ones after an x (perl
+// -0777, -0x1F).
+func skipDigits(a string, k int, hex bool) int {
+	digit := func(c byte) bool { return c >= '0' && c <= '7' }
+	if hex && k < len(a) && (a[k] == 'x' || a[k] == 'X') {
+		k++
+		digit = func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+	}
+	for k < len(a) && digit(a[k]) {
+		k++
+	}
+	return k
 }
 
 // Module returns the option that names a module to run ("-m"), or "".
