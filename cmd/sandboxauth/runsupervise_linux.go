@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -68,9 +69,14 @@ func supervise(e *env, args []string) (int, bool) {
 		// The worker and the sandbox have sessions of their own, where
 		// the terminal's job control cannot stop a read (SIGTTIN): given
 		// the terminal, the command would take what the user types next
-		// at the shell's prompt, passwords included.
-		fmt.Fprintln(e.stderr, "sandboxauth run: started in the background of your terminal, so the command reads nothing from it: its standard input is /dev/null.")
+		// at the shell's prompt, passwords included. Its output goes
+		// through this process, which job control does reach, so that
+		// the command holds no descriptor of the terminal at all (and
+		// the worker has no terminal settings to put back over the
+		// shell's when it ends).
+		fmt.Fprintln(e.stderr, "sandboxauth run: started in the background of your terminal, so the command reads nothing from it (its standard input is /dev/null) and its output comes through run.")
 		w.Stdin = nil
+		w.Stdout, w.Stderr = relayed{e.stdout}, relayed{e.stderr}
 	}
 	w.ExtraFiles = []*os.File{lifeR}
 	w.Env = append(os.Environ(), lifelineEnv+"=3")
@@ -134,3 +140,7 @@ func watchLifeline(v string) error {
 	}()
 	return nil
 }
+
+// relayed hides the *os.File behind a writer, so that exec.Cmd gives the
+// worker a pipe and copies what comes through it.
+type relayed struct{ io.Writer }

@@ -31,6 +31,8 @@ for pid in pids:
     except OSError as e:
         print(pid, "fd", e)
 for p in fds:
+    if p.rsplit("/", 1)[1] in ("0", "1", "2"):
+        continue  # the standard streams: writing there is output, reading them input
     for flags in (os.O_RDONLY, os.O_WRONLY | os.O_APPEND):
         try:
             f = os.open(p, flags | os.O_NONBLOCK | os.O_NOCTTY)
