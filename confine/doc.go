@@ -200,7 +200,12 @@
 //     reads with Readable.
 //   - What the command writes in the sandbox is the user's from then on:
 //     a Makefile, a test, a nested repository with a configuration of its
-//     own (git status in the parent repository looks into a submodule's).
+//     own (git status in the parent repository looks into a submodule's),
+//     a module at the top that shadows an installed one for python -m
+//     run there (python3 -m pip, the python -m pre_commit of pre-commit's
+//     hook), a virtual environment's activate script, and what it leaves
+//     in the sandbox's private caches (Policy.Private), which later
+//     confined builds of the same sandbox use as it left them.
 //     Only the ReadOnly paths are kept from it. Protected paths below the
 //     top of the sandbox are kept read-only when they exist; a new one
 //     created below the top is not prevented.
