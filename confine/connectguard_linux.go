@@ -87,13 +87,19 @@ type seccompNotifResp struct {
 	Flags uint32
 }
 
-// connectFilter returns the filter that hands connect(2) to the helper.
-func connectFilter() ([]unix.SockFilter, error) {
+// connectFilter returns the filter that hands connect(2) to the helper,
+// and setsockopt(SO_REUSEADDR) where r says so (addressreuse_linux.go).
+func connectFilter(r addressReuse) ([]unix.SockFilter, error) {
 	var a asm
 	a.load(offArch)
 	a.jumpIf(unix.BPF_JEQ, auditArch(), "", "allow") // the main filter kills the rest
 	a.load(offNr)
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_CONNECT, "notify", "")
+	if r == reuseGuarded {
+		a.jumpIf(unix.BPF_JEQ, unix.SYS_SETSOCKOPT, "setsockopt", "")
+	}
+	a.ret(unix.SECCOMP_RET_ALLOW)
+	r.notify(&a)
 	a.label("allow")
 	a.ret(unix.SECCOMP_RET_ALLOW)
 	a.label("notify")
@@ -105,8 +111,8 @@ func connectFilter() ([]unix.SockFilter, error) {
 // starts) under connectFilter and returns the listener on which the
 // helper receives their connect calls. The thread must have
 // no_new_privs, which bubblewrap sets.
-func installConnectFilter() (int, error) {
-	f, err := connectFilter()
+func installConnectFilter(r addressReuse) (int, error) {
+	f, err := connectFilter(r)
 	if err != nil {
 		return -1, err
 	}
@@ -178,7 +184,7 @@ func (g *connectGuard) serve() {
 		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(g.listener), unix.SECCOMP_IOCTL_NOTIF_RECV, uintptr(unsafe.Pointer(&n)))
 		switch errno {
 		case 0:
-			if g.inDomain != nil && n.Pid == g.domainThread {
+			if g.inDomain != nil && n.Pid == g.domainThread && n.Nr == unix.SYS_CONNECT {
 				// The helper's own thread in the command's domain,
 				// connecting an abstract name for the command.
 				g.send(seccompNotifResp{ID: n.ID, Flags: unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE})
@@ -223,10 +229,20 @@ func listenerHungUp(listener int) bool {
 	}
 }
 
-// answer decides one connect call and sends the result.
+// answer decides one call, connect or setsockopt(SO_REUSEADDR), and
+// sends the result.
 func (g *connectGuard) answer(n seccompNotif) {
 	resp := seccompNotifResp{ID: n.ID}
-	if err := g.connect(n); err != 0 {
+	var err unix.Errno
+	switch n.Nr {
+	case unix.SYS_CONNECT:
+		err = g.connect(n)
+	case unix.SYS_SETSOCKOPT:
+		err = g.setReuseaddr(n)
+	default:
+		err = unix.ENOSYS // no filter hands it here
+	}
+	if err != 0 {
 		resp.Error = -int32(err)
 	}
 	g.send(resp)
@@ -371,19 +387,13 @@ func openThread(tid int) (int, error) {
 }
 
 // openSocket opens path as thread pid would reach it (relative to its
-// working directory; /proc/self and /proc/thread-self at its start name
-// that thread, as a program connecting through a descriptor's link,
-// /proc/self/fd/N, means), and returns it when it is a socket beneath one
-// of the writable places. Elsewhere in the path (a symbolic link to
-// /proc/self) they name the helper, and what they lead to is checked the
-// same.
+// working directory; see threadPath for /proc/self and the view's links to
+// it), and returns it when it is a socket beneath one of the writable
+// places. Elsewhere in the path (a symbolic link of the command's to
+// /proc/self) /proc/self names the helper, and what it leads to is checked
+// the same.
 func (g *connectGuard) openSocket(pid int, path string) (int, unix.Errno) {
-	for _, self := range [...]string{"/proc/self/", "/proc/thread-self/"} {
-		if rest, ok := strings.CutPrefix(path, self); ok {
-			path = "/proc/" + strconv.Itoa(pid) + "/" + rest
-			break
-		}
-	}
+	path = threadPath(path, pid, os.Readlink)
 	dir := unix.AT_FDCWD
 	if path[0] != '/' {
 		cwd, e := unix.Open("/proc/"+strconv.Itoa(pid)+"/cwd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
@@ -411,6 +421,39 @@ func (g *connectGuard) openSocket(pid int, path string) (int, unix.Errno) {
 		return -1, unix.EACCES
 	}
 	return fd, 0
+}
+
+// selfLinks are the view's symbolic links into /proc/self that programs
+// name sockets by: bubblewrap's /dev/fd, /dev/stdin, /dev/stdout and
+// /dev/stderr (to /proc/self/fd and /proc/self/fd/0, 1 and 2).
+var selfLinks = [...]string{"/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr"}
+
+// threadPath returns path as thread tid reaches it where the helper's
+// /proc/self would name the helper instead: /proc/self and
+// /proc/thread-self at its start, as a program connecting through a
+// descriptor's link (/proc/self/fd/N) means, and the same reached through
+// one of selfLinks at its start (connect("/dev/fd/N"), "/dev/stdin"),
+// whose target readlink gives (the command may have replaced them: a
+// target not in /proc/self is left to the lookup, and whatever the path
+// leads to is checked after). Any other path is returned as it is.
+func threadPath(path string, tid int, readlink func(string) (string, error)) string {
+	for _, link := range selfLinks {
+		rest, ok := strings.CutPrefix(path, link)
+		if !ok || rest != "" && rest[0] != '/' {
+			continue
+		}
+		target, err := readlink(link)
+		if err == nil && (strings.HasPrefix(target, "/proc/self/") || strings.HasPrefix(target, "/proc/thread-self/")) {
+			path = target + rest
+		}
+		break
+	}
+	for _, self := range [...]string{"/proc/self/", "/proc/thread-self/"} {
+		if rest, ok := strings.CutPrefix(path, self); ok {
+			return "/proc/" + strconv.Itoa(tid) + "/" + rest
+		}
+	}
+	return path
 }
 
 // inside reports whether path lies beneath one of the writable places.

@@ -265,7 +265,7 @@ func forkRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-c
 	}
 	listener := -1
 	if s.GuardConnect {
-		if listener, err = installConnectFilter(); err != nil {
+		if listener, err = installConnectFilter(addressReuseFor(s.Network, true)); err != nil {
 			return 0, nil, err
 		}
 	}

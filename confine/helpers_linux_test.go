@@ -330,7 +330,7 @@ func unixFilter(mode string) error {
 	if err != nil {
 		return err
 	}
-	prog, err := filterProgram(unixSockets(m))
+	prog, err := filterProgram(unixSockets(m), reuseOwnNamespace)
 	if err != nil {
 		return err
 	}

@@ -75,7 +75,7 @@ func auditArch() uint32 {
 //
 // System calls of another architecture (32-bit compatibility, x32), whose
 // numbers and arguments it would not read right, kill the process.
-func filterProgram(u unixSockets) ([]unix.SockFilter, error) {
+func filterProgram(u unixSockets, r addressReuse) ([]unix.SockFilter, error) {
 	arch := auditArch()
 	if arch == 0 {
 		return nil, fmt.Errorf("confine: no system-call filter for %s, which a confined command needs to stay off the user's terminal and keyring: %w", runtime.GOARCH, ErrUnavailable)
@@ -90,6 +90,9 @@ func filterProgram(u unixSockets) ([]unix.SockFilter, error) {
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_PRLIMIT64, "prlimit", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_FCNTL, "fcntl", "")
+	if r != reuseOwnNamespace {
+		a.jumpIf(unix.BPF_JEQ, unix.SYS_SETSOCKOPT, "setsockopt", "")
+	}
 	for _, nr := range []uint32{unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY} {
 		a.jumpIf(unix.BPF_JEQ, nr, "eperm", "")
 	}
@@ -131,11 +134,14 @@ func filterProgram(u unixSockets) ([]unix.SockFilter, error) {
 	a.label("socket") // socket(domain, type, ...): domain and type are ints
 	a.load(offArg(0))
 	a.jumpIf(unix.BPF_JEQ, unix.AF_UNIX, "unix-socket", "")
-	for _, family := range []uint32{unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK, unix.AF_PACKET, unix.AF_ALG} {
+	a.jumpIf(unix.BPF_JEQ, unix.AF_NETLINK, "netlink-socket", "")
+	for _, family := range []uint32{unix.AF_INET, unix.AF_INET6, unix.AF_PACKET, unix.AF_ALG} {
 		a.jumpIf(unix.BPF_JEQ, family, "allow", "")
 	}
 	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EAFNOSUPPORT))
 	u.filter(&a)
+	netlinkFilter(&a)
+	r.filter(&a)
 	a.label("prlimit") // prlimit64(pid, ...): pid is an int, 0 the caller
 	a.load(offArg(0))
 	a.jumpIf(unix.BPF_JEQ, 0, "allow", "eperm")

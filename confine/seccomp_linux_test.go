@@ -132,7 +132,7 @@ func TestFilterProgram(t *testing.T) {
 			filterCase{fmt.Sprintf("system call %d, set-user-ID", m.nr), arch, m.nr, setuid, errno(unix.EPERM)},
 			filterCase{fmt.Sprintf("system call %d, executable", m.nr), arch, m.nr, plain, allow})
 	}
-	prog, err := filterProgram(unixNoDatagrams)
+	prog, err := filterProgram(unixNoDatagrams, reuseOwnNamespace)
 	require.NoError(t, err)
 	require.LessOrEqual(t, len(prog), 255)
 	for _, tt := range tests {
@@ -180,7 +180,7 @@ func TestFilterUnixSockets(t *testing.T) {
 		{"a pair of another family", unix.SYS_SOCKETPAIR, [6]uint64{unix.AF_TIPC, unix.SOCK_STREAM}, eafnosupport, eafnosupport},
 	} {
 		for mode, want := range map[unixSockets]uint32{unixNoDatagrams: tt.noDgram, unixPairsOnly: tt.pairOnly} {
-			prog, err := filterProgram(mode)
+			prog, err := filterProgram(mode, reuseOwnNamespace)
 			require.NoError(t, err)
 			assert.Equal(t, want, runFilter(t, prog, arch, tt.nr, tt.args), "%s, mode %d", tt.name, mode)
 		}

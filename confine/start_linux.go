@@ -59,7 +59,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		return err
 	}
 	guarded := connectGuardable()
-	filter, err := filterProgram(unixSocketsFor(guarded))
+	filter, err := filterProgram(unixSocketsFor(guarded), addressReuseFor(p.Network, guarded))
 	if err != nil {
 		return err
 	}
