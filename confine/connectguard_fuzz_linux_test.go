@@ -2,6 +2,8 @@ package confine
 
 import (
 	"bytes"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,6 +89,94 @@ func FuzzUnixAddress(f *testing.F) {
 		name, _, _ := bytes.Cut(addr[2:], []byte{0})
 		if path == "" || bytes.IndexByte([]byte(path), 0) >= 0 || path != string(name) {
 			t.Fatalf("%q: read as path %q", addr, path)
+		}
+	})
+}
+
+// viewLinks is readlink in a view as bubblewrap makes it: selfLinks lead
+// into /proc/self.
+func viewLinks(link string) (string, error) {
+	switch link {
+	case "/dev/fd":
+		return "/proc/self/fd", nil
+	case "/dev/stdin":
+		return "/proc/self/fd/0", nil
+	case "/dev/stdout":
+		return "/proc/self/fd/1", nil
+	case "/dev/stderr":
+		return "/proc/self/fd/2", nil
+	}
+	return "", errors.New("not a link")
+}
+
+// TestThreadPath: the guard reads /proc/self, /proc/thread-self and the
+// view's links to them (/dev/fd, /dev/stdin, /dev/stdout, /dev/stderr) at
+// the start of a path as the command's thread, and leaves every other
+// path, and a link the command replaced by one leading elsewhere, to the
+// lookup.
+func TestThreadPath(t *testing.T) {
+	replaced := func(link string) (string, error) {
+		if link == "/dev/fd" {
+			return "/home/u/sockets", nil
+		}
+		return viewLinks(link)
+	}
+	gone := func(string) (string, error) { return "", errors.New("no such file") }
+	for _, tt := range []struct {
+		path     string
+		readlink func(string) (string, error)
+		want     string
+	}{
+		{"/proc/self/fd/3", viewLinks, "/proc/42/fd/3"},
+		{"/proc/thread-self/fd/3", viewLinks, "/proc/42/fd/3"},
+		{"/proc/self/cwd/x.sock", viewLinks, "/proc/42/cwd/x.sock"},
+		{"/dev/fd/3", viewLinks, "/proc/42/fd/3"},
+		{"/dev/stdin", viewLinks, "/proc/42/fd/0"},
+		{"/dev/stdout", viewLinks, "/proc/42/fd/1"},
+		{"/dev/stderr", viewLinks, "/proc/42/fd/2"},
+		{"/dev/fd", viewLinks, "/proc/42/fd"},
+		{"/dev/fdx/3", viewLinks, "/dev/fdx/3"},
+		{"/dev/stdinx", viewLinks, "/dev/stdinx"},
+		{"/dev/fd/3", replaced, "/dev/fd/3"},
+		{"/dev/stdin", replaced, "/proc/42/fd/0"},
+		{"/dev/fd/3", gone, "/dev/fd/3"},
+		{"/dev/./fd/3", viewLinks, "/dev/./fd/3"},
+		{"dev/fd/3", viewLinks, "dev/fd/3"},
+		{"/proc/selfish/fd/3", viewLinks, "/proc/selfish/fd/3"},
+		{"/home/u/.ssh/ctl.sock", viewLinks, "/home/u/.ssh/ctl.sock"},
+		{"x.sock", viewLinks, "x.sock"},
+	} {
+		assert.Equal(t, tt.want, threadPath(tt.path, 42, tt.readlink), tt.path)
+	}
+}
+
+// FuzzThreadPath: whatever path a command connects to, the guard's path
+// never names the helper through /proc/self or /proc/thread-self at its
+// start, names the command's thread where the path started with one of
+// them or a link of the view to them, and is the path itself otherwise.
+func FuzzThreadPath(f *testing.F) {
+	for _, seed := range []string{"/proc/self/fd/3", "/proc/thread-self/fd/3", "/dev/fd/3", "/dev/stdin", "/dev/stderr/x", "/dev/fdx", "/dev/fd", "x.sock", "/home/u/a.sock", "/proc/self", ""} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		got := threadPath(path, 42, viewLinks)
+		if strings.HasPrefix(got, "/proc/self/") || strings.HasPrefix(got, "/proc/thread-self/") {
+			t.Fatalf("%q: read as %q, the helper's", path, got)
+		}
+		viaLink := false
+		for _, link := range selfLinks {
+			if rest, ok := strings.CutPrefix(path, link); ok && (rest == "" || rest[0] == '/') {
+				viaLink = true
+			}
+		}
+		self := strings.HasPrefix(path, "/proc/self/") || strings.HasPrefix(path, "/proc/thread-self/")
+		switch {
+		case viaLink || self:
+			if !strings.HasPrefix(got, "/proc/42/") && got != "/proc/42/fd" {
+				t.Fatalf("%q: read as %q, not the command's thread", path, got)
+			}
+		case got != path:
+			t.Fatalf("%q: changed to %q", path, got)
 		}
 	})
 }

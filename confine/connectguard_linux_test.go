@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -269,6 +271,96 @@ func waitFile(t *testing.T, path string) {
 			return
 		}
 		require.False(t, time.Now().After(deadline), "%s did not appear", path)
+	}
+}
+
+// unixThroughDevEnv makes the test binary, run confined, serve on a UNIX
+// socket and connect to it through /dev (see unixThroughDev).
+const unixThroughDevEnv = "CONFINE_UNIX_THROUGH_DEV"
+
+func init() {
+	if _, ok := os.LookupEnv(unixThroughDevEnv); !ok {
+		return
+	}
+	if err := unixThroughDev(); err != nil {
+		fmt.Fprintf(os.Stderr, "through /dev: %v\n", err)
+		os.Exit(3)
+	}
+	os.Exit(0)
+}
+
+// unixThroughDev serves on a UNIX socket made in the working directory and
+// connects to it through the view's links into /proc/self: /dev/fd/N of a
+// descriptor of the socket file, and /dev/stdin, /dev/stdout and
+// /dev/stderr with that descriptor in their place.
+func unixThroughDev() error {
+	l, err := net.Listen("unix", "dev.sock")
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	fd, err := unix.Open("dev.sock", unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	var errs []string
+	dial := func(addr string) {
+		c, err := net.Dial("unix", addr)
+		if err != nil {
+			errs = append(errs, err.Error())
+			return
+		}
+		c.Close()
+	}
+	dial("/dev/fd/" + strconv.Itoa(fd))
+	stderr, err := unix.Dup(2)
+	if err != nil {
+		return err
+	}
+	for std, name := range []string{"/dev/stdin", "/dev/stdout", "/dev/stderr"} {
+		saved, err := unix.Dup(std)
+		if err != nil {
+			return err
+		}
+		_ = unix.Dup3(fd, std, 0)
+		dial(name)
+		_ = unix.Dup3(saved, std, 0)
+		unix.Close(saved)
+	}
+	if len(errs) > 0 {
+		_, _ = unix.Write(stderr, []byte(strings.Join(errs, "\n")+"\n"))
+		return fmt.Errorf("%d failed", len(errs))
+	}
+	return nil
+}
+
+// TestUnixSocketThroughDev: a command reaches a socket of its own through
+// /dev/fd/N, /dev/stdin, /dev/stdout and /dev/stderr (links to
+// /proc/self/fd in the view), with or without Network: the guard reads
+// them as the command's thread's descriptors, not its own (they failed
+// with "connection refused"; round 23).
+func TestUnixSocketThroughDev(t *testing.T) {
+	if !connectGuardable() {
+		t.Skip("Yama's ptrace_scope keeps the helper from standing behind connect here: the command makes no UNIX socket but pairs")
+	}
+	for _, network := range []bool{false, true} {
+		sb, _, p := dirs(t)
+		p.Network = network
+		cmd := exec.Command(testBinary(t))
+		cmd.Dir = sb
+		cmd.Env = append(os.Environ(), unixThroughDevEnv+"=1")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		assert.NoError(t, Run(cmd, p), "network %v: %s", network, out.String())
 	}
 }
 
