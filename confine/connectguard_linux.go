@@ -190,6 +190,13 @@ func (g *connectGuard) serve() {
 				g.send(seccompNotifResp{ID: n.ID, Flags: unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE})
 				continue
 			}
+			if n.Nr == unix.SYS_SETSOCKOPT {
+				// It never blocks but on the command's own memory
+				// (which only stalls the command): answered here, it
+				// costs no hand-over to another thread.
+				g.answer(n)
+				continue
+			}
 			select {
 			case busy <- struct{}{}:
 				go func() {
