@@ -52,6 +52,13 @@ import (
 // which name their path on each send, never reach this far: the
 // system-call filter makes no AF_UNIX datagram socket, with or without
 // Network (unixsockets_linux.go).
+//
+// With Network the same filter hands setsockopt(SOL_SOCKET, SO_REUSEADDR)
+// to the helper, which sets the option on its copy of the socket when the
+// socket's type allows it (addressreuse_linux.go). A path the command
+// connects to through /proc/self, /proc/thread-self or the view's links
+// to them (/dev/fd/N, /dev/stdin, /dev/stdout, /dev/stderr) names the
+// command's thread's descriptors, not the helper's (threadPath).
 
 // connectGuardable reports whether the helper can stand behind the
 // command's connect calls: it must copy the command's socket and read its
@@ -124,7 +131,8 @@ func installConnectFilter(r addressReuse) (int, error) {
 	return int(fd), nil
 }
 
-// connectGuard answers the connect calls of the command's processes.
+// connectGuard answers the connect calls of the command's processes, and
+// with Network their setsockopt(SO_REUSEADDR) calls.
 type connectGuard struct {
 	listener int
 	writable []string // where sockets the command may reach lie, in the view

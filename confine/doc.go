@@ -33,7 +33,9 @@
 //     homes.go finds the user's homes and the places a sandbox may not
 //     be;
 //   - seccomp_linux.go builds the system-call filter, with
-//     unixsockets_linux.go's limits on AF_UNIX sockets; landlock_linux.go
+//     unixsockets_linux.go's limits on AF_UNIX sockets, netlink_linux.go's
+//     on netlink sockets and addressreuse_linux.go's on sharing an
+//     address of the machine's network (with Network); landlock_linux.go
 //     the Landlock rulesets; connectguard_linux.go stands behind the
 //     command's connect calls;
 //   - helper_linux.go is the sandbox's first process (which adds
@@ -77,7 +79,18 @@
 //   - A network namespace with only a loopback interface, unless Network:
 //     servers the command starts on 127.0.0.1 or ::1 work for its own
 //     clients, on any port; nothing outside is reachable, the machine's
-//     loopback and abstract UNIX sockets and netlink included.
+//     loopback and abstract UNIX sockets and netlink included. With
+//     Network the command shares the machine's namespace, and what lets
+//     two sockets share an address is kept from it (addressreuse_linux.go):
+//     SO_REUSEPORT and the programs that steer a reuseport group
+//     (SO_ATTACH_REUSEPORT_CBPF, SO_ATTACH_REUSEPORT_EBPF) fail with EPERM,
+//     since they would put the command's socket in an outside server's
+//     group and hand it that server's connections; SO_REUSEADDR, which Go,
+//     node and Python set on every TCP listener, goes to the helper, which
+//     sets it on its own copy of the socket for stream and seqpacket
+//     sockets and refuses it (EPERM) for datagram sockets, where the
+//     socket bound last would get every datagram meant for an outside UDP
+//     server bound with it.
 //   - PID, IPC, UTS and cgroup namespaces: the command sees and signals
 //     only its own processes (and cannot prlimit or ptrace others, or read
 //     their /proc); System V IPC and POSIX message queues are its own.
@@ -93,8 +106,11 @@
 //     the command's Landlock domain connects them, so that Landlock's
 //     scope applies), and fails with EACCES elsewhere, so an outside
 //     program's socket bound, renamed or bound by a relative name after
-//     the start is out of reach too. AF_UNIX datagram sockets, which name
-//     a path on each send, are not made (EACCES), with Network too.
+//     the start is out of reach too. /proc/self and /proc/thread-self at
+//     the start of a path, and the view's links to them (/dev/fd/N,
+//     /dev/stdin, /dev/stdout, /dev/stderr), name the command's thread.
+//     AF_UNIX datagram sockets, which name a path on each send, are not
+//     made (EACCES), with Network too.
 //   - A Landlock domain that allows writing only beneath the writable
 //     places, entered by a helper step inside the view (Landlock forbids
 //     the mounts bubblewrap makes, so it comes after them): it covers what
@@ -139,7 +155,11 @@
 //     kernel keyring, which no namespace separates, sockets of families
 //     the network namespace does not separate (AF_VSOCK reaches a virtual
 //     machine's host; only UNIX, INET, INET6, NETLINK, PACKET and ALG are
-//     made), prlimit on another process (the helper's limits would let the
+//     made), netlink sockets of other protocols than those that talk to
+//     the kernel alone (ROUTE, SOCK_DIAG, GENERIC, KOBJECT_UEVENT:
+//     NETLINK_USERSOCK's ports, like abstract names, are the namespace's,
+//     and any process may send to any other's; EPROTONOSUPPORT, with or
+//     without Network), prlimit on another process (the helper's limits would let the
 //     command end it when it chose), io_uring, the ioctls that snapshot a
 //     btrfs or bcachefs subvolume (a snapshot the command makes in the
 //     sandbox of a subvolume it owns, the home or /, would copy the hidden
@@ -246,10 +266,12 @@
 //     Network too. A socket an outside program binds inside the writable
 //     places after the start is the one exception: the command may reach
 //     it. The helper looks the path up: /proc/self and /proc/thread-self
-//     at its start name the command's thread, but reached through a
-//     symbolic link they name the helper, so such a connect fails. The
-//     peer of a connection the
-//     helper made is the helper (SO_PEERCRED gives its PID, 1). With
+//     at its start, or through the view's /dev/fd, /dev/stdin, /dev/stdout
+//     and /dev/stderr, name the command's thread, but reached through a
+//     symbolic link of the command's they name the helper, so such a
+//     connect fails. The peer of a connection the helper made is the
+//     helper (SO_PEERCRED gives its PID, 1): a server of the command's own
+//     that checks its client's PID sees 1, not the client. With
 //     Network, the connects to abstract names are made by one thread,
 //     one at a time (one that blocks, on a server whose backlog is full,
 //     holds the next), and from the domain the command started in: a
@@ -260,6 +282,32 @@
 //     service's well-known name while the service is not running, an X
 //     display's when no X server is) reaches the command; Landlock scopes
 //     connecting, not binding.
+//   - With Network, free addresses of the machine: a loopback port no one
+//     listens on (a service's port while it is stopped or restarting), or
+//     the same port on the other loopback address (::1 while an outside
+//     server listens on 127.0.0.1 only, or the other way round: a client
+//     of "localhost" may try either first), or another address of
+//     127.0.0.0/8, can be bound by the command, whose server then answers
+//     outside clients that come to it, as an abstract name can. An address
+//     an outside server holds cannot be shared (no SO_REUSEPORT, no
+//     SO_REUSEADDR on a datagram socket; on a stream socket SO_REUSEADDR
+//     shares no listening address). A program of the command's own that
+//     shares a UDP address (a multicast listener, Go's
+//     ListenMulticastUDP, mDNS, which set SO_REUSEADDR or SO_REUSEPORT on
+//     datagram sockets) fails with EPERM with Network. Where the helper
+//     cannot stand behind the command's calls (Yama's ptrace_scope 2 or
+//     3), SO_REUSEADDR returns 0 with Network and is not set, so that
+//     servers start: a TCP server restarted on a port whose connections
+//     wait out TIME_WAIT fails with EADDRINUSE there.
+//   - Netlink, with the protocols the command may use (ROUTE, SOCK_DIAG,
+//     GENERIC, KOBJECT_UEVENT): the kernel lets a process without
+//     CAP_NET_ADMIN over the network namespace send to no port but the
+//     kernel's and to no multicast group, so neither the command nor an
+//     unprivileged outside program reaches the other's port; with Network
+//     the command reads what the kernel tells every process of the
+//     machine (interfaces, routes, sockets as ss(8) lists them, device
+//     events) and what a privileged outside program (udevd's monitor
+//     messages) multicasts to anyone who listens.
 //   - The user's terminal while the command runs: its settings (stty) are
 //     put back when the sandbox ends, not before, and input typed ahead
 //     that the command discarded (TCFLSH) is lost. A stopped

@@ -71,7 +71,8 @@ type helperSpec struct {
 	Lifeline  int      `json:"lifeline"`  // descriptor: reaches its end when bubblewrap is gone
 	LifelineW int      `json:"lifelineW"` // descriptor: the lifeline's write end, closed at once
 	// GuardConnect puts the command's connect calls behind the helper
-	// (see connectguard_linux.go).
+	// (see connectguard_linux.go), and with Network its SO_REUSEADDR
+	// (addressreuse_linux.go).
 	GuardConnect bool `json:"guardConnect"`
 	// Network says the command shares the machine's network namespace:
 	// abstract UNIX names are then the machine's, and the guard connects

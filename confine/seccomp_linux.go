@@ -51,9 +51,16 @@ func auditArch() uint32 {
 //     ones that Landlock scopes), AF_INET, AF_INET6, AF_NETLINK, AF_PACKET
 //     and AF_ALG (the kernel's ciphers) are made; AF_VSOCK, for one,
 //     shares the virtual machine's port space and reaches its host;
-//   - without Network, AF_UNIX sockets are limited as unixSockets says
-//     (see unixsockets_linux.go): no datagram socket, and where the helper
-//     cannot stand behind connect, no socket but a connected pair;
+//   - with or without Network, AF_UNIX sockets are limited as unixSockets
+//     says (see unixsockets_linux.go): no datagram socket, and where the
+//     helper cannot stand behind connect, no socket but a connected pair;
+//   - netlink sockets of other protocols than those that talk to the
+//     kernel alone fail with EPROTONOSUPPORT (see netlink_linux.go);
+//   - with Network, the options that share an address of the machine's
+//     network are limited as addressReuse says (see
+//     addressreuse_linux.go): SO_REUSEPORT and its steering programs fail
+//     with EPERM; SO_REUSEADDR is left to the connect filter, which hands
+//     it to the helper, or, where there is none, returns 0 unset;
 //   - prlimit64 on another process than the caller fails with EPERM: the
 //     pid namespace leaves only the sandbox's own processes in reach, but
 //     among them is its first process, the helper, whose CPU time or
