@@ -71,10 +71,11 @@ import (
 // not prevented (the index must stay writable for git add); see "What is
 // not enforced" in package confine.
 //
-// Matches below the top are found by a walk of the sandbox's directories,
-// three levels deep and 256 directories at most, that skips dependency and
-// build directories (node_modules, vendor, target, ...): it runs before
-// every command. Git directories deeper than that (a repository, or a
+// Matches below the top are found by a walk of every directory of the
+// sandbox down to three levels, that skips dependency and build
+// directories (node_modules, vendor, target, ...): it runs before every
+// command; a pattern with a wildcard and a slash is followed from the top
+// however deep it goes (.vagrant/machines/*/*/private_key). Git directories deeper than that (a repository, or a
 // directory turned into a git directory, anywhere) are found after the
 // run by a scan of every directory, which moves aside what git would obey
 // in them (configuration, hooks, redirections, legacy remotes) when it
@@ -799,9 +800,22 @@ func commonDir(gitdir string) string {
 	return filepath.Clean(cd)
 }
 
-// The walk below the top is bounded, since it runs before every confined
-// command: it reads directories down to walkDepth levels below the top,
-// at most walkDirs of them, breadth first, skipping walkSkip.
+// The walk below the top is bounded by depth, since it runs before every
+// confined command: it reads every directory down to walkDepth levels
+// below the top, breadth first, skipping walkSkip. It has no bound on the
+// number of directories it reads: the command can make directories at no
+// cost, and any order a count could stop in is one it could fill with
+// its own (300 empty ones sorted before apps/, and apps/web/.env went
+// unseen by the next run). Its answer depends on the sandbox's depth
+// alone. The price is a read of each of those directories (a few
+// microseconds each; the deep scan reads every directory of the sandbox
+// twice anyway, see confinedeep.go): a monorepo with 5,000 directories
+// within three levels, dependency and build directories not counted,
+// pays some 15 ms more per confined run than one with 256.
+//
+// walkDirs bounds the searches that look only for repositories outside
+// the walk (in skipped directories, see repositoriesIn) and the walk of
+// an enclosing work tree's top (hideTopSecrets).
 const (
 	walkDepth = 3
 	walkDirs  = 256
@@ -809,10 +823,11 @@ const (
 
 // changedSince reports whether the directory dir was made, renamed or
 // changed (its change time) since c.since, when set: the quarantine's
-// walk does not count those in walkDirs, so that a command cannot use
-// up the walk with directories of its making (or old ones it moved
-// ahead) and hide what it left behind them. Directories it did not touch
-// are counted as before the run, in the same order.
+// search for repositories in skipped directories does not count those in
+// walkDirs, so that a command cannot use up the search with directories of
+// its making (or old ones it moved ahead) and hide what it left behind
+// them. Directories it did not touch are counted as before the run, in the
+// same order.
 func (c *confinePaths) changedSince(dir string) bool {
 	if c.since == 0 {
 		return false
@@ -835,20 +850,18 @@ var walkSkip = sync.OnceValue(func() map[string]bool {
 })
 
 // walk adds the existing matches below the top (and the top's glob
-// matches), and nested repositories.
+// matches, see anchoredMatches), and nested repositories.
 func (c *confinePaths) walk() {
 	git := c.gitWriteProtected()
 	type dir struct {
 		abs, rel string
 		depth    int
 	}
+	c.anchoredMatches()
 	queue := []dir{{c.sandbox, "", 0}}
-	for read := 0; len(queue) > 0 && read < walkDirs; {
+	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		if !c.changedSince(d.abs) {
-			read++
-		}
 		entries, err := c.readDir(d.abs)
 		if err != nil {
 			continue
