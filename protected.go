@@ -216,8 +216,9 @@ func WithProtectedPaths(ps ...ProtectedPath) Option {
 	}
 }
 
-// compileProtected compiles ps, or names the first malformed one in an
-// error matching ErrInvalidConfig.
+// compileProtected compiles ps, each read-protected pattern followed by
+// the patterns of the copies editors keep of its files (editorCopies), or
+// names the first malformed one in an error matching ErrInvalidConfig.
 func compileProtected(ps []ProtectedPath) ([]classify.Protected, error) {
 	out := make([]classify.Protected, 0, len(ps))
 	for i, p := range ps {
@@ -229,6 +230,11 @@ func compileProtected(ps []ProtectedPath) ([]classify.Protected, error) {
 			return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q): %v", i, p.Pattern, err)
 		}
 		out = append(out, r)
+		for _, c := range editorCopies(p) {
+			if r, err := classify.CompileProtected(c.Pattern, c.Read, c.Write); err == nil {
+				out = append(out, r)
+			}
+		}
 	}
 	return out, nil
 }

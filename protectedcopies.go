@@ -1,0 +1,33 @@
+package sandboxauth
+
+import "strings"
+
+// editorCopies returns, for a read-protected pattern naming files, the
+// patterns of the copies that editors keep of such a file beside it,
+// read-protected too: the secrets are in them as in the file. They are
+// the backup of Emacs, Vim with backup set, nano -B, gedit and Kate
+// (NAME~), Emacs's numbered backups (NAME.~1~) and auto-save file
+// (#NAME#), and Vim's swap files (.NAME.swp, .swo, ...; NAME.swp for a
+// name that begins with a dot, as .env.swp). A pattern for a directory
+// (a trailing slash) has none: what lies below it is protected already.
+func editorCopies(p ProtectedPath) []ProtectedPath {
+	if !p.Read || p.Pattern == "" || strings.HasSuffix(p.Pattern, "/") {
+		return nil
+	}
+	dir, last := "", p.Pattern
+	if i := strings.LastIndexByte(p.Pattern, '/'); i >= 0 {
+		dir, last = p.Pattern[:i+1], p.Pattern[i+1:]
+	}
+	if last == "" || last == "**" {
+		return nil
+	}
+	swap := "." + last + ".sw?"
+	if strings.HasPrefix(last, ".") {
+		swap = last + ".sw?"
+	}
+	out := make([]ProtectedPath, 0, 4)
+	for _, name := range []string{last + "~", last + ".~*~", "#" + last + "#", swap} {
+		out = append(out, ProtectedPath{Pattern: dir + name, Read: true})
+	}
+	return out
+}
