@@ -166,6 +166,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	c.top()
 	c.enclosingWorkTree()
 	c.walk()
+	c.yarnNamedFiles()
 	c.nestedGitlinks()
 	if c.indexUnknown {
 		c.deepRepositories()
@@ -600,7 +601,7 @@ func (c *confinePaths) gitWriteProtected() bool {
 func (c *confinePaths) top() {
 	for i := range c.rules {
 		r := &c.rules[i]
-		rel, literal := r.AtTop()
+		rel, literal := topPath(r)
 		if !literal || rel == ".git" || strings.HasPrefix(rel, ".git/") {
 			continue
 		}
@@ -637,6 +638,19 @@ func (c *confinePaths) top() {
 		// must not gain steps.
 		c.sequencer(filepath.Join(c.sandbox, ".git"))
 	}
+}
+
+// topPath is classify.Protected.AtTop with the pattern's own letter
+// case: the name a program opens (.Rprofile), which a placeholder must
+// take on a file system that tells cases apart; AtTop's lower-cased form
+// would put .rprofile beside it and leave the name free.
+func topPath(r *classify.Protected) (rel string, literal bool) {
+	rel, literal = r.AtTop()
+	given := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(r.Pattern), "**/"), "/")
+	if strings.EqualFold(given, rel) {
+		rel = given
+	}
+	return rel, literal
 }
 
 // readAsNothing reports whether the file rel, a protected path at the top,
