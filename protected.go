@@ -38,14 +38,24 @@ type ProtectedPath struct {
 //     commondir or alternates make later git commands run programs;
 //   - reads and writes of the project's secrets at any depth: .env and
 //     .env.* files; direnv's .envrc, which also runs as shell code in the
-//     user's shell; npm's .npmrc, which carries registry tokens (a
+//     user's shell, and the personal files it sources (.envrc.local,
+//     .envrc.*); R's .Renviron, read by every R started in the directory
+//     (and able to name any file as its profile); npm's .npmrc, which carries registry tokens (a
 //     confined command sees it empty: npm then uses its defaults, and so
 //     do the pnpm versions that read their settings from it; yarn's
 //     .yarnrc.yml stays readable, since yarn cannot work without its
 //     nodeLinker and yarnPath, so its tokens belong in the environment,
 //     npmAuthToken: "${NPM_TOKEN}"); and reads only of wrangler's
-//     .dev.vars and .dev.vars.*, and Rails' config/master.key and
-//     config/credentials/*.key (the keys of its encrypted credentials);
+//     .dev.vars and .dev.vars.*, Rails' config/master.key and
+//     config/credentials/*.key (the keys of its encrypted credentials),
+//     Streamlit's .streamlit/secrets.toml, dynaconf's .secrets.*, Azure
+//     Functions' local.settings.json, R's history (.Rhistory), Terraform's
+//     state and variables (*.tfstate, *.tfstate.*, *.tfvars,
+//     *.tfvars.json: a confined terraform cannot read its local state)
+//     and the SSH keys of Vagrant's machines
+//     (.vagrant/machines/*/*/private_key); a read-protected pattern also
+//     protects the copies editors keep of its files (NAME~, NAME.~N~,
+//     #NAME#, Vim's swap files; see compileProtected);
 //   - writes to configuration that makes other programs run code or grant
 //     permissions without asking anybody again: editor and IDE settings
 //     (.vscode/, .idea/, .zed/, *.code-workspace: tasks run on opening,
@@ -54,9 +64,13 @@ type ProtectedPath struct {
 //     settings (.claude/, .cursor/, .gemini/, .codex/, .github/hooks/,
 //     .mcp.json, and those of opencode, aider, Qwen Code, Kiro, Amazon Q,
 //     Roo, Continue, Crush, Kilo Code (.kilocode/, .kilo/, kilo.json and
-//     kilo.jsonc), Windsurf (.windsurf/), Cline (.cline/, .clinerules/)
-//     and Factory's Droid (.factory/): hooks, MCP servers, permission
-//     lists, lint commands), other version control systems' settings
+//     kilo.jsonc), Windsurf (.windsurf/), Cline (.cline/, .clinerules/),
+//     Factory's Droid (.factory/) and Amp (.amp/), and opencode's
+//     opencode.jsonc: hooks, MCP servers, permission
+//     lists, lint commands), the files interpreters and debuggers run
+//     from the directory they start in (R's .Rprofile, which an editor's
+//     R session runs on opening the project; pdb's .pdbrc and .pdbrc.py,
+//     the Perl debugger's .perldb), other version control systems' settings
 //     (.hg/hgrc, .jj/repo/config.toml: hooks, pagers) and sandboxauth's
 //     own project policy (.sandboxauth.json), so that an agent cannot
 //     switch its guard off, git hook directories and what commit-time
@@ -75,8 +89,11 @@ type ProtectedPath struct {
 //     `cargo metadata` would run), and the files that choose which
 //     toolchain a version manager's shim runs (rust-toolchain and
 //     rust-toolchain.toml, whose path names a directory of programs;
-//     .python-version, .tool-versions, mise.toml and its variants, whose
-//     settings can run scripts, .NET's global.json, whose sdk paths choose
+//     .python-version, .tool-versions, mise's settings in all its names
+//     and places (mise.toml, .mise.toml, their .local and per-environment
+//     forms mise.ENV.toml, .mise/*.toml, mise/config*.toml,
+//     .config/mise.toml, .config/mise/*.toml, .config/mise/conf.d/*.toml),
+//     whose hooks and env sources run scripts, .NET's global.json, whose sdk paths choose
 //     the SDK that runs), and the package managers' settings that name a
 //     program they load or run on every command, --ignore-scripts or not
 //     (.yarnrc.yml and .yarnrc, whose yarnPath runs a file; pnpm's
@@ -86,10 +103,17 @@ type ProtectedPath struct {
 //     before every bun run and bun test). All of them match at any depth.
 //
 // Wildcard patterns (kilo.json*, .lefthook*/, .lintstagedrc*,
-// .dev.vars.*) cost a confined run nothing until a match exists, and a new
-// match is moved aside when the run ends; each literal write-protected
-// one that does not exist at the top of the sandbox costs a placeholder
-// mount in every confined run (see ProtectConfinement).
+// .dev.vars.*, opencode.json*, .pdbrc*, mise.*.toml) cost a confined run
+// nothing until a match exists, and a new match is moved aside when the
+// run ends; each literal write-protected one that does not exist at the
+// top of the sandbox costs a placeholder mount (about 0.25 ms) in every
+// confined run (see ProtectConfinement). A name is literal when what it
+// holds is run or read by a program the user's editor, shell or agent
+// starts on its own while the command may still run (.Rprofile and
+// .Renviron by an editor's R session, .envrc.local by direnv at the
+// shell's next prompt, .amp/ by the agent); a debugger's file or a
+// further settings name of a tool the user starts by hand is a wildcard,
+// moved aside when the run ends.
 //
 // The slice is new on each call; callers may change it and pass it to
 // WithProtectedPaths.
