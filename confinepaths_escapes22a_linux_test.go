@@ -15,7 +15,12 @@ import (
 // obey later, unconfined, and project secrets under other names. Each
 // payload was run with `sandboxauth run --sandbox SB -- ./p.sh`, as root
 // and as an unprivileged user (sbtest), and the user's later command run
-// by hand in SB afterwards.
+// by hand in SB afterwards. They are regression tests now: the names are
+// protected (protected.go), the walk reads every directory within its
+// depth (confinepaths.go), and what a kept yarn settings file names is
+// read-only (confineyarnsettings.go). The module shadows and the
+// activation scripts of the same round are limits (README, "Not
+// enforced").
 
 // later22a runs name with args unconfined in dir, as the user does later,
 // and returns its output.
@@ -105,8 +110,8 @@ func TestEscape22aPdbrc(t *testing.T) {
 //	         mkdir -p .mise && printf '[hooks]\nenter = "touch ~/v/pwned"\n' > .mise/config.toml
 //
 // Verified with sandboxauth run as root and as sbtest: every file below
-// was written and left in place (neither tool is installed here: the
-// test asserts only that the file does not stay).
+// was written and left in place (neither tool is installed on the test
+// machines: the test asserts only that the file does not stay).
 func TestEscape22aToolSettingsOtherNames(t *testing.T) {
 	sb := escapeSandbox(t)
 	files := map[string]string{
@@ -198,9 +203,9 @@ func TestEscape22aEditorBackupsOfProjectSecrets(t *testing.T) {
 }
 
 // TestEscape22aWalkBudgetExhaustedByCommand: read-protected files below
-// the top are found by the bounded walk (three levels, 256 directories),
-// and README lists a .env "deeper than the walk reaches" as not enforced.
-// But the budget is the command's to spend: one run leaves 300 empty
+// the top were found by a walk bounded to three levels and 256
+// directories, and README lists a .env "deeper than the walk reaches" as
+// not enforced. But the count was the command's to spend: one run leaves 300 empty
 // directories (under .z/, sorted before the project's own), and from the
 // next run on the walk stops before apps/web/.env, two levels down, the
 // usual place of a monorepo's secrets: it is no longer hidden.
@@ -208,7 +213,8 @@ func TestEscape22aEditorBackupsOfProjectSecrets(t *testing.T) {
 //	run 1 and 2: for i in $(seq 300); do mkdir -p .z/$i; done; cat apps/web/.env
 //
 // Verified with sandboxauth run as root and as sbtest: run 1 "Permission
-// denied", run 2 printed the secret.
+// denied", run 2 printed the secret. The walk has no count any more (see
+// TestProtect22WalkIgnoresWhatTheCommandMakes for other shapes).
 func TestEscape22aWalkBudgetExhaustedByCommand(t *testing.T) {
 	sb := escapeSandbox(t)
 	write15(t, filepath.Join(sb, "apps", "web", ".env"), "API_KEY=MONOREPOENVSECRET22\n", 0o600)
@@ -243,9 +249,10 @@ func TestEscape22aPerlDebuggerRc(t *testing.T) {
 // command of the project runs instead of yarn (round 2). In a Yarn 2+
 // project that file exists and is committed (.yarn/releases/yarn-X.cjs,
 // what `yarn set version` writes): the setting is kept, the program it
-// names is not. The command rewrites the release; the user's next `yarn`
-// in the project, `yarn --version` included, runs it unconfined (round 2
-// noted this in a comment; nothing tests or prevents it).
+// names was not. The command rewrote the release; the user's next `yarn`
+// in the project, `yarn --version` included, ran it unconfined (see
+// TestProtect22YarnNamedFiles for the plugins, yarn 1's yarn-path and
+// settings not understood).
 //
 //	before:  .yarnrc.yml: yarnPath: .yarn/releases/yarn-4.5.0.cjs (committed)
 //	payload: echo 'require("fs").writeFileSync("~/v/pwned","x")' > .yarn/releases/yarn-4.5.0.cjs
