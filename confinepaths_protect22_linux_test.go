@@ -59,7 +59,8 @@ func TestProtect22YarnNamedFiles(t *testing.T) {
 		{"below the top", map[string]string{"apps/web/.yarnrc.yml": "yarnPath: ../../tools/y.cjs\n", "tools/y.cjs": "x"}, nil, "tools/y.cjs", "tools/z.cjs"},
 		{"missing", map[string]string{".yarnrc.yml": "yarnPath: .yarn/releases/y.cjs\n", ".yarn/releases/other.cjs": "x"}, nil, ".yarn/releases/y.cjs", ".yarn/releases/z.cjs"},
 		{"yarn 1", map[string]string{".yarnrc": "yarn-path \"bin/yarn.js\"\n", "bin/yarn.js": "x"}, nil, "bin/yarn.js", "bin/other.js"},
-		{"through a link", map[string]string{".yarnrc.yml": "yarnPath: rel/y.cjs\n", "real/y.cjs": "x"}, map[string]string{"rel": "real"}, "real/y.cjs", ""},
+		{"through a link", map[string]string{".yarnrc.yml": "yarnPath: tools/rel/y.cjs\n", "real/y.cjs": "x", "tools/a": "x"}, map[string]string{"tools/rel": "../real"}, "real/y.cjs", "real/other.cjs"},
+		{"repointing the link", map[string]string{".yarnrc.yml": "yarnPath: tools/rel/y.cjs\n", "real/y.cjs": "x", "evil/y.cjs": "x", "tools/a": "x"}, map[string]string{"tools/rel": "../real"}, "tools/new", "evil/y.cjs"},
 		{"not understood below the top", map[string]string{"apps/web/.yarnrc.yml": "{yarnPath: y.cjs}\n", "apps/web/y.cjs": "x"}, nil, "apps/web/y.cjs", "apps/other.txt"},
 	}
 	for _, c := range cases {

@@ -31,7 +31,7 @@ import (
 // is then kept read-only whole, and the person fixes it by writing the
 // file in block style. A path reached through a symbolic link in the
 // sandbox is kept by the directory holding the link, which the command
-// cannot repoint.
+// then cannot repoint, and by the file the link leads to.
 
 // errYarnSettings says that a yarn settings file is not understood.
 var errYarnSettings = errors.New("yarn settings not understood")
@@ -73,8 +73,15 @@ func (c *confinePaths) yarnNamedFiles() {
 
 // keepNamed keeps the file p read-only when it lies in the sandbox: p
 // itself, or, when a symbolic link lies on its way, the directory that
-// holds the first link.
+// holds the first link (which the command could repoint) and the file the
+// links lead to. A link at the top makes the sandbox itself read-only,
+// which confinement refuses: the run fails closed.
 func (c *confinePaths) keepNamed(p string) {
+	c.keepNamedDepth(p, 0)
+}
+
+// keepNamedDepth is keepNamed, depth links followed so far.
+func (c *confinePaths) keepNamedDepth(p string, depth int) {
 	if !pathres.Within(c.sandbox, p) || p == c.sandbox {
 		return
 	}
@@ -91,6 +98,9 @@ func (c *confinePaths) keepNamed(p string) {
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
 			c.readOnly(at)
+			if real, err := pathres.Resolve(p); err == nil && real != p && depth < 8 {
+				c.keepNamedDepth(real, depth+1)
+			}
 			return
 		}
 		at = next
