@@ -118,12 +118,20 @@ func (r *Protected) matchAt(elems []string) bool {
 	if len(elems) < len(r.elems) || (len(elems) > len(r.elems) && !r.subtree) {
 		return false
 	}
+	last := len(r.elems) - 1
 	for i, pe := range r.elems {
 		if r.literal[i] {
 			if pe != elems[i] {
 				return false
 			}
-		} else if ok, _ := path.Match(pe, elems[i]); !ok {
+			continue
+		}
+		// The cheap test of MatchesLastLower first: most names fail it,
+		// and path.Match costs far more.
+		if i == last && (!strings.HasPrefix(elems[i], r.lastPrefix) || !strings.HasSuffix(elems[i], r.lastSuffix)) {
+			return false
+		}
+		if ok, _ := path.Match(pe, elems[i]); !ok {
 			return false
 		}
 	}
