@@ -174,6 +174,10 @@ func TestProtectedPathMatch(t *testing.T) {
 		{"config/#master.key#", true, false},
 		{"config/.master.key.swp", true, false},
 		{".dev.vars~", true, false},
+		{".npmrc.bak", true, false},
+		{"config/master.key.orig", true, false},
+		{"terraform.tfvars.bak", true, false},
+		{"main.go.bak", false, false},
 		{"main.go~", false, false},
 		{"#main.go#", false, false},
 	}

@@ -7,8 +7,9 @@ import "strings"
 // read-protected too: the secrets are in them as in the file. They are
 // the backup of Emacs, Vim with backup set, nano -B, gedit and Kate
 // (NAME~), Emacs's numbered backups (NAME.~1~) and auto-save file
-// (#NAME#), and Vim's swap files (.NAME.swp, .swo, ...; NAME.swp for a
-// name that begins with a dot, as .env.swp). A pattern for a directory
+// (#NAME#), Vim's swap files (.NAME.swp, .swo, ...; NAME.swp for a name
+// that begins with a dot, as .env.swp), and the copies other editors,
+// merge tools and patch leave (NAME.bak, NAME.orig). A pattern for a directory
 // (a trailing slash) has none: what lies below it is protected already.
 func editorCopies(p ProtectedPath) []ProtectedPath {
 	if !p.Read || p.Pattern == "" || strings.HasSuffix(p.Pattern, "/") {
@@ -25,8 +26,8 @@ func editorCopies(p ProtectedPath) []ProtectedPath {
 	if strings.HasPrefix(last, ".") {
 		swap = last + ".sw?"
 	}
-	out := make([]ProtectedPath, 0, 4)
-	for _, name := range []string{last + "~", last + ".~*~", "#" + last + "#", swap} {
+	out := make([]ProtectedPath, 0, 6)
+	for _, name := range []string{last + "~", last + ".~*~", "#" + last + "#", swap, last + ".bak", last + ".orig"} {
 		out = append(out, ProtectedPath{Pattern: dir + name, Read: true})
 	}
 	return out

@@ -104,6 +104,11 @@ func (r *Protected) matchElems(elems []string) bool {
 	if !r.anyDepth {
 		return r.matchAt(elems)
 	}
+	if !r.subtree {
+		// Only the path's last len(r.elems) elements can match.
+		i := len(elems) - len(r.elems)
+		return i >= 0 && r.matchAt(elems[i:])
+	}
 	for i := range elems {
 		if r.matchAt(elems[i:]) {
 			return true
