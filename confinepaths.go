@@ -176,6 +176,15 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 		c.globalGitConfig()
 	}
 	c.gitExcludePlaceholders()
+	if group != nil && confine.CheckSandbox(p) != nil {
+		// The policy as the walk made it is one confinement refuses (an
+		// unreadable .yarnrc.yml at the top makes the sandbox read-only):
+		// no command runs, so the run neither begins the group nor joins
+		// it, or its baseline would stay behind and a later run would
+		// judge the user's own changes against it.
+		group.unlock()
+		group = nil
+	}
 	was := base
 	if was == nil {
 		was = c.baseline(since)

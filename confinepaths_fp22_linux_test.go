@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,4 +42,28 @@ func TestFPGoBuildInGitRepository(t *testing.T) {
 	assert.Contains(t, out.String(), "no .hg", "the command made a Mercurial directory, whose hgrc would run later")
 	_, err := os.Lstat(filepath.Join(sb, ".hg"))
 	assert.True(t, os.IsNotExist(err), "the placeholder outlived the run")
+}
+
+// TestRefusedRunLeavesNoBaseline: a run that confinement refuses (here a
+// .yarnrc.yml it cannot read makes the whole sandbox read-only) began its
+// sandbox's group of runs and left the group's baseline behind; the next
+// run judged against it and moved aside the .yarnrc.yml the user had
+// rewritten meanwhile.
+func TestRefusedRunLeavesNoBaseline(t *testing.T) {
+	sb := escapeSandbox(t)
+	yarnrc := filepath.Join(sb, ".yarnrc.yml")
+	require.NoError(t, os.WriteFile(yarnrc, []byte("{yarnPath: .yarn/releases/yarn.cjs}\n"), 0o644))
+	err := confine.Run(shIn(sb, "true"), protectedPolicy(t, sb))
+	require.ErrorIs(t, err, confine.ErrUnsafePolicy, "a .yarnrc.yml in flow style is not read, and the sandbox is kept read-only whole")
+
+	const fixed = "yarnPath: .yarn/releases/yarn.cjs\n"
+	require.NoError(t, os.WriteFile(yarnrc, []byte(fixed), 0o644)) // the user's own edit
+	time.Sleep(200 * time.Millisecond)                             // well after the refused run
+	out := &strings.Builder{}
+	cmd := shIn(sb, "true")
+	cmd.Stdout, cmd.Stderr = out, out
+	require.NoError(t, confine.Run(cmd, protectedPolicy(t, sb)), "%s", out)
+	b, err := os.ReadFile(yarnrc)
+	require.NoError(t, err, "the user's .yarnrc.yml was moved aside: %v", quarantined(t, sb))
+	assert.Equal(t, fixed, string(b))
 }
