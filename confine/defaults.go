@@ -85,7 +85,9 @@ func CredentialEnv() []string {
 		"AWS_*", "AZURE_CLIENT_SECRET", "GOOGLE_APPLICATION_CREDENTIALS", "GH_*", "GITHUB_TOKEN",
 		"GITLAB_*", "NPM_CONFIG__AUTH*", "NODE_AUTH_TOKEN", "DOCKER_AUTH_CONFIG", "SSH_AUTH_SOCK",
 		"GPG_AGENT_INFO", "VAULT_*", "OP_SESSION_*", "KUBECONFIG", "PGPASSWORD", "MYSQL_PWD",
-		"DATABASE_URL", "REDIS_URL",
+		"DATABASE_URL", "REDIS_URL", "*_PASSPHRASE", "TF_TOKEN_*", "POETRY_PYPI_TOKEN_*",
+		"POETRY_HTTP_BASIC_*", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL",
+		"UV_EXTRA_INDEX_URL", "OCI_CLI_KEY_CONTENT",
 	}
 }
 
@@ -114,10 +116,28 @@ func systemCredentials() []string {
 		"/etc/wireguard", "/etc/openvpn", "/etc/ipsec.secrets", "/etc/ipsec.d/private", "/etc/swanctl/private",
 		"/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets",
 		"/etc/NetworkManager/system-connections", "/etc/wpa_supplicant", "/var/lib/iwd", "/etc/netplan",
-		"/etc/kubernetes", "/etc/rancher", "/var/lib/rancher/k3s/server", "/var/lib/rancher/rke2/server", "/var/lib/kubelet/pki",
+		"/etc/kubernetes", "/etc/rancher", "/var/lib/rancher/k3s/server", "/var/lib/rancher/rke2/server",
 		"/etc/krb5.keytab", "/etc/mysql/debian.cnf", "/etc/postfix/sasl_passwd", "/etc/postfix/sasl_passwd.db",
 		"/etc/gitlab-runner", "/etc/gitlab/gitlab-secrets.json",
 		"/.snapshots", "/home/.snapshots", "/timeshift", "/timeshift-btrfs",
+		// Package repositories' logins, and the keyring pacman signs with.
+		"/etc/apt/auth.conf", "/etc/apt/auth.conf.d", "/etc/pacman.d/gnupg",
+		// Debian's daily copies of the password and group files.
+		"/var/backups",
+		// systemd's credentials: the host key it encrypts them with, and
+		// the stores of the credentials themselves.
+		"/var/lib/systemd/credential.secret", "/etc/credstore", "/etc/credstore.encrypted",
+		// Mesh VPNs' node keys, and the disks' key files.
+		"/var/lib/tailscale", "/var/lib/zerotier-one", "/var/lib/netbird", "/etc/cryptsetup-keys.d",
+		// Containers' settings (the environment each got: every -e
+		// secret), volumes and registry logins; the kubelet's keys and its
+		// pods' mounted secrets; libvirt's secrets.
+		"/var/lib/docker", "/var/lib/containers", "/etc/containers/auth.json", "/etc/docker/key.json",
+		"/var/lib/kubelet", "/etc/libvirt/secrets", "/var/lib/libvirt/secrets",
+		// Web and mail servers' TLS keys kept outside /etc/ssl/private,
+		// and the certificates ACME clients obtained with their keys.
+		"/etc/nginx/ssl", "/etc/nginx/certs", "/etc/apache2/ssl", "/etc/httpd/ssl", "/etc/pki/nginx/private",
+		"/etc/haproxy/certs", "/etc/dovecot/private", "/var/lib/caddy", "/var/lib/acme",
 	}
 	// Host keys of every type (dsa, ed448, ... and whatever comes next),
 	// not only the usual three; their .pub halves are not secret.
@@ -161,7 +181,9 @@ func CredentialPaths(home string) []string {
 // envCredentials returns where the environment (getenv) moves the
 // credentials homeCredentials knows: CARGO_HOME, the XDG base directories,
 // KUBECONFIG's list, GNUPGHOME, DOCKER_CONFIG, AWS's, gh's, gcloud's,
-// Azure's, pass's and npm's variables, HISTFILE. A leading ~/ is the
+// Azure's, pass's and npm's variables, the coding agents' homes
+// (CLAUDE_CONFIG_DIR, CODEX_HOME), Hugging Face's, pip's, poetry's, Helm's,
+// Teleport's, talosctl's, glab's and OCI's, HISTFILE and ZDOTDIR. A leading ~/ is the
 // home's and a relative value is taken from the working directory, as
 // the programs take them. A value that is the root, a home or above one
 // is passed over: hiding it would hide far more than a credential.
@@ -219,6 +241,27 @@ func envCredentials(getenv func(string) string, homes []string) []string {
 			add(filepath.Join(d, v.file))
 		}
 	}
+	// The coding agents' directories: the same entries as in the home.
+	for _, a := range codingAgents() {
+		if d := getenv(a.env); a.env != "" && d != "" {
+			for _, e := range agentEntries(d, a.entries) {
+				add(e)
+			}
+		}
+	}
+	for _, v := range []struct {
+		env   string
+		files []string
+	}{
+		{"HF_HOME", []string{"token", "stored_tokens"}}, {"POETRY_CONFIG_DIR", []string{"auth.toml"}},
+		{"ZDOTDIR", []string{".zsh_history", ".zhistory"}},
+	} {
+		if d := getenv(v.env); d != "" {
+			for _, f := range v.files {
+				add(filepath.Join(d, f))
+			}
+		}
+	}
 	for _, k := range filepath.SplitList(getenv("KUBECONFIG")) {
 		add(k)
 	}
@@ -228,7 +271,9 @@ func envCredentials(getenv func(string) string, homes []string) []string {
 		"npm_config_userconfig", "HISTFILE", "GOOGLE_APPLICATION_CREDENTIALS", "NETRC",
 		"PGPASSFILE", "REGISTRY_AUTH_FILE", "TF_CLI_CONFIG_FILE", "BOTO_CONFIG", "RCLONE_CONFIG",
 		"SOPS_AGE_KEY_FILE", "HF_TOKEN_PATH", "MYSQL_HISTFILE", "PSQL_HISTORY", "NODE_REPL_HISTORY",
-		"MINIKUBE_HOME", "VAULT_CONFIG_PATH", "TERRAFORM_CONFIG",
+		"MINIKUBE_HOME", "VAULT_CONFIG_PATH", "TERRAFORM_CONFIG", "PIP_CONFIG_FILE",
+		"HELM_REGISTRY_CONFIG", "HELM_CONFIG_HOME", "TELEPORT_HOME", "TALOSCONFIG", "GLAB_CONFIG_DIR",
+		"OCI_CLI_CONFIG_FILE", "OCI_CLI_KEY_FILE",
 	} {
 		if v := getenv(name); v != "" {
 			add(v)
@@ -261,7 +306,7 @@ func homeCredentials(home string) []string {
 		".bluemix", ".config/ngrok", ".ngrok2", ".config/gitlab-runner", ".config/sops",
 		".config/age", ".local/share/password-store", ".env", ".config/.env",
 		".config/stripe", ".pulumi", ".sentryclirc", ".kaggle", ".wrangler", ".config/.wrangler",
-		".supabase", ".local/share/com.vercel.cli", ".config/com.vercel.cli", ".local/share/opencode",
+		".supabase", ".local/share/com.vercel.cli", ".config/com.vercel.cli",
 		".config/solana", ".android/adbkey", ".config/fish/fish_variables", ".local/share/atuin",
 		".config/gitlab", ".config/doppler", ".doppler", ".config/infisical",
 		".config/hashicorp", ".circleci/cli.yml", ".travis", ".config/netlify", ".railway",
@@ -276,17 +321,41 @@ func homeCredentials(home string) []string {
 		".config/vpn", ".config/rbw", ".config/Bitwarden CLI", ".config/keybase",
 		".subversion/auth", ".config/pypoetry/auth.toml", ".mc/config.json", ".smbcredentials",
 		".config/filezilla", ".wgetrc", ".curlrc", ".cache/huggingface/stored_tokens",
-		".ollama/id_ed25519", ".config/io.datasette.llm/keys.json", ".codeium/config.json",
-		".local/share/kwalletd", ".claude/settings.json", ".claude/settings.local.json",
+		".codeium/config.json",
+		".local/share/kwalletd",
+		// Package managers' and build tools' logins and tokens.
+		".config/nix/nix.conf", ".config/nix/netrc", ".config/cachix", ".local/share/uv/credentials",
+		".config/pnpm/rc", ".local/share/gem/credentials", ".cabal/config", ".Renviron", ".expo/state.json",
+		// Clusters, clouds and CI.
+		".talos", ".config/argocd", ".rancher", ".cf/config.json", ".aliyun", ".gitlab-runner/config.toml",
+		// .NET's user secrets, kept out of the projects on purpose.
+		".microsoft/usersecrets",
+		// Database and remote-desktop clients: saved logins and histories.
+		".local/share/DBeaverData", ".local/share/remmina", ".config/remmina", ".mongodb", ".dbshell",
+		".cqlsh_history", ".cassandra", ".config/pgcli", ".mycli-history", ".config/litecli",
+		// Desktop API clients, and the editors' servers on remote machines
+		// (their stores of tokens, and their local histories, which keep a
+		// copy of each file saved).
+		".config/Postman", ".config/Insomnia", ".vscode-server/data/User/globalStorage",
+		".vscode-server/data/User/History", ".cursor-server/data/User/globalStorage",
+		".cursor-server/data/User/History", ".windsurf-server/data/User/globalStorage",
+		".windsurf-server/data/User/History", ".config/Code/User/History",
+		// Editors' copies of what they edit kept in a directory of their
+		// own (Vim's and Neovim's swap, undo and backup directories,
+		// Emacs's backups); copies kept beside the file (NAME~, #NAME#,
+		// .NAME.swp) are hidden with it (see backupOf).
+		".local/state/nvim/swap", ".local/state/nvim/undo", ".local/state/nvim/backup",
+		".local/share/nvim/swap", ".vim/swap", ".vim/undo", ".vim/undodir", ".vim/backup",
+		".emacs.d/backups", ".config/emacs/backups",
 		// Snapshots of a home that is a subvolume of its own (snapper's).
 		".snapshots",
 		// Desktop programs' sessions and stores (cookies, tokens, keys).
 		".config/Slack", ".config/discord", ".config/Element", ".config/Signal",
 		".local/share/TelegramDesktop", ".config/Code/User/globalStorage", ".config/JetBrains",
-		// Coding agents' own credentials and sessions.
-		".claude/.credentials.json", ".claude.json", ".codex/auth.json",
-		".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".gemini/.env", ".config/github-copilot",
-		".copilot", ".cursor", ".config/Cursor", ".aider", ".continue",
+		// Coding agents' account files in the home itself (their
+		// directories: see codingAgents), and aider's settings and logs.
+		".claude.json", ".config/Cursor", ".aider.conf.yml", ".aider.chat.history.md",
+		".aider.input.history", ".aider.llm.history",
 		// Browser profiles.
 		".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
 		".config/microsoft-edge", ".config/vivaldi", ".config/opera", "snap/firefox", "snap/chromium",
@@ -297,8 +366,16 @@ func homeCredentials(home string) []string {
 		".sqlite_history", ".irb_history", ".lesshst", ".viminfo", ".local/share/nvim/shada",
 		".local/state/nvim/shada", ".rediscli_history", ".wget-hsts", ".histfile", ".sh_history",
 		".Rhistory", ".julia/logs/repl_history.jl", ".duckdb_history",
+		// Where the XDG layouts and usual set-ups move them (zsh with
+		// ZDOTDIR=~/.config/zsh, bash's "eternal history"), and other
+		// shells' own.
+		".config/zsh/.zsh_history", ".config/zsh/.zhistory", ".local/state/zsh/history",
+		".local/share/zsh/history", ".cache/zsh/history", ".local/state/bash/history",
+		".local/share/bash/history", ".bash_eternal_history", ".config/nushell/history.txt",
+		".config/nushell/history.sqlite3", ".local/share/xonsh", ".local/state/elvish/db.bolt",
+		".elvish/db", ".local/share/powershell/PSReadLine",
 	} {
 		out = append(out, filepath.Join(home, rel))
 	}
-	return out
+	return append(out, agentCredentials(home)...)
 }

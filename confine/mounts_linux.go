@@ -38,6 +38,7 @@ type view struct {
 	hiddenDirs    []string          // shown as empty, read-only directories
 	hiddenFile    []string          // shown as an empty, read-only file (a copy: see shown_linux.go)
 	hiddenMissing []string          // Hidden paths missing at the start, as named (see readRulesFor)
+	hiddenVia     map[string]string // hidden paths that a link inside a hidden directory leads to: the link
 	reads         <-chan *readRules // the reading rules, being worked out (nil: none)
 	closed        []string          // hidden paths closed to the user already, left as they are (closedToUser)
 	pins          []string          // directories inside writable places that cannot be renamed or removed
@@ -71,9 +72,12 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	}
 	v.writable = append(v.writable, bind{sandbox, sandbox})
 
-	// Hidden first: writable entries may not lie beneath them.
+	// Hidden first: writable entries may not lie beneath them. The
+	// copies left beside a hidden path (NAME~, NAME.bak, .NAME.swp) are
+	// hidden with it: the listings that rule out the missing paths show
+	// them.
 	present := newPresence(p.Hidden)
-	for _, h := range p.Hidden {
+	for _, h := range append(slices.Clone(p.Hidden), present.backups(p.Hidden)...) {
 		if present.missing(h) {
 			v.hiddenMissing = append(v.hiddenMissing, h)
 			continue
@@ -87,6 +91,9 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 			v.closed = append(v.closed, real)
 		}
 		if fi.IsDir() {
+			if pathres.Within(real, sandbox) {
+				return v, fmt.Errorf("confine: the sandbox %s lies in the hidden directory %s: the command would not see it; confine a directory outside the hidden ones: %w", sandbox, real, ErrUnsafePolicy)
+			}
 			v.hiddenDirs = append(v.hiddenDirs, real)
 			continue
 		}
@@ -94,6 +101,10 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 			return v, fmt.Errorf("confine: the hidden file %s has %d names (hard links): the command could read it under another; remove the other links (find -samefile): %w", real, st.Nlink, ErrUnsafePolicy)
 		}
 		v.hiddenFile = append(v.hiddenFile, real)
+	}
+	// What the links inside the hidden directories lead to.
+	if err := v.hideLinkTargets(sandbox, homes); err != nil {
+		return v, err
 	}
 	hidden := append(slices.Clone(v.hiddenDirs), v.hiddenFile...)
 
@@ -311,9 +322,13 @@ func (v *view) checkWritable(field, orig, real, sandbox string, homes, hidden []
 		return fmt.Errorf("confine: Policy.%s %q would make the whole file system writable: %w", field, orig, ErrUnsafePolicy)
 	}
 	for _, h := range hidden {
-		if pathres.Within(h, real) || pathres.Within(real, h) {
-			return fmt.Errorf("confine: Policy.%s %q overlaps the hidden path %s: %w", field, orig, h, ErrUnsafePolicy)
+		if !pathres.Within(h, real) && !pathres.Within(real, h) {
+			continue
 		}
+		if link, ok := v.hiddenVia[h]; ok {
+			return fmt.Errorf("confine: Policy.%s %q overlaps %s, which is hidden as what the symbolic link %s inside a hidden directory leads to; move the credential out of %s, or drop the entry: %w", field, orig, h, link, real, ErrUnsafePolicy)
+		}
+		return fmt.Errorf("confine: Policy.%s %q overlaps the hidden path %s: %w", field, orig, h, ErrUnsafePolicy)
 	}
 	return nil
 }

@@ -2,54 +2,65 @@ package confine
 
 import (
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
 
 // presence tells, of many paths, which are certainly missing, with one
-// listing of each directory that holds several of them instead of one
-// lstat per path. DefaultPolicy hides about 190 paths of each home
-// directory (of four homes here, run as root) and nearly all of them are
-// missing: their lstat calls were most of the time spent resolving the
-// view. A path that presence does not rule out is then looked at as
-// before (existing), so the answer is the same; only the calls for the
-// missing ones are saved.
+// listing of each directory that holds some of them instead of one lstat
+// per path. DefaultPolicy hides about 300 paths of each home directory (of
+// four homes here, run as root) and nearly all of them are missing: their
+// lstat calls were most of the time spent resolving the view. A path that
+// presence does not rule out is then looked at as before (existing), so
+// the answer is the same; only the calls for the missing ones are saved.
+// The listings also show the copies left beside the paths (see backups).
 type presence struct {
 	// listed maps a directory to the names in it, or to nil when the
 	// directory does not exist (nor, then, anything beneath it). A
 	// directory not in the map was not listed: its paths are asked about
 	// one by one.
 	listed map[string]map[string]struct{}
+	// unlisted are the directories holding paths that exist, or may, but
+	// could not be listed (no read permission, too many names).
+	unlisted []string
 }
 
-// listThreshold is how many of the paths a directory must hold for it to
-// be listed (a listing costs about four system calls); maxListed is the
-// most names a listing may hold, above which the directory is left to
-// one lstat per path.
-const (
-	listThreshold = 4
-	maxListed     = 4096
-)
+// maxListed is the most names a listing may hold, above which the
+// directory is left to one lstat per path.
+const maxListed = 4096
 
-// newPresence lists the directories that hold at least listThreshold of
-// paths (absolute and clean; others are left alone).
+// newPresence lists the directories that hold paths (absolute and clean;
+// others are left alone), outermost first, passing over those that a
+// listing already made shows missing: of the 300 paths of a home, the
+// home's listing rules out most directories (~/.aws, ~/.kube, ...)
+// without a call of their own.
 func newPresence(paths []string) *presence {
-	count := map[string]int{}
+	var dirs []string
 	for _, p := range paths {
-		if dir, ok := listableParent(p); ok {
-			count[dir]++
+		if dir, ok := listableParent(p); ok && !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
 		}
 	}
-	pr := &presence{listed: map[string]map[string]struct{}{}}
-	for dir, n := range count {
-		if n < listThreshold {
+	slices.SortFunc(dirs, func(a, b string) int {
+		if c := strings.Count(a, "/") - strings.Count(b, "/"); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	pr := &presence{listed: make(map[string]map[string]struct{}, len(dirs))}
+	for _, dir := range dirs {
+		if pr.missing(dir) {
 			continue
 		}
-		names, ok := listNames(dir)
-		if ok {
+		if names, ok := listNames(dir); ok {
 			pr.listed[dir] = names
+		} else {
+			pr.unlisted = append(pr.unlisted, dir)
 		}
 	}
 	return pr
@@ -111,4 +122,56 @@ func (pr *presence) missing(p string) bool {
 		}
 	}
 	return false
+}
+
+// backups returns the copies left beside paths (see backupOf) that the
+// listings show, in the order of paths' directories: the entries of a
+// directory holding hidden paths that are copies of one of them, but
+// those that are hidden paths themselves. In a directory that could not
+// be listed, the usual names of copies are looked at one by one.
+func (pr *presence) backups(paths []string) []string {
+	names := map[string]map[string]bool{} // directory: the hidden names in it
+	for _, p := range paths {
+		if dir, ok := listableParent(p); ok {
+			if names[dir] == nil {
+				names[dir] = map[string]bool{}
+			}
+			names[dir][filepath.Base(p)] = true
+		}
+	}
+	var out []string
+	for _, dir := range slices.Sorted(maps.Keys(names)) {
+		hidden := names[dir]
+		isHidden := func(n string) bool { return hidden[n] }
+		if listing, ok := pr.listed[dir]; ok {
+			for _, n := range slices.Sorted(maps.Keys(listing)) {
+				if _, ok := backupOf(n, isHidden); ok && !hidden[n] {
+					out = append(out, filepath.Join(dir, n))
+				}
+			}
+			continue
+		}
+		if !slices.Contains(pr.unlisted, dir) {
+			continue
+		}
+		for _, h := range slices.Sorted(maps.Keys(hidden)) {
+			for _, n := range usualBackups(h) {
+				if _, err := os.Lstat(filepath.Join(dir, n)); err == nil && !hidden[n] {
+					out = append(out, filepath.Join(dir, n))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// usualBackups are the names of copies of name looked at where a
+// directory cannot be listed.
+func usualBackups(name string) []string {
+	swap := "." + name + ".swp"
+	if strings.HasPrefix(name, ".") {
+		swap = name + ".swp"
+	}
+	return []string{name + "~", "#" + name + "#", swap, name + ".bak", name + ".backup", name + ".old",
+		name + ".orig", name + ".save", name + ".tmp", name + ".new", name + "-", name + ".dpkg-old"}
 }
