@@ -48,6 +48,18 @@ func TestEnvCredentials(t *testing.T) {
 		"GH_CONFIG_DIR":   "relative/gh",
 		"CLOUDSDK_CONFIG": "~/gcloud-cfg",
 		"AWS_CONFIG_FILE": "/",
+		// Round 22a: the coding agents' homes and more tools' places.
+		"CLAUDE_CONFIG_DIR":    "/h/claude-work",
+		"CODEX_HOME":           "~/codex-home",
+		"HF_HOME":              "/h/hf",
+		"PIP_CONFIG_FILE":      "/h/secrets/pip.conf",
+		"POETRY_CONFIG_DIR":    "/h/poetry",
+		"HELM_REGISTRY_CONFIG": "/h/secrets/helm-registry.json",
+		"TELEPORT_HOME":        "/h/tsh",
+		"TALOSCONFIG":          "/h/secrets/talosconfig",
+		"GLAB_CONFIG_DIR":      "/h/glab",
+		"OCI_CLI_CONFIG_FILE":  "/h/secrets/oci-config",
+		"ZDOTDIR":              "/h/.config/zsh",
 	}
 	wd, err := os.Getwd()
 	require.NoError(t, err)
@@ -55,6 +67,11 @@ func TestEnvCredentials(t *testing.T) {
 	for _, want := range []string{
 		"/h/opt/cargo/credentials.toml", "/h/cfg/gh", "/h/cfg/gcloud", "/h/data/keyrings",
 		"/h/k1.yaml", "/h/k2.yaml", "/h/gpg", "/h/docker/config.json", "/h/gcloud-cfg", filepath.Join(wd, "relative/gh"),
+		"/h/claude-work/.credentials.json", "/h/claude-work/.claude.json", "/h/claude-work/projects",
+		"/h/claude-work/history.jsonl", "/h/codex-home/auth.json", "/h/codex-home/sessions", "/h/hf/token",
+		"/h/secrets/pip.conf", "/h/poetry/auth.toml", "/h/secrets/helm-registry.json", "/h/tsh",
+		"/h/secrets/talosconfig", "/h/glab", "/h/secrets/oci-config", "/h/.config/zsh/.zsh_history",
+		"/h/data/amp", "/h/cfg/claude/projects",
 	} {
 		assert.Contains(t, got, want)
 	}

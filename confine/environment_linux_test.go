@@ -39,3 +39,19 @@ func TestCredentialEnvHidden(t *testing.T) {
 	got := commandEnv(env, v, true, CredentialEnv())
 	assert.Equal(t, []string{"PATH=/usr/bin", "HOME=/home/u", "GOFLAGS=-mod=mod", "TOKENIZERS_PARALLELISM=false"}, got)
 }
+
+// TestCredentialEnvRound22a: variables that carry a secret themselves
+// under names the older patterns missed (pip's and uv's index URLs with
+// a password, poetry's and Terraform's tokens, OCI's key, passphrases)
+// are kept from the command; the variables that only name a place are
+// not.
+func TestCredentialEnvRound22a(t *testing.T) {
+	for _, name := range []string{"PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL", "POETRY_PYPI_TOKEN_PYPI",
+		"POETRY_HTTP_BASIC_CORP_PASSWORD", "TF_TOKEN_app_terraform_io", "OCI_CLI_KEY_CONTENT", "GPG_PASSPHRASE",
+		"HF_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "CODEX_API_KEY"} {
+		assert.True(t, envHidden(name, CredentialEnv()), "%s is not hidden", name)
+	}
+	for _, name := range []string{"PATH", "HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "HF_HOME", "PIP_CONFIG_FILE"} {
+		assert.False(t, envHidden(name, CredentialEnv()), "%s is hidden", name)
+	}
+}

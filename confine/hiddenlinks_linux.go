@@ -84,13 +84,14 @@ func linksInside(dir string) []hiddenLink {
 // to (see linksInside), and returns an error wrapping ErrUnsafePolicy for
 // a link that leads to the root, a home or a directory holding the
 // sandbox.
-func (v *view) hideLinkTargets(sandbox string, homes []string) error {
+// writable are the policy's Writable and Private entries, as given.
+func (v *view) hideLinkTargets(sandbox string, homes, writable []string) error {
 	scan := slices.Clone(v.hiddenDirs)
 	for hop := 0; hop < hiddenLinkHops && len(scan) > 0; hop++ {
 		var next []string
 		for _, dir := range scan {
 			for _, l := range linksInside(dir) {
-				added, err := v.hideLinkTarget(l, sandbox, homes)
+				added, err := v.hideLinkTarget(l, sandbox, homes, writable)
 				if err != nil {
 					return err
 				}
@@ -107,9 +108,9 @@ func (v *view) hideLinkTargets(sandbox string, homes []string) error {
 // hideLinkTarget hides l's target unless it is out of the command's sight
 // already or public; it returns the target when it is a directory newly
 // hidden (whose links are to be followed in turn).
-func (v *view) hideLinkTarget(l hiddenLink, sandbox string, homes []string) (string, error) {
+func (v *view) hideLinkTarget(l hiddenLink, sandbox string, homes, writable []string) (string, error) {
 	t := l.target
-	if v.hiddenAlready(t) || slices.ContainsFunc(append(privateDirs[:], "/dev", "/proc", "/sys"), func(d string) bool { return pathres.Within(d, t) }) {
+	if v.hiddenAlready(t) || (ownPlace(t) && !inWritable(t, sandbox, writable)) {
 		return "", nil
 	}
 	for _, holder := range append([]string{"/", sandbox}, homes...) {
@@ -141,6 +142,33 @@ func (v *view) hideLinkTarget(l hiddenLink, sandbox string, homes []string) (str
 	}
 	v.hiddenFile = append(v.hiddenFile, t)
 	return "", nil
+}
+
+// ownPlace reports whether the real path p lies where the command sees
+// places of its own instead of the machine's: /tmp, /var/tmp, /run,
+// /dev/shm, /dev, /proc and /sys.
+func ownPlace(p string) bool {
+	for _, d := range append(privateDirs[:], "/dev", "/proc", "/sys") {
+		if pathres.Within(d, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// inWritable reports whether the real path p lies in the sandbox or in one
+// of the writable entries (resolved here: they may lie in /tmp, which the
+// writable places cover in the command's view).
+func inWritable(p, sandbox string, writable []string) bool {
+	if pathres.Within(sandbox, p) {
+		return true
+	}
+	for _, w := range writable {
+		if real, err := pathres.Resolve(filepath.Clean(w)); err == nil && pathres.Within(real, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // hiddenAlready reports whether the real path p is hidden already: a

@@ -103,7 +103,7 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		v.hiddenFile = append(v.hiddenFile, real)
 	}
 	// What the links inside the hidden directories lead to.
-	if err := v.hideLinkTargets(sandbox, homes); err != nil {
+	if err := v.hideLinkTargets(sandbox, homes, append(slices.Clone(p.Writable), p.Private...)); err != nil {
 		return v, err
 	}
 	hidden := append(slices.Clone(v.hiddenDirs), v.hiddenFile...)

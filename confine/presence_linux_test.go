@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,11 +12,11 @@ import (
 )
 
 // TestPresence: presence rules a path out exactly when an lstat of it
-// fails, in listed directories, through a directory reached by a link,
-// under a file, a FIFO or a missing directory (without blocking on the
-// FIFO), and beneath a listed directory that lacks a name on the way;
-// directories it cannot or should not list (unreadable, too
-// large, holding too few of the paths) rule nothing out.
+// fails, in listed directories (every directory holding one of the paths,
+// however few), through a directory reached by a link, under a file, a
+// FIFO or a missing directory (without blocking on the FIFO), and beneath
+// a listed directory that lacks a name on the way; directories it cannot
+// or should not list (unreadable, too large) rule nothing out.
 func TestPresence(t *testing.T) {
 	root := t.TempDir()
 	d := filepath.Join(root, "d")
@@ -68,12 +67,8 @@ func TestPresence(t *testing.T) {
 				_, err := os.Lstat(p)
 				want := err != nil
 				switch name {
-				case "a directory with too many names", "a directory holding too few", "not clean":
+				case "a directory with too many names", "not clean":
 					want = false // not listed
-				case "beneath a listed directory":
-					// sub and file are there, and not listed: nothing
-					// beneath them is ruled out.
-					want = want && !strings.Contains(p, "/sub/") && !strings.Contains(p, "/file/")
 				case "an unreadable directory":
 					want = want && os.Geteuid() == 0 // root lists it anyway
 				}
@@ -81,4 +76,38 @@ func TestPresence(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPresenceBackups: the copies beside the paths are found in the
+// listings, and by their usual names where a directory cannot be listed;
+// names that are no copies, and copies that are themselves among the
+// paths, are not returned.
+func TestPresenceBackups(t *testing.T) {
+	root := t.TempDir()
+	listed := filepath.Join(root, "listed")
+	require.NoError(t, os.Mkdir(listed, 0o755))
+	for _, n := range []string{".netrc", ".netrc~", "#.netrc#", ".netrc.swp", ".netrc.bak", ".env.example", ".env.bak", "other~"} {
+		require.NoError(t, os.WriteFile(filepath.Join(listed, n), nil, 0o600))
+	}
+	require.NoError(t, os.Mkdir(filepath.Join(listed, ".ssh.old"), 0o700))
+	closed := filepath.Join(root, "closed")
+	require.NoError(t, os.Mkdir(closed, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(closed, ".pgpass~"), nil, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(closed, ".pgpass.bak"), nil, 0o600))
+	require.NoError(t, os.Chmod(closed, 0o311)) // searchable, not readable
+	t.Cleanup(func() { _ = os.Chmod(closed, 0o755) })
+
+	paths := []string{filepath.Join(listed, ".netrc"), filepath.Join(listed, ".env"), filepath.Join(listed, ".ssh"),
+		filepath.Join(listed, ".netrc.bak"), filepath.Join(closed, ".pgpass"), filepath.Join(root, "missing", ".netrc")}
+	got := newPresence(paths).backups(paths)
+	in := func(dir string, names ...string) []string {
+		var out []string
+		for _, n := range names {
+			out = append(out, filepath.Join(dir, n))
+		}
+		return out
+	}
+	// Root lists the closed directory anyway; either way both copies are
+	// found.
+	assert.ElementsMatch(t, append(in(listed, "#.netrc#", ".env.bak", ".netrc.swp", ".netrc~", ".ssh.old"), in(closed, ".pgpass.bak", ".pgpass~")...), got)
 }

@@ -1,0 +1,52 @@
+package confine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestBackupOf: the copies editors, package managers and people leave
+// beside a file are told from other names that begin with it.
+func TestBackupOf(t *testing.T) {
+	hidden := map[string]bool{".netrc": true, ".env": true, ".claude.json": true, "ssh_host_rsa_key": true,
+		"credentials": true, ".bash_history": true, ".yarnrc": true, "shadow": true, ".ssh": true}
+	is := func(n string) bool { return hidden[n] }
+	for _, c := range []struct{ name, of string }{
+		{".netrc~", ".netrc"}, {".netrc.~3~", ".netrc"}, {"#.netrc#", ".netrc"}, {".netrc.swp", ".netrc"},
+		{".netrc.swo", ".netrc"}, {".credentials.swp", "credentials"}, {"credentials.swp", "credentials"},
+		{".netrc.bak", ".netrc"}, {".netrc.BAK", ".netrc"}, {".netrc.bak2", ".netrc"}, {".netrc_backup", ".netrc"},
+		{".claude.json.backup", ".claude.json"}, {".claude.json.backup.1732000000", ".claude.json"},
+		{".netrc.old", ".netrc"}, {".netrc.orig", ".netrc"}, {".netrc.save", ".netrc"}, {".netrc.2024-01-31", ".netrc"},
+		{".bash_history-1234.tmp", ".bash_history"}, {"shadow-", "shadow"}, {"shadow.dpkg-old", "shadow"},
+		{"shadow.rpmsave", "shadow"}, {"shadow.pacnew", "shadow"}, {".ssh.bak", ".ssh"}, {".ssh~", ".ssh"},
+		{".env.local.bak", ".env"}, {"credentials.copy", "credentials"},
+		// Not copies.
+		{".env.example", ""}, {".env.local", ""}, {"ssh_host_rsa_key.pub", ""}, {".yarnrc.yml", ""},
+		{".netrc", ""}, {".ssh-agent", ""}, {"#.netrc", ""}, {"##", ""}, {".sw", ""}, {".netrcbak", ""},
+		{".env.", ""}, {"x.bak", ""}, {".swp", ""}, {"..swp", ""},
+	} {
+		of, ok := backupOf(c.name, is)
+		assert.Equal(t, c.of != "", ok, "%s", c.name)
+		assert.Equal(t, c.of, of, "%s", c.name)
+	}
+}
+
+// FuzzBackupOf: whatever the name, backupOf does not panic, and a copy it
+// finds is of a hidden name that is a proper part of the name.
+func FuzzBackupOf(f *testing.F) {
+	for _, s := range []string{".netrc~", "#.netrc#", ".netrc.swp", "..netrc.swp", ".netrc.bak.1", ".env.example",
+		"~", "#", "##", ".sw", "", ".netrc-", ".netrc.~1~", "\xff.netrc.bak"} {
+		f.Add(s, ".netrc")
+	}
+	f.Fuzz(func(t *testing.T, name, hiddenName string) {
+		of, ok := backupOf(name, func(n string) bool { return n == hiddenName })
+		if !ok {
+			return
+		}
+		if of != hiddenName || len(of) >= len(name) || !strings.Contains(name, of) {
+			t.Fatalf("backupOf(%q) = %q with hidden %q", name, of, hiddenName)
+		}
+	})
+}
