@@ -21,7 +21,7 @@ import (
 //     without the network nothing new is downloaded;
 //   - the user's credentials are Hidden (see CredentialPaths), and so are
 //     the places the environment moves them to (CARGO_HOME, KUBECONFIG,
-//     XDG_CONFIG_HOME, ...).
+//     XDG_CONFIG_HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, HF_HOME, ...).
 //
 // Locations follow the calling process's environment (HOME,
 // XDG_CACHE_HOME, GOCACHE); the credentials of the home the user database
@@ -169,11 +169,17 @@ func otherHomes(home string) []string {
 }
 
 // CredentialPaths returns the places where the user's credentials, keys,
-// tokens, browser profiles and shell history live, beneath home, and the
+// tokens, browser profiles, shell and client histories live, beneath
+// home, with the coding agents' tokens, settings, session transcripts,
+// prompt histories and shell snapshots (see codingAgents) and the
+// directories where editors keep copies of what they edit; and the
 // system's secrets (password hashes, host, TLS and VPN keys, cluster
-// administrators' credentials): DefaultPolicy hides them all. Each is an
-// absolute path; most do not exist on a given machine. The slice is new
-// on each call.
+// administrators' credentials, package repositories' logins, containers'
+// settings, systemd's credentials): DefaultPolicy hides them all. Each is
+// an absolute path; most do not exist on a given machine. Start hides
+// with each hidden path the copies left beside it (NAME~, NAME.bak,
+// .NAME.swp, ...) and what the links inside a hidden directory lead to
+// (see Policy.Hidden). The slice is new on each call.
 func CredentialPaths(home string) []string {
 	return append(systemCredentials(), homeCredentials(home)...)
 }

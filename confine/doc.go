@@ -27,7 +27,9 @@
 //   - sandbox_linux.go assembles the whole sandbox in one function
 //     (bwrapArgs); namespaces_linux.go chooses the namespaces and probes
 //     them; mounts_linux.go resolves the view (presence_linux.go rules
-//     out the missing hidden paths a directory at a time);
+//     out the missing hidden paths a directory at a time, and its
+//     listings show the copies beside them that backups.go tells;
+//     hiddenlinks_linux.go follows the links inside hidden directories);
 //     sources_linux.go opens what is mounted; sockets_linux.go finds the
 //     sockets to mask; privatecopies_linux.go names the private copies;
 //     homes.go finds the user's homes and the places a sandbox may not
@@ -68,7 +70,10 @@
 //     writable; ReadOnly paths bound read-only over them, with every
 //     directory between them and the writable place pinned (a mount point
 //     cannot be renamed, so the command cannot move .git away and make
-//     another); Hidden paths replaced by an empty directory or file, but
+//     another); Hidden paths (with the copies left beside them, NAME~,
+//     NAME.bak, .NAME.swp, and what the links inside hidden directories
+//     lead to, ~/.kube/config -> ~/clusters/prod.yaml) replaced by an
+//     empty directory or file, but
 //     those closed to the user already (not root, neither owner of them
 //     nor allowed to read or search them), which the command, with no
 //     capability, cannot open either, and a mount costs bubblewrap a
@@ -188,8 +193,9 @@
 // every other cache (modules, npm, pip, cargo, ...) is readable and
 // read-only, so what was downloaded before can be used and nothing can be
 // planted for other builds; the user's credentials are Hidden (see
-// CredentialPaths), and so are the environment variables that usually
-// carry them (HiddenEnv: see CredentialEnv). The sandboxauth package adds
+// CredentialPaths: keys, tokens, histories, the coding agents' transcripts
+// and prompt histories, the system's secrets), and so are the environment
+// variables that usually carry them (HiddenEnv: see CredentialEnv). The sandboxauth package adds
 // the protected paths of the project (ProtectConfinement): .git's
 // configuration and hooks, editor and agent settings read-only, .env
 // hidden.
@@ -205,7 +211,9 @@
 // There is no weaker mode. A policy that would leave a way out (the root
 // as sandbox, a writable entry inside the sandbox, containing the home
 // directory or under a hidden path, a read-only path reached through a
-// symbolic link the command could replace) is refused with
+// symbolic link the command could replace, a sandbox inside a hidden
+// directory, a link inside a hidden directory to the root, a home or a
+// directory holding the sandbox) is refused with
 // ErrUnsafePolicy, and so is a sandbox whose files the user's programs
 // obey or run (CheckSandbox): the home directory or one above it, a
 // place in ~/.config, ~/.local, ~/.cache or the XDG variables' places (or
@@ -246,7 +254,10 @@
 //     it wrote stays (sandboxauth's quarantine moves a git configuration
 //     so changed aside). A hidden file reached under another name (a hard
 //     link the user made to a file of a hidden directory, another mount of
-//     the home) is not hidden under that name.
+//     the home, a copy not beside it, ~/backup/netrc) is not hidden under
+//     that name, nor is what a link leads to from deeper in a hidden
+//     directory than its links are followed (four levels, 512 entries a
+//     directory, two links deep).
 //   - A file of the sandbox that is a hard link to a file outside (pnpm's
 //     store links into node_modules, for example) is one file: writing it
 //     writes the original. New hard links into the sandbox cannot be made

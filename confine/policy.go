@@ -82,8 +82,16 @@ type Policy struct {
 	// be written. Missing entries are
 	// skipped, but for a ReadOnly one: the command sees a copy of its
 	// placeholder's content (a file) or an empty directory, never what
-	// is written into the placeholder while it runs. DefaultPolicy hides
-	// the user's credentials.
+	// is written into the placeholder while it runs. The copies left
+	// beside a hidden path are hidden with it (NAME~, NAME.~1~, #NAME#,
+	// .NAME.swp, NAME.bak, NAME.backup.N, NAME.old, NAME.orig,
+	// NAME.dpkg-old, NAME-, ...; not NAME.example or NAME.pub), and so is
+	// what a symbolic link inside an existing hidden directory leads to
+	// (four levels down, 512 entries a directory, two links deep): a link
+	// there to the root, a home or a directory holding the sandbox, or
+	// a Writable or Private entry overlapping what a link leads to, is
+	// refused (ErrUnsafePolicy), and so is a sandbox inside a hidden
+	// directory. DefaultPolicy hides the user's credentials.
 	Hidden []string
 
 	// HiddenEnv lists environment variables the command does not get:
