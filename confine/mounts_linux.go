@@ -39,6 +39,7 @@ type view struct {
 	hiddenFile    []string          // shown as an empty, read-only file (a copy: see shown_linux.go)
 	hiddenMissing []string          // Hidden paths missing at the start, as named (see readRulesFor)
 	hiddenVia     map[string]string // hidden paths that a link inside a hidden directory leads to: the link
+	present       *presence         // what the listings of the directories holding Hidden paths show
 	reads         <-chan *readRules // the reading rules, being worked out (nil: none)
 	closed        []string          // hidden paths closed to the user already, left as they are (closedToUser)
 	pins          []string          // directories inside writable places that cannot be renamed or removed
@@ -77,6 +78,7 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 	// hidden with it: the listings that rule out the missing paths show
 	// them.
 	present := newPresence(p.Hidden)
+	v.present = present
 	for _, h := range append(slices.Clone(p.Hidden), present.backups(p.Hidden)...) {
 		if present.missing(h) {
 			v.hiddenMissing = append(v.hiddenMissing, h)
@@ -153,7 +155,8 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		// them). What the view gains below lies inside the writable
 		// places, which the rules leave alone.
 		snapshot := &view{hiddenDirs: slices.Clone(v.hiddenDirs), hiddenFile: slices.Clone(v.hiddenFile),
-			hiddenMissing: slices.Clone(v.hiddenMissing), closed: slices.Clone(v.closed), writable: slices.Clone(v.writable)}
+			hiddenMissing: slices.Clone(v.hiddenMissing), closed: slices.Clone(v.closed), writable: slices.Clone(v.writable),
+			present: v.present}
 		reads := make(chan *readRules, 1)
 		v.reads = reads
 		go func() { reads <- readRulesFor(snapshot) }()

@@ -2,7 +2,6 @@ package confine
 
 import (
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,6 +24,8 @@ type presence struct {
 	// directory not in the map was not listed: its paths are asked about
 	// one by one.
 	listed map[string]map[string]struct{}
+	// dirs are the directories holding the paths, outermost first.
+	dirs []string
 	// unlisted are the directories holding paths that exist, or may, but
 	// could not be listed (no read permission, too many names).
 	unlisted []string
@@ -41,8 +42,10 @@ const maxListed = 4096
 // without a call of their own.
 func newPresence(paths []string) *presence {
 	var dirs []string
+	seen := make(map[string]bool, len(paths)/4)
 	for _, p := range paths {
-		if dir, ok := listableParent(p); ok && !slices.Contains(dirs, dir) {
+		if dir, ok := listableParent(p); ok && !seen[dir] {
+			seen[dir] = true
 			dirs = append(dirs, dir)
 		}
 	}
@@ -52,7 +55,7 @@ func newPresence(paths []string) *presence {
 		}
 		return strings.Compare(a, b)
 	})
-	pr := &presence{listed: make(map[string]map[string]struct{}, len(dirs))}
+	pr := &presence{listed: make(map[string]map[string]struct{}, len(dirs)), dirs: dirs}
 	for _, dir := range dirs {
 		if pr.missing(dir) {
 			continue
@@ -69,10 +72,36 @@ func newPresence(paths []string) *presence {
 // listableParent returns the directory holding p when p is absolute,
 // clean and not the root.
 func listableParent(p string) (string, bool) {
-	if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == "/" {
+	if !cleanAbs(p) || p == "/" {
 		return "", false
 	}
-	return filepath.Dir(p), true
+	i := strings.LastIndexByte(p, '/')
+	if i == 0 {
+		return "/", true
+	}
+	return p[:i], true
+}
+
+// cleanAbs reports whether p is an absolute path that filepath.Clean
+// leaves as it is, without the copy Clean makes of a path that is not.
+func cleanAbs(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	if p == "/" {
+		return true
+	}
+	start := 1 // of the current element
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		if elem := p[start:i]; elem == "" || elem == "." || elem == ".." {
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }
 
 // listNames returns the names in dir, or nil when dir does not exist or
@@ -109,55 +138,72 @@ func (pr *presence) missing(p string) bool {
 	if _, ok := listableParent(p); !ok {
 		return false
 	}
-	for cur := p; cur != "/"; cur = filepath.Dir(cur) {
-		names, listed := pr.listed[filepath.Dir(cur)]
-		if !listed {
-			continue
+	// p is absolute and clean: its ancestors are its prefixes up to a
+	// slash (filepath.Dir would clean, and copy, each of them).
+	for cur := p; cur != "/"; {
+		i := strings.LastIndexByte(cur, '/')
+		dir := cur[:i]
+		if i == 0 {
+			dir = "/"
 		}
-		if names == nil {
-			return true
+		if names, listed := pr.listed[dir]; listed {
+			if names == nil {
+				return true
+			}
+			if _, found := names[cur[i+1:]]; !found {
+				return true
+			}
 		}
-		if _, found := names[filepath.Base(cur)]; !found {
-			return true
-		}
+		cur = dir
 	}
 	return false
 }
 
 // backups returns the copies left beside paths (see backupOf) that the
-// listings show, in the order of paths' directories: the entries of a
-// directory holding hidden paths that are copies of one of them, but
-// those that are hidden paths themselves. In a directory that could not
-// be listed, the usual names of copies are looked at one by one.
+// listings show, directory by directory (paths are those presence was
+// made of): the entries of a directory holding hidden paths that are
+// copies of one of them, but those that are hidden paths themselves. In a
+// directory that could not be listed, the usual names of copies are
+// looked at one by one.
 func (pr *presence) backups(paths []string) []string {
-	names := map[string]map[string]bool{} // directory: the hidden names in it
+	all := make(map[string]struct{}, len(paths))
 	for _, p := range paths {
-		if dir, ok := listableParent(p); ok {
-			if names[dir] == nil {
-				names[dir] = map[string]bool{}
-			}
-			names[dir][filepath.Base(p)] = true
-		}
+		all[p] = struct{}{}
 	}
 	var out []string
-	for _, dir := range slices.Sorted(maps.Keys(names)) {
-		hidden := names[dir]
-		isHidden := func(n string) bool { return hidden[n] }
-		if listing, ok := pr.listed[dir]; ok {
-			for _, n := range slices.Sorted(maps.Keys(listing)) {
-				if _, ok := backupOf(n, isHidden); ok && !hidden[n] {
-					out = append(out, filepath.Join(dir, n))
+	buf := make([]byte, 0, 256)
+	for _, dir := range pr.dirs {
+		listing, listed := pr.listed[dir]
+		unlisted := !listed && slices.Contains(pr.unlisted, dir)
+		if len(listing) == 0 && !unlisted {
+			continue
+		}
+		buf = append(append(buf[:0], dir...), '/')
+		prefix := len(buf)
+		isHidden := func(n string) bool {
+			buf = append(buf[:prefix], n...)
+			_, ok := all[string(buf)]
+			return ok
+		}
+		if listed {
+			var found []string
+			for n := range listing {
+				if _, ok := backupOf(n, isHidden); ok && !isHidden(n) {
+					found = append(found, filepath.Join(dir, n))
 				}
 			}
+			slices.Sort(found)
+			out = append(out, found...)
 			continue
 		}
-		if !slices.Contains(pr.unlisted, dir) {
-			continue
-		}
-		for _, h := range slices.Sorted(maps.Keys(hidden)) {
-			for _, n := range usualBackups(h) {
-				if _, err := os.Lstat(filepath.Join(dir, n)); err == nil && !hidden[n] {
-					out = append(out, filepath.Join(dir, n))
+		for _, p := range paths {
+			if filepath.Dir(p) != dir {
+				continue
+			}
+			for _, n := range usualBackups(filepath.Base(p)) {
+				c := filepath.Join(dir, n)
+				if _, err := os.Lstat(c); err == nil && !isHidden(n) && !slices.Contains(out, c) {
+					out = append(out, c)
 				}
 			}
 		}

@@ -111,3 +111,12 @@ func TestPresenceBackups(t *testing.T) {
 	// found.
 	assert.ElementsMatch(t, append(in(listed, "#.netrc#", ".env.bak", ".netrc.swp", ".netrc~", ".ssh.old"), in(closed, ".pgpass.bak", ".pgpass~")...), got)
 }
+
+// TestCleanAbs: cleanAbs agrees with filepath.Clean on what is absolute
+// and clean.
+func TestCleanAbs(t *testing.T) {
+	for _, p := range []string{"/", "/a", "/a/b", "/a/b/", "//a", "/a//b", "/a/./b", "/a/../b", "/a/.", "/a/..", "/.", "/..",
+		"a/b", "", "/.a/..b/...", "/a.b/c~", "/a/b/.c"} {
+		assert.Equal(t, filepath.IsAbs(p) && filepath.Clean(p) == p, cleanAbs(p), "%q", p)
+	}
+}

@@ -62,14 +62,25 @@ func readRulesFor(v *view) *readRules {
 		}
 	}
 	// A hidden path missing at the start (~/.cargo/credentials.toml
-	// before cargo login) is kept all the same: the directories that
-	// would hold it get no rule of their own, so what is made there
+	// before cargo login) is kept all the same: the existing directories
+	// that would hold it get no rule of their own, so what is made there
 	// while the command runs cannot be read.
 	var missing []string
 	resolved := map[string]string{} // directory: its resolved form, "" when missing
+	// The deepest existing directory on each missing path's way: the
+	// directories below it are missing, and need no reading (a directory
+	// made there while the command runs is a new entry of this one, with
+	// no rule).
+	// Of a path beneath a missing directory, that directory is kept
+	// (~/.config/claude for the fifteen paths in it): what is made
+	// beneath it while the command runs is beneath a new entry of the
+	// existing directory all the same.
+	existingDir := make(map[string]string, len(v.hiddenMissing))
 	for _, h := range v.hiddenMissing {
-		if real, ok := resolvedAsFarAsExists(filepath.Clean(h), resolved); ok && v.writableRoot(real) == "" {
+		real, dir, ok := firstMissing(filepath.Clean(h), resolved, v.present)
+		if _, seen := existingDir[real]; ok && !seen && v.writableRoot(real) == "" {
 			missing = append(missing, real)
+			existingDir[real] = dir
 		}
 	}
 	if len(hidden) == 0 && len(missing) == 0 {
@@ -91,7 +102,11 @@ func readRulesFor(v *view) *readRules {
 	holds := map[string]bool{} // directories holding a hidden path
 	for _, h := range hidden {
 		isHidden[h] = true
-		for d := filepath.Dir(h); ; d = filepath.Dir(d) {
+		first := filepath.Dir(h)
+		if d, ok := existingDir[h]; ok {
+			first = d
+		}
+		for d := first; ; d = filepath.Dir(d) {
 			holds[d] = true
 			if d == "/" {
 				break
@@ -146,28 +161,33 @@ func (r *readRules) count() int {
 	return n
 }
 
-// resolvedAsFarAsExists returns p with its longest existing leading part
-// resolved (no symbolic link in it) and the rest as named: where a
-// missing path would be made; p itself is known to be missing. known remembers the directories looked at
-// (their resolved form, "" for a missing one): the hidden paths share few.
-func resolvedAsFarAsExists(p string, known map[string]string) (string, bool) {
-	rest := filepath.Base(p) // p itself is known to be missing
+// firstMissing returns the first missing path on p's way, beneath the
+// longest existing leading part of p, resolved (no symbolic link in it):
+// where a missing path would be made (p itself is known to be missing);
+// dir is that existing part. known remembers the directories looked at
+// (their resolved form, "" for a missing one): the hidden paths share
+// few. present, when not nil, tells of many directories without a call
+// that they are missing.
+func firstMissing(p string, known map[string]string, present *presence) (real, dir string, ok bool) {
+	first := filepath.Base(p)
 	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
-		real, seen := known[d]
+		r, seen := known[d]
 		if !seen {
-			if _, err := os.Lstat(d); err == nil {
-				if real, err = pathres.Resolve(d); err != nil {
-					return "", false
+			if present == nil || !present.missing(d) {
+				if _, err := os.Lstat(d); err == nil {
+					if r, err = pathres.Resolve(d); err != nil {
+						return "", "", false
+					}
 				}
 			}
-			known[d] = real
+			known[d] = r
 		}
-		if real != "" {
-			return filepath.Join(real, rest), true
+		if r != "" {
+			return filepath.Join(r, first), r, true
 		}
 		if d == "/" {
-			return "", false
+			return "", "", false
 		}
-		rest = filepath.Join(filepath.Base(d), rest)
+		first = filepath.Base(d)
 	}
 }
