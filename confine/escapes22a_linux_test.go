@@ -9,7 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Red-team round 22a.
+// Red-team round 22a: credentials a command confined by DefaultPolicy
+// still read, each verified with sandboxauth run before its fix.
 
 // TestEscape22aAgentTranscripts: the coding agents' own tokens are hidden
 // (~/.claude/.credentials.json, ~/.codex/auth.json, ~/.gemini/oauth_creds.json),
@@ -24,6 +25,11 @@ import (
 //
 //	cat ~/.claude/projects/*/*.jsonl ~/.claude/history.jsonl \
 //	    ~/.codex/sessions/*/*/*/*.jsonl ~/.codex/history.jsonl ~/.gemini/tmp/*/logs.json
+//
+// Closed by codingAgents (agents.go): each agent's tokens, settings,
+// transcripts, prompt histories, shell snapshots, file copies and IDE
+// lock files are hidden (Amp's, Goose's, Crush's data directories whole),
+// its skills, commands and plugins, whose scripts the model runs, not.
 func TestEscape22aAgentTranscripts(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -50,6 +56,9 @@ func TestEscape22aAgentTranscripts(t *testing.T) {
 // the tool writes on login (or the user's documented place for a token).
 //
 //	cat ~/.qwen/oauth_creds.json ~/.config/nix/nix.conf ~/.gitlab-runner/config.toml ...
+//
+// Closed by homeCredentials' lists (their directories whole where they
+// hold little else: ~/.talos, ~/.rancher, ~/.aliyun, ~/.mongodb).
 func TestEscape22aMoreCredentialsNotHidden(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -107,6 +116,12 @@ func TestEscape22aMoreCredentialsNotHidden(t *testing.T) {
 // account data and API key.
 //
 //	cat ~/.netrc~ ~/.git-credentials~ ~/.claude.json.backup ~/.pgpass~ ...
+//
+// Closed in the engine, for every hidden path of every policy: the
+// listings that rule out missing hidden paths (presence_linux.go, which
+// now lists every directory holding one) show the copies beside them,
+// which backupOf tells (NAME~, #NAME#, .NAME.swp, NAME.bak, NAME.backup.N,
+// ...; not NAME.example); more in TestCopiesBesideHiddenPaths.
 func TestEscape22aBackupsOfHiddenFiles(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -136,6 +151,12 @@ func TestEscape22aBackupsOfHiddenFiles(t *testing.T) {
 // command finds with one grep of the home.
 //
 //	grep -rl client-key-data ~ ; cat ~/clusters/prod.yaml ~/dotfiles/aws/credentials
+//
+// Closed by hiddenlinks_linux.go: the links inside existing hidden
+// directories are followed (four levels, 512 entries a directory, two
+// links deep) and what they lead to is hidden; a link to the home, the
+// root or a directory holding the sandbox makes the policy refused
+// (TestHiddenLinksFailClosed).
 func TestEscape22aLinksInsideHiddenDirectories(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -177,6 +198,11 @@ func TestEscape22aLinksInsideHiddenDirectories(t *testing.T) {
 //
 // Verified with sandboxauth run as root: all printed. The files are made
 // only where missing, and removed afterwards.
+//
+// Closed by systemCredentials' list: APT's auth.conf(.d), /var/backups,
+// systemd's credential key and stores, the mesh VPNs' state, Docker's
+// and Podman's storage, the kubelet's directory, and web and mail
+// servers' key directories.
 func TestEscape22aMoreSystemSecretsAsRoot(t *testing.T) {
 	requireConfinement(t)
 	if os.Geteuid() != 0 {
@@ -233,6 +259,10 @@ func TestEscape22aMoreSystemSecretsAsRoot(t *testing.T) {
 // ~/.bash_eternal_history. Every `export TOKEN=...` the user typed is read.
 //
 //	cat ~/.config/zsh/.zsh_history ~/.local/state/zsh/history ~/.config/nushell/history.txt
+//
+// Closed by homeCredentials' list (the XDG places of zsh's and bash's
+// histories, nushell's, xonsh's, elvish's, PowerShell's) and ZDOTDIR's
+// .zsh_history (envCredentials).
 func TestEscape22aShellHistoriesElsewhere(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -264,6 +294,12 @@ func TestEscape22aShellHistoriesElsewhere(t *testing.T) {
 //
 //	env:     CLAUDE_CONFIG_DIR=~/.claude-work CODEX_HOME=~/codex-home HF_HOME=~/hf ...
 //	payload: cat "$CLAUDE_CONFIG_DIR/.credentials.json" "$CODEX_HOME/auth.json" "$HF_HOME/token" ...
+//
+// Closed by envCredentials: each variable's place is hidden (the agents'
+// homes with the same entries as in the home, codingAgents); the
+// variables that carry a secret themselves (PIP_INDEX_URL, TF_TOKEN_*,
+// POETRY_PYPI_TOKEN_*, ...) join CredentialEnv
+// (TestCredentialEnvRound22a).
 func TestEscape22aCredentialVariablesOfAgentsAndTools(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
