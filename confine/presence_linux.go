@@ -12,7 +12,7 @@ import (
 
 // presence tells, of many paths, which are certainly missing, with one
 // listing of each directory that holds some of them instead of one lstat
-// per path. DefaultPolicy hides about 300 paths of each home directory (of
+// per path. DefaultPolicy hides about 330 paths of each home directory (of
 // four homes here, run as root) and nearly all of them are missing: their
 // lstat calls were most of the time spent resolving the view. A path that
 // presence does not rule out is then looked at as before (existing), so
@@ -37,7 +37,7 @@ const maxListed = 4096
 
 // newPresence lists the directories that hold paths (absolute and clean;
 // others are left alone), outermost first, passing over those that a
-// listing already made shows missing: of the 300 paths of a home, the
+// listing already made shows missing: of the 330 paths of a home, the
 // home's listing rules out most directories (~/.aws, ~/.kube, ...)
 // without a call of their own.
 func newPresence(paths []string) *presence {
