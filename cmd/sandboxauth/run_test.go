@@ -510,10 +510,13 @@ func TestRunInBackgroundGetsNoTerminal(t *testing.T) {
 		_, err := os.Stat(filepath.Join(sb, "started"))
 		return err == nil
 	}, 20*time.Second, 10*time.Millisecond, "the confined command did not start: %s", tm.output())
-	tm.typeLine(t, "read -s pw; echo \"$pw\" > got.txt; echo typed")
+	// The markers are quoted in what is typed, so that the terminal's
+	// echo of a line does not pass for the shell's output.
+	tm.typeLine(t, `read -s -p "Pass""word:" pw; echo "$pw" > got.txt; echo "ty""ped"`)
+	tm.expect(t, "Password:")
 	tm.typeLine(t, "hunter2-TTYSECRET")
 	tm.expect(t, "typed")
-	tm.typeLine(t, "wait; echo all-done")
+	tm.typeLine(t, `wait; echo "all""-done"`)
 	tm.expect(t, "all-done")
 	assert.Contains(t, tm.output(), "started in the background of your terminal")
 	stolen, _ := os.ReadFile(filepath.Join(sb, "stolen.txt"))
