@@ -2,7 +2,7 @@ package confine
 
 import (
 	"encoding/binary"
-	"unsafe"
+	"errors"
 
 	"golang.org/x/sys/unix"
 )
@@ -112,17 +112,9 @@ func (r addressReuse) notify(a *asm) {
 // SO_REUSEADDR, optval, optlen) in process n.Pid, on a copy of its socket,
 // and returns its error (0 when it succeeded).
 func (g *connectGuard) setReuseaddr(n seccompNotif) unix.Errno {
-	pidfd, e := openThread(int(n.Pid))
-	if e != nil {
-		return unix.ESRCH
-	}
-	defer unix.Close(pidfd)
-	sock, e := unix.PidfdGetfd(pidfd, int(int32(n.Args[0])), 0)
-	if e != nil {
-		if e == unix.EBADF {
-			return unix.EBADF
-		}
-		return unix.EPERM // the process cannot be looked into: refuse
+	sock, errno := socketOf(n, unix.EPERM)
+	if errno != 0 {
+		return errno
 	}
 	defer unix.Close(sock)
 	typ, e := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_TYPE)
@@ -143,6 +135,11 @@ func (g *connectGuard) setReuseaddr(n seccompNotif) unix.Errno {
 	if v != 0 && typ != unix.SOCK_STREAM && typ != unix.SOCK_SEQPACKET {
 		return unix.EPERM
 	}
-	_, _, errno := unix.Syscall6(unix.SYS_SETSOCKOPT, uintptr(sock), unix.SOL_SOCKET, unix.SO_REUSEADDR, uintptr(unsafe.Pointer(&v)), 4, 0)
-	return errno
+	var failed unix.Errno
+	if err := unix.SetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_REUSEADDR, int(v)); errors.As(err, &failed) {
+		return failed
+	} else if err != nil {
+		return unix.EINVAL
+	}
+	return 0
 }

@@ -282,20 +282,33 @@ const (
 	sockaddrMax     = 128
 )
 
-// connect does the call of n, connect(fd, addr, addrlen) in process
-// n.Pid, and returns its error (0 when it succeeded).
-func (g *connectGuard) connect(n seccompNotif) unix.Errno {
+// socketOf returns a copy of the descriptor that the first argument of
+// n's call names in process n.Pid: whatever that number names later, the
+// copy is what the call is done on. It answers ESRCH when the thread is
+// gone, EBADF for a number that names nothing, and refuse when the process
+// cannot be looked into.
+func socketOf(n seccompNotif, refuse unix.Errno) (int, unix.Errno) {
 	pidfd, e := openThread(int(n.Pid))
 	if e != nil {
-		return unix.ESRCH
+		return -1, unix.ESRCH
 	}
 	defer unix.Close(pidfd)
 	sock, e := unix.PidfdGetfd(pidfd, int(int32(n.Args[0])), 0)
-	if e != nil {
-		if e == unix.EBADF {
-			return unix.EBADF
-		}
-		return unix.EACCES // the process cannot be looked into: refuse
+	switch {
+	case e == unix.EBADF:
+		return -1, unix.EBADF
+	case e != nil:
+		return -1, refuse
+	}
+	return sock, 0
+}
+
+// connect does the call of n, connect(fd, addr, addrlen) in process
+// n.Pid, and returns its error (0 when it succeeded).
+func (g *connectGuard) connect(n seccompNotif) unix.Errno {
+	sock, errno := socketOf(n, unix.EACCES)
+	if errno != 0 {
+		return errno
 	}
 	defer unix.Close(sock)
 	domain, e := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_DOMAIN)

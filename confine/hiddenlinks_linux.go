@@ -49,34 +49,12 @@ type hiddenLink struct{ link, target string }
 // over: the command cannot follow it either.
 func linksInside(dir string) []hiddenLink {
 	var out []hiddenLink
-	type level struct {
-		path  string
-		depth int
+	enter := func(_, name string, depth int) bool {
+		return depth < hiddenLinkDepth && !homeLinkSkip()[name]
 	}
-	queue := []level{{dir, 1}}
-	budget := hiddenLinkEntries
-	for len(queue) > 0 && budget > 0 {
-		d := queue[0]
-		queue = queue[1:]
-		entries, err := os.ReadDir(d.path)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if budget--; budget < 0 {
-				break
-			}
-			path := filepath.Join(d.path, e.Name())
-			switch {
-			case e.Type()&fs.ModeSymlink != 0:
-				if target, err := pathres.Resolve(path); err == nil {
-					out = append(out, hiddenLink{path, target})
-				}
-			case e.IsDir() && d.depth < hiddenLinkDepth && !homeLinkSkip()[e.Name()]:
-				queue = append(queue, level{path, d.depth + 1})
-			}
-		}
-	}
+	linkWalk(dir, hiddenLinkEntries, enter, func(path, target string) {
+		out = append(out, hiddenLink{path, target})
+	})
 	return out
 }
 

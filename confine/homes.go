@@ -107,41 +107,55 @@ func homeLinksInto(writable []string, homes []string) []string {
 		return slices.ContainsFunc(writable, func(w string) bool { return pathres.Within(w, p) })
 	}
 	for _, h := range homes {
-		budget := homeLinkEntries
-		type dir struct {
-			path  string
-			depth int
+		enter := func(path, name string, depth int) bool {
+			// In the home itself, only its dot directories and bin hold
+			// what programs load at start; the rest is the user's work.
+			top := depth == 1 && !strings.HasPrefix(name, ".") && name != "bin"
+			return !top && depth < homeLinkDepth && !homeLinkSkip()[name] && !inWritable(path)
 		}
-		queue := []dir{{h, 1}}
-		for len(queue) > 0 && budget > 0 {
-			d := queue[0]
-			queue = queue[1:]
-			entries, err := os.ReadDir(d.path)
-			if err != nil {
-				continue
+		linkWalk(h, homeLinkEntries, enter, func(_, r string) {
+			if !slices.Contains(out, r) && inWritable(r) {
+				out = append(out, r)
 			}
-			for _, e := range entries {
-				if budget--; budget < 0 {
-					break
+		})
+	}
+	return out
+}
+
+// linkWalk reads dir breadth first, at most budget entries, and calls
+// link with each symbolic link it meets and the real path that link leads
+// to (a link that leads nowhere is passed over). It enters a directory
+// when enter, given the directory's path, its name and the depth of the
+// directory holding it (dir is at depth 1), says so. A directory it cannot
+// read is passed over.
+func linkWalk(dir string, budget int, enter func(path, name string, depth int) bool, link func(path, target string)) {
+	type level struct {
+		path  string
+		depth int
+	}
+	queue := []level{{dir, 1}}
+	for len(queue) > 0 && budget > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d.path)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if budget--; budget < 0 {
+				break
+			}
+			path := filepath.Join(d.path, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				if target, err := pathres.Resolve(path); err == nil {
+					link(path, target)
 				}
-				path := filepath.Join(d.path, e.Name())
-				if e.Type()&fs.ModeSymlink != 0 {
-					r, err := pathres.Resolve(path)
-					if err == nil && !slices.Contains(out, r) && inWritable(r) {
-						out = append(out, r)
-					}
-					continue
-				}
-				// In the home itself, only its dot directories and bin hold
-				// what programs load at start; the rest is the user's work.
-				top := d.depth == 1 && !strings.HasPrefix(e.Name(), ".") && e.Name() != "bin"
-				if e.IsDir() && !top && d.depth < homeLinkDepth && !homeLinkSkip()[e.Name()] && !inWritable(path) {
-					queue = append(queue, dir{path, d.depth + 1})
-				}
+			case e.IsDir() && enter(path, e.Name(), d.depth):
+				queue = append(queue, level{path, d.depth + 1})
 			}
 		}
 	}
-	return out
 }
 
 // homeLinkDepth and homeLinkEntries bound homeLinksInto's reading of a
