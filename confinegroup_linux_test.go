@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -226,7 +227,10 @@ printf '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "to
 			}
 			p, err := ProtectConfinement(confine.DefaultPolicy(sb), DefaultProtectedPaths())
 			if err == nil {
-				_, err = runConfined(shIn(sb, script), p)
+				var out string
+				if out, err = runConfined(shIn(sb, script), p); err != nil {
+					err = fmt.Errorf("%w: %s", err, out)
+				}
 			}
 			errs <- err
 		}()
