@@ -618,7 +618,7 @@ func (c *confinePaths) top() {
 		if r.Write {
 			if dir, whole := keptWhole(rel); whole {
 				c.readOnly(filepath.Join(c.sandbox, dir))
-			} else if dir, ok := vcsDirectory(rel); ok && missing(filepath.Join(c.sandbox, dir)) {
+			} else if dir, ok := vcsDirectory(rel); ok && noRepository(filepath.Join(c.sandbox, dir)) {
 				c.readOnly(filepath.Join(c.sandbox, dir))
 				c.policy.Placeholders[filepath.Join(c.sandbox, dir)] = ""
 			} else {
@@ -699,10 +699,13 @@ func vcsDirectory(rel string) (dir string, ok bool) {
 	return "", false
 }
 
-// missing reports whether nothing is at p.
-func missing(p string) bool {
-	_, err := os.Lstat(p)
-	return errors.Is(err, fs.ErrNotExist)
+// noRepository reports whether p, a version control system's directory,
+// is missing or a regular file: the placeholder of a run of the same
+// sandbox still running (which a run beginning now keeps as its own) or
+// a file that the system passes over.
+func noRepository(p string) bool {
+	fi, err := os.Lstat(p)
+	return errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode().IsRegular())
 }
 
 // keptWhole reports whether the protected file rel at the top is kept

@@ -67,3 +67,34 @@ func TestRefusedRunLeavesNoBaseline(t *testing.T) {
 	require.NoError(t, err, "the user's .yarnrc.yml was moved aside: %v", quarantined(t, sb))
 	assert.Equal(t, fixed, string(b))
 }
+
+// TestOverlappingRunsShareTheHgPlaceholder: while one run of a sandbox
+// holds the file .hg (its placeholder), a run beginning beside it keeps
+// .hg itself, as its own placeholder, instead of taking it for a
+// repository and keeping .hg/hgrc through it, which a file cannot hold:
+// when the first run ended meanwhile, the second failed to start ("was
+// renamed or removed outside while the sandbox was being made"), one
+// time in fifteen of TestRunGroupManyAtOnce under -race. Here the two
+// overlap without that timing: the second runs, cannot make .hg, and
+// the placeholder is gone after both.
+func TestOverlappingRunsShareTheHgPlaceholder(t *testing.T) {
+	sb := escapeSandbox(t)
+	first := shIn(sb, "touch started; while [ ! -e stop ]; do sleep 0.05; done")
+	require.NoError(t, confine.Start(first, protectedPolicy(t, sb)))
+	done := make(chan error, 1)
+	go func() { done <- first.Wait() }()
+	require.Eventually(t, func() bool {
+		_, err := os.Stat(filepath.Join(sb, "started"))
+		return err == nil
+	}, time.Minute, 10*time.Millisecond)
+	fi, err := os.Lstat(filepath.Join(sb, ".hg"))
+	require.NoError(t, err, "the first run's placeholder")
+	require.True(t, fi.Mode().IsRegular(), "the placeholder is a file")
+
+	out, err := runConfined(shIn(sb, "mkdir .hg 2>/dev/null && echo made .hg || echo no .hg"), protectedPolicy(t, sb))
+	assert.NoError(t, err, "%s", out)
+	assert.Contains(t, out, "no .hg")
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "stop"), nil, 0o644))
+	require.NoError(t, <-done)
+	assert.NoFileExists(t, filepath.Join(sb, ".hg"), "the placeholder outlived the runs")
+}
