@@ -65,14 +65,14 @@ except OSError as e:
 	// outside: Network is unreachable
 }
 
-// A command stopped by its context (a time limit here) ends with its whole
-// sandbox at once. cmd.Wait returns then without waiting for
-// Policy.AfterExit; a caller that must not go on before the sandbox is
+// A command stopped by its context (the caller gives up on it here) ends
+// with its whole sandbox at once. cmd.Wait returns then without waiting
+// for Policy.AfterExit; a caller that must not go on before the sandbox is
 // cleaned up wraps AfterExit and waits for it too.
 func ExampleStart_stopped() {
 	project, _ := os.MkdirTemp("", "project")
 	defer os.RemoveAll(project)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sleep", "60")
 	cmd.Dir = project
@@ -84,6 +84,7 @@ func ExampleStart_stopped() {
 		fmt.Println("not started:", err)
 		return
 	}
+	time.AfterFunc(200*time.Millisecond, cancel)
 	err := cmd.Wait()
 	<-cleaned
 	fmt.Println("stopped:", err)
