@@ -65,11 +65,13 @@ func supervise(e *env, args []string) (int, bool) {
 	defer lifeW.Close()
 	w := exec.Command(exe, append([]string{"run"}, args...)...)
 	w.Stdin, w.Stdout, w.Stderr = e.stdin, e.stdout, e.stderr
-	if inBackground(e.stdin) {
+	if inBackground(e.stdin) || inBackground(e.stdout) || inBackground(e.stderr) {
 		// The worker and the sandbox have sessions of their own, where
 		// the terminal's job control cannot stop a read (SIGTTIN): given
-		// the terminal, the command would take what the user types next
-		// at the shell's prompt, passwords included. Its output goes
+		// the terminal, on any of its streams (a shell opens it for
+		// reading and writing: 2>&1 or </dev/null leave the rest on it),
+		// the command would take what the user types next at the shell's
+		// prompt, passwords included. Its output goes
 		// through this process, which job control does reach, so that
 		// the command holds no descriptor of the terminal at all (and
 		// the worker has no terminal settings to put back over the

@@ -18,11 +18,11 @@ func isTTY(r io.Reader) bool {
 	return err == nil
 }
 
-// inBackground reports whether r is the controlling terminal of this
+// inBackground reports whether r (a standard stream) is the controlling terminal of this
 // process and another process group than this one's is in its
 // foreground: this process is a background job of the shell that owns
 // the terminal (started with &, or stopped and resumed with bg).
-func inBackground(r io.Reader) bool {
+func inBackground(r any) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false

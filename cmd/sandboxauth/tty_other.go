@@ -10,4 +10,4 @@ func isTTY(r io.Reader) bool { return isTerminal(r) }
 
 // inBackground reports whether this process is a background job of the
 // terminal r. Where run cannot confine anyway, it never is.
-func inBackground(io.Reader) bool { return false }
+func inBackground(any) bool { return false }
