@@ -257,10 +257,18 @@ func yarnClassicNamed(b []byte) ([]string, error) {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		key, value, _ := strings.Cut(line, " ")
-		key = strings.Trim(key, `"`)
-		if !strings.EqualFold(strings.TrimLeft(key, "-"), "yarn-path") {
+		lower := strings.ToLower(line)
+		if !strings.Contains(lower, "yarn-path") && !strings.Contains(lower, "yarnpath") {
 			continue
+		}
+		// A line that names the setting in another form than KEY VALUE
+		// (yarn 1 also reads "yarn-path: x", "a, yarn-path x",
+		// "\"yarn-path\":\"x\"" and yarnPath) is not understood here:
+		// fail closed.
+		key, value, _ := strings.Cut(line, " ")
+		key = strings.ToLower(strings.TrimLeft(strings.Trim(key, `"`), "-"))
+		if key != "yarn-path" && key != "yarnpath" {
+			return nil, errYarnSettings
 		}
 		value = strings.TrimSpace(value)
 		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {

@@ -68,9 +68,12 @@ type ProtectedPath struct {
 //     Factory's Droid (.factory/) and Amp (.amp/), and opencode's
 //     opencode.jsonc: hooks, MCP servers, permission
 //     lists, lint commands), the files interpreters and debuggers run
-//     from the directory they start in (R's .Rprofile, which an editor's
-//     R session runs on opening the project; pdb's .pdbrc and .pdbrc.py,
-//     the Perl debugger's .perldb), other version control systems' settings
+//     from the directory they start in (R's .Rprofile, and the workspace
+//     .RData whose .First function R runs on restoring it, which an
+//     editor's R session does on opening the project; Maven's .mvn/,
+//     whose jvm.config and maven.config give the JVM and Maven options,
+//     an agent library among them, and extensions.xml extensions; pdb's
+//     .pdbrc and .pdbrc.py, the Perl debugger's .perldb), other version control systems' settings
 //     (.hg/hgrc, .jj/repo/config.toml: hooks, pagers) and sandboxauth's
 //     own project policy (.sandboxauth.json), so that an agent cannot
 //     switch its guard off, git hook directories and what commit-time
@@ -109,8 +112,9 @@ type ProtectedPath struct {
 // top of the sandbox costs a placeholder mount (about 0.25 ms) in every
 // confined run (see ProtectConfinement). A name is literal when what it
 // holds is run or read by a program the user's editor, shell or agent
-// starts on its own while the command may still run (.Rprofile and
-// .Renviron by an editor's R session, .envrc.local by direnv at the
+// starts on its own while the command may still run (.Rprofile, .RData
+// and .Renviron by an editor's R session, .mvn/ by an editor's Maven
+// import, .envrc.local by direnv at the
 // shell's next prompt, .amp/ by the agent); a debugger's file or a
 // further settings name of a tool the user starts by hand is a wildcard,
 // moved aside when the run ends.
@@ -210,6 +214,8 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: "opencode.json*", Write: true},
 		{Pattern: ".amp/", Write: true},
 		{Pattern: ".Rprofile", Write: true},
+		{Pattern: ".RData", Write: true},
+		{Pattern: ".mvn/", Write: true},
 		{Pattern: ".Renviron", Read: true, Write: true},
 		{Pattern: ".pdbrc*", Write: true},
 		{Pattern: ".perldb*", Write: true},

@@ -4,7 +4,7 @@ package classify
 
 // defaultRules is sandboxauth.DefaultProtectedPaths compiled by
 // CompileProtected, in order (see ProtectedDefaults).
-var defaultRules = [225]Protected{
+var defaultRules = [227]Protected{
 	{Pattern: ".git/", Write: true, elems: []string{".git"}, literal: []bool{true}, anyDepth: true, subtree: true},
 	{Pattern: ".env", Read: true, Write: true, elems: []string{".env"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: ".env~", Read: true, elems: []string{".env~"}, literal: []bool{true}, anyDepth: true},
@@ -144,6 +144,8 @@ var defaultRules = [225]Protected{
 	{Pattern: "opencode.json*", Write: true, elems: []string{"opencode.json*"}, literal: []bool{false}, anyDepth: true, lastPrefix: "opencode.json"},
 	{Pattern: ".amp/", Write: true, elems: []string{".amp"}, literal: []bool{true}, anyDepth: true, subtree: true},
 	{Pattern: ".Rprofile", Write: true, elems: []string{".rprofile"}, literal: []bool{true}, anyDepth: true},
+	{Pattern: ".RData", Write: true, elems: []string{".rdata"}, literal: []bool{true}, anyDepth: true},
+	{Pattern: ".mvn/", Write: true, elems: []string{".mvn"}, literal: []bool{true}, anyDepth: true, subtree: true},
 	{Pattern: ".Renviron", Read: true, Write: true, elems: []string{".renviron"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: ".Renviron~", Read: true, elems: []string{".renviron~"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: ".Renviron.~*~", Read: true, elems: []string{".renviron.~*~"}, literal: []bool{false}, anyDepth: true, lastPrefix: ".renviron.~", lastSuffix: "~"},
