@@ -257,7 +257,8 @@
 //     the home, a copy not beside it, ~/backup/netrc) is not hidden under
 //     that name, nor is what a link leads to from deeper in a hidden
 //     directory than its links are followed (four levels, 512 entries a
-//     directory, two links deep).
+//     directory, two links deep), or through a link inside a writable
+//     place, which the command may change between runs.
 //   - A file of the sandbox that is a hard link to a file outside (pnpm's
 //     store links into node_modules, for example) is one file: writing it
 //     writes the original. New hard links into the sandbox cannot be made
