@@ -96,3 +96,24 @@ func TestEscape24MavenJvmConfig(t *testing.T) {
 	t.Logf("mvn -v: %s", later22a(sb, "", mvn, "-v"))
 	assert.NoFileExists(t, marker, "the user's mvn -v loaded the agent the confined command named in .mvn/jvm.config")
 }
+
+// TestEscape24ProjectSecretCopiesWithSpaces: the copies of a
+// read-protected project file (.env) are hidden by the editor names
+// (NAME~, NAME.bak, ...), not by the names file managers give a copy
+// (".env (copy)", ".env copy") nor by Vim's persistent undo file
+// ("..env.un~", which holds the lines changed).
+//
+//	payload: for f in .??*; do cat "$f"; done
+//
+// Verified with sandboxauth run as root (the three printed; .env and
+// .env.bak not).
+func TestEscape24ProjectSecretCopiesWithSpaces(t *testing.T) {
+	sb := escapeSandbox(t)
+	for _, name := range []string{".env", ".env (copy)", ".env copy", "..env.un~"} {
+		write15(t, filepath.Join(sb, name), "API_KEY=SECRET["+name+"]\n", 0o600)
+	}
+	out := runProtected20(t, sb, `for f in .??*; do [ -f "$f" ] && cat "$f"; done; true`)
+	for _, name := range []string{".env", ".env (copy)", ".env copy", "..env.un~"} {
+		assert.NotContains(t, out, "SECRET["+name+"]", "%s was readable", name)
+	}
+}
