@@ -34,7 +34,7 @@ func codingAgents() []codingAgent {
 			"session-env", "paste-cache", "backups", "plans"}},
 		// Codex.
 		{homes: []string{".codex"}, env: "CODEX_HOME", entries: []string{
-			"auth.json", ".credentials.json", "config.toml", "sessions", "archived_sessions",
+			"auth.json", ".credentials.json", "config.toml", ".env", "sessions", "archived_sessions",
 			"history.jsonl", "log", "shell_snapshots"}},
 		// Gemini CLI and Qwen Code, its fork.
 		{homes: []string{".gemini"}, entries: geminiLike},
@@ -49,6 +49,19 @@ func codingAgents() []codingAgent {
 			".cline", ".config/cursor", ".cursor", ".aider", ".continue", ".copilot",
 			".config/github-copilot", ".tabby-client"}},
 		{homes: []string{".config/amp"}, entries: []string{"settings.json"}},
+		// Windsurf's and Kiro's tool servers, Augment's command line's
+		// session, Zed's agent threads.
+		{homes: []string{".codeium/windsurf"}, entries: []string{"mcp_config.json"}},
+		{homes: []string{".kiro"}, entries: []string{"settings/mcp.json"}},
+		{homes: []string{".augment"}},
+		{homes: []string{".local/share/zed"}, entries: []string{"threads"}},
+		// Editors' agents: VS Code's tool servers and Copilot Chat's
+		// sessions (in each workspace's storage), Windsurf's state (its
+		// globalStorage, as VS Code's and Cursor's in homeCredentials),
+		// Claude Desktop's tool servers.
+		{homes: []string{".config/Code/User"}, entries: []string{"mcp.json", "workspaceStorage"}},
+		{homes: []string{".config/Windsurf/User"}, entries: []string{"globalStorage", "History", "workspaceStorage"}},
+		{homes: []string{".config/Claude"}},
 		{homes: []string{".config/opencode"}, entries: []string{"opencode.json", "opencode.jsonc"}},
 		// Model providers' command-line tools.
 		{homes: []string{".config/aichat", ".config/shell_gpt"}},

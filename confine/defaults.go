@@ -187,9 +187,13 @@ func CredentialPaths(home string) []string {
 // envCredentials returns where the environment (getenv) moves the
 // credentials homeCredentials knows: CARGO_HOME, the XDG base directories,
 // KUBECONFIG's list, GNUPGHOME, DOCKER_CONFIG, AWS's, gh's, gcloud's,
-// Azure's, pass's and npm's variables, the coding agents' homes
-// (CLAUDE_CONFIG_DIR, CODEX_HOME), Hugging Face's, pip's, poetry's, Helm's,
-// Teleport's, talosctl's, glab's and OCI's, HISTFILE and ZDOTDIR. A leading ~/ is the
+// Azure's (its client certificate too), pass's and npm's variables, the
+// coding agents' homes (CLAUDE_CONFIG_DIR, CODEX_HOME), Hugging Face's,
+// pip's, poetry's, Helm's, Teleport's, talosctl's, glab's and OCI's, the
+// files of passwords and tokens named by a variable (Ansible's vault
+// password, restic's, AWS's web identity token, libpq's service file,
+// Terraform's kubeconfig), Docker's client key (DOCKER_CERT_PATH),
+// curl's .curlrc (CURL_HOME), HISTFILE and ZDOTDIR. A leading ~/ is the
 // home's and a relative value is taken from the working directory, as
 // the programs take them. A value that is the root, a home or above one
 // is passed over: hiding it would hide far more than a credential.
@@ -241,7 +245,7 @@ func envCredentials(getenv func(string) string, homes []string) []string {
 	for _, v := range []struct{ env, file string }{
 		{"DOCKER_CONFIG", "config.json"}, {"GRADLE_USER_HOME", "gradle.properties"},
 		{"COMPOSER_HOME", "auth.json"}, {"PULUMI_HOME", "credentials.json"},
-		{"KAGGLE_CONFIG_DIR", "kaggle.json"},
+		{"KAGGLE_CONFIG_DIR", "kaggle.json"}, {"DOCKER_CERT_PATH", "key.pem"}, {"CURL_HOME", ".curlrc"},
 	} {
 		if d := getenv(v.env); d != "" {
 			add(filepath.Join(d, v.file))
@@ -279,7 +283,8 @@ func envCredentials(getenv func(string) string, homes []string) []string {
 		"SOPS_AGE_KEY_FILE", "HF_TOKEN_PATH", "MYSQL_HISTFILE", "PSQL_HISTORY", "NODE_REPL_HISTORY",
 		"MINIKUBE_HOME", "VAULT_CONFIG_PATH", "TERRAFORM_CONFIG", "PIP_CONFIG_FILE",
 		"HELM_REGISTRY_CONFIG", "HELM_CONFIG_HOME", "TELEPORT_HOME", "TALOSCONFIG", "GLAB_CONFIG_DIR",
-		"OCI_CLI_CONFIG_FILE", "OCI_CLI_KEY_FILE",
+		"OCI_CLI_CONFIG_FILE", "OCI_CLI_KEY_FILE", "ANSIBLE_VAULT_PASSWORD_FILE", "RESTIC_PASSWORD_FILE",
+		"AWS_WEB_IDENTITY_TOKEN_FILE", "PGSERVICEFILE", "KUBE_CONFIG_PATH", "AZURE_CLIENT_CERTIFICATE_PATH",
 	} {
 		if v := getenv(name); v != "" {
 			add(v)
@@ -332,6 +337,10 @@ func homeCredentials(home string) []string {
 		// Package managers' and build tools' logins and tokens.
 		".config/nix/nix.conf", ".config/nix/netrc", ".config/cachix", ".local/share/uv/credentials",
 		".config/pnpm/rc", ".local/share/gem/credentials", ".cabal/config", ".Renviron", ".expo/state.json",
+		// Databases' and data tools' connections, Ansible's vault
+		// password, and more clouds' and APIs' command lines.
+		".pg_service.conf", ".vault_pass.txt", ".dbt/profiles.yml", ".snowflake", ".snowsql",
+		".config/exoscale", ".config/vultr-cli.yaml", ".vultr-cli.yaml", ".twilio-cli",
 		// Clusters, clouds and CI.
 		".talos", ".config/argocd", ".rancher", ".cf/config.json", ".aliyun", ".gitlab-runner/config.toml",
 		// .NET's user secrets, kept out of the projects on purpose.
