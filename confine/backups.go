@@ -6,13 +6,20 @@ import "strings"
 // directory, is a copy of, as editors, package managers, tools and people
 // leave them beside a file: NAME~ and NAME.~N~ (Emacs, Vim, cp -b),
 // #NAME# (Emacs's auto-save), .NAME.swp and NAME.swp for a dot name
-// (Vim's swap, .swo and the rest), and NAME followed by a separator (. - _
-// ~) and words that say backup (NAME.bak, NAME.backup.1732000000,
+// (Vim's swap, .swo and the rest), .NAME.un~ (Vim's persistent undo file,
+// which holds the lines changed: ..netrc.un~ for .netrc), NAME,v (RCS),
+// "Copy of NAME" and "Copy (2) of NAME" (Windows), an archive or a
+// compressed copy (NAME.tar, NAME.tar.gz, NAME.tgz, NAME.tar.xz,
+// NAME.tar.zst, NAME.zip, NAME.7z, NAME.gz, ...: tar czf ~/.ssh.tar.gz
+// .ssh before a reinstall), and NAME followed by a separator (. - _ ~ or
+// a space) and words that say backup (NAME.bak, NAME.backup.1732000000,
 // NAME.old, NAME.orig, NAME.save, NAME.tmp, NAME.new, NAME-1234.tmp,
-// NAME.dpkg-old, NAME.rpmsave, NAME.pacnew, NAME- as vipw leaves) or only
-// digits (a dated copy, NAME.2024-01-31). Other names beginning with a
-// hidden one are not copies (.env.example, ssh_host_rsa_key.pub,
-// .yarnrc.yml). ok is false when name is no copy of a hidden name.
+// NAME.dpkg-old, NAME.rpmsave, NAME.pacnew, NAME- as vipw leaves; the
+// names file managers give a copy: "NAME (copy)", "NAME (another copy)",
+// "NAME copy", "NAME copy 2", "NAME - Copy") or only digits (a dated copy,
+// NAME.2024-01-31; "NAME (1)"). Other names beginning with a hidden one
+// are not copies (.env.example, ssh_host_rsa_key.pub, .yarnrc.yml). ok is
+// false when name is no copy of a hidden name.
 func backupOf(name string, hidden func(string) bool) (string, bool) {
 	if len(name) > 2 && name[0] == '#' && name[len(name)-1] == '#' && hidden(name[1:len(name)-1]) {
 		return name[1 : len(name)-1], true
@@ -27,10 +34,21 @@ func backupOf(name string, hidden func(string) bool) (string, bool) {
 			return b, true
 		}
 	}
+	if n := len(name); n > 5 && name[0] == '.' && name[n-4:] == ".un~" && hidden(name[1:n-4]) {
+		// Vim's undo file: a dot before the name, even a name that
+		// begins with one.
+		return name[1 : n-4], true
+	}
+	if rest, ok := copyOfPrefix(name); ok {
+		if hidden(rest) {
+			return rest, true
+		}
+		return backupOf(rest, hidden)
+	}
 	// The longest hidden name that name begins with, followed by a
 	// separator.
 	for i := len(name) - 1; i > 0; i-- {
-		if !strings.ContainsRune(".-_~", rune(name[i])) || !hidden(name[:i]) {
+		if !strings.ContainsRune(".-_~ ,", rune(name[i])) || !hidden(name[:i]) {
 			continue
 		}
 		if backupDecoration(name[i:]) {
@@ -40,14 +58,44 @@ func backupOf(name string, hidden func(string) bool) (string, bool) {
 	return "", false
 }
 
+// copyOfPrefix returns what follows "Copy of " or "Copy (N) of " (any
+// case) at the start of name, as Windows names a copy.
+func copyOfPrefix(name string) (string, bool) {
+	const copyWord = "copy "
+	if len(name) <= len(copyWord) || !strings.EqualFold(name[:len(copyWord)], copyWord) {
+		return "", false
+	}
+	rest := name[len(copyWord):]
+	if len(rest) > 0 && rest[0] == '(' {
+		i := strings.IndexByte(rest, ')')
+		if i < 2 || strings.TrimLeft(rest[1:i], "0123456789") != "" || !strings.HasPrefix(rest[i+1:], " ") {
+			return "", false
+		}
+		rest = rest[i+2:]
+	}
+	const of = "of "
+	if len(rest) <= len(of) || !strings.EqualFold(rest[:len(of)], of) {
+		return "", false
+	}
+	return rest[len(of):], true
+}
+
 // backupDecoration reports whether rest, what follows a hidden name,
-// marks a copy: "~", "-", ".~N~", or words that say backup, or only
-// digits, between separators.
+// marks a copy: "~", "-", ",v", ".~N~", an archive's or a compressed
+// file's extension, or words that say backup, or only digits, between
+// separators (. - _ ~, spaces and parentheses).
 func backupDecoration(rest string) bool {
-	if rest == "~" || rest == "-" {
+	if r, ok := trimArchiveExtension(rest); ok {
+		// An archive of the name, or of a copy of it (.ssh-2024.tar.gz).
+		return r == "" || backupDecoration(r)
+	}
+	if rest == "~" || rest == "-" || rest == ",v" {
 		return true
 	}
-	words := strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool { return strings.ContainsRune(".-_~ ", r) })
+	if rest[0] == ',' {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool { return strings.ContainsRune(".-_~ ()", r) })
 	if len(words) == 0 {
 		return false
 	}
@@ -72,4 +120,20 @@ func backupWord(w string) bool {
 		return true
 	}
 	return false
+}
+
+// trimArchiveExtension returns rest, what follows a hidden name, without
+// the extension of an archive of it (a hidden directory's, as
+// .ssh.tar.gz) or of a compressed copy (.netrc.gz), any case; ok is false
+// when rest has none.
+func trimArchiveExtension(rest string) (string, bool) {
+	// Longest first where one ends another.
+	exts := [...]string{".tar.gz", ".tar.xz", ".tar.zst", ".tar.bz2", ".tar", ".tgz", ".txz", ".tzst",
+		".tbz2", ".tbz", ".zip", ".7z", ".rar", ".gz", ".xz", ".zst", ".bz2"}
+	for _, ext := range exts {
+		if n := len(rest) - len(ext); n >= 0 && strings.EqualFold(rest[n:], ext) {
+			return rest[:n], true
+		}
+	}
+	return rest, false
 }

@@ -22,10 +22,26 @@ func TestBackupOf(t *testing.T) {
 		{".bash_history-1234.tmp", ".bash_history"}, {"shadow-", "shadow"}, {"shadow.dpkg-old", "shadow"},
 		{"shadow.rpmsave", "shadow"}, {"shadow.pacnew", "shadow"}, {".ssh.bak", ".ssh"}, {".ssh~", ".ssh"},
 		{".env.local.bak", ".env"}, {"credentials.copy", "credentials"},
+		// File managers' copies, RCS's, Vim's undo files.
+		{".netrc (copy)", ".netrc"}, {".netrc (another copy)", ".netrc"}, {".netrc (3rd copy)", ".netrc"},
+		{".netrc (1)", ".netrc"}, {".netrc copy", ".netrc"}, {".netrc copy 2", ".netrc"},
+		{".netrc - Copy", ".netrc"}, {".netrc - Copy (2)", ".netrc"}, {"Copy of .netrc", ".netrc"},
+		{"copy of .netrc", ".netrc"}, {"Copy (2) of .netrc", ".netrc"}, {"Copy of .netrc.bak", ".netrc"},
+		{"Copy of Copy of .netrc", ".netrc"}, {".netrc,v", ".netrc"}, {"credentials,v", "credentials"},
+		{"..netrc.un~", ".netrc"}, {".credentials.un~", "credentials"}, {"..env.un~", ".env"},
+		// Archives and compressed copies.
+		{".ssh.tar", ".ssh"}, {".ssh.tar.gz", ".ssh"}, {".ssh.tgz", ".ssh"}, {".ssh.tar.xz", ".ssh"},
+		{".ssh.tar.zst", ".ssh"}, {".ssh.zip", ".ssh"}, {".ssh.7z", ".ssh"}, {".ssh.TAR.GZ", ".ssh"},
+		{".ssh-2024-01-31.tar.gz", ".ssh"}, {".ssh.bak.zip", ".ssh"}, {".netrc.gz", ".netrc"},
+		{".ssh (copy).zip", ".ssh"},
 		// Not copies.
 		{".env.example", ""}, {".env.local", ""}, {"ssh_host_rsa_key.pub", ""}, {".yarnrc.yml", ""},
 		{".netrc", ""}, {".ssh-agent", ""}, {"#.netrc", ""}, {"##", ""}, {".sw", ""}, {".netrcbak", ""},
 		{".env.", ""}, {"x.bak", ""}, {".swp", ""}, {"..swp", ""},
+		{".env example", ""}, {".netrc (", ""}, {".netrc ()", ""}, {".netrc,", ""}, {".netrc,x", ""},
+		{".netrc.un~", ""}, {".un~", ""}, {"..un~", ""}, {"...un~", ""}, {"Copy of ", ""}, {"Copy of .env.example", ""},
+		{"Copy (x) of .netrc", ""}, {"Copy () of .netrc", ""}, {"Copy (2)of .netrc", ""}, {"Copy .netrc", ""},
+		{".ssh.tar.gz.pub", ""}, {".ssh.example.tar.gz", ""}, {".sshtar.gz", ""}, {".yarnrc.yml.pub", ""},
 	} {
 		of, ok := backupOf(c.name, is)
 		assert.Equal(t, c.of != "", ok, "%s", c.name)
@@ -37,7 +53,9 @@ func TestBackupOf(t *testing.T) {
 // finds is of a hidden name that is a proper part of the name.
 func FuzzBackupOf(f *testing.F) {
 	for _, s := range []string{".netrc~", "#.netrc#", ".netrc.swp", "..netrc.swp", ".netrc.bak.1", ".env.example",
-		"~", "#", "##", ".sw", "", ".netrc-", ".netrc.~1~", "\xff.netrc.bak"} {
+		"~", "#", "##", ".sw", "", ".netrc-", ".netrc.~1~", "\xff.netrc.bak", ".netrc (copy)", ".netrc (1)",
+		".netrc copy", "Copy of .netrc", "Copy (2) of .netrc", "Copy of Copy of .netrc", ".netrc,v", "..netrc.un~",
+		".un~", ".netrc.tar.gz", ".netrc-1.tgz", ".netrc.zip", "Copy (", "Copy ()"} {
 		f.Add(s, ".netrc")
 	}
 	f.Fuzz(func(t *testing.T, name, hiddenName string) {
