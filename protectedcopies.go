@@ -26,8 +26,10 @@ func editorCopies(p ProtectedPath) []ProtectedPath {
 	if strings.HasPrefix(last, ".") {
 		swap = last + ".sw?"
 	}
-	out := make([]ProtectedPath, 0, 6)
-	for _, name := range []string{last + "~", last + ".~*~", "#" + last + "#", swap, last + ".bak", last + ".orig"} {
+	names := [...]string{last + "~", last + ".~*~", "#" + last + "#", swap, "." + last + ".un~", last + ".bak",
+		last + ".orig", last + ",v", last + " (*)", last + " *copy*", "copy*of " + last}
+	out := make([]ProtectedPath, 0, len(names))
+	for _, name := range names {
 		out = append(out, ProtectedPath{Pattern: dir + name, Read: true})
 	}
 	return out
