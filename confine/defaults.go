@@ -178,7 +178,7 @@ func otherHomes(home string) []string {
 // settings, systemd's credentials): DefaultPolicy hides them all. Each is
 // an absolute path; most do not exist on a given machine. Start hides
 // with each hidden path the copies left beside it (NAME~, NAME.bak,
-// .NAME.swp, ...) and what the links inside a hidden directory lead to
+// .NAME.swp, "NAME (copy)", NAME.tar.gz, ...) and what the links inside a hidden directory lead to
 // (see Policy.Hidden). The slice is new on each call.
 func CredentialPaths(home string) []string {
 	return append(systemCredentials(), homeCredentials(home)...)

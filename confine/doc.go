@@ -71,8 +71,9 @@
 //     directory between them and the writable place pinned (a mount point
 //     cannot be renamed, so the command cannot move .git away and make
 //     another); Hidden paths (with the copies left beside them, NAME~,
-//     NAME.bak, .NAME.swp, and what the links inside hidden directories
-//     lead to, ~/.kube/config -> ~/clusters/prod.yaml) replaced by an
+//     NAME.bak, .NAME.swp, .NAME.un~, "NAME (copy)", "Copy of NAME",
+//     NAME.tar.gz, and what the links inside hidden directories lead
+//     to, ~/.kube/config -> ~/clusters/prod.yaml) replaced by an
 //     empty directory or file, but
 //     those closed to the user already (not root, neither owner of them
 //     nor allowed to read or search them), which the command, with no
