@@ -98,7 +98,7 @@ func TestEscape24MavenJvmConfig(t *testing.T) {
 }
 
 // TestEscape24ProjectSecretCopiesWithSpaces: the copies of a
-// read-protected project file (.env) are hidden by the editor names
+// read-protected project file (.env) were hidden by the editor names
 // (NAME~, NAME.bak, ...), not by the names file managers give a copy
 // (".env (copy)", ".env copy") nor by Vim's persistent undo file
 // ("..env.un~", which holds the lines changed).
@@ -107,6 +107,8 @@ func TestEscape24MavenJvmConfig(t *testing.T) {
 //
 // Verified with sandboxauth run as root (the three printed; .env and
 // .env.bak not).
+// Closed: editorCopies adds "NAME (*)", "NAME *copy*", "copy*of NAME",
+// .NAME.un~ and NAME,v.
 func TestEscape24ProjectSecretCopiesWithSpaces(t *testing.T) {
 	sb := escapeSandbox(t)
 	for _, name := range []string{".env", ".env (copy)", ".env copy", "..env.un~"} {

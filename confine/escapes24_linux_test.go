@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestEscape24CopiesNamedWithSpaces: backupOf takes a copy's decoration
+// TestEscape24CopiesNamedWithSpaces: backupOf took a copy's decoration
 // only after one of . - _ ~, so the names file managers give a copy (GNOME
 // Files ".netrc (copy)", Dolphin ".netrc (1)", macOS Finder ".netrc copy",
 // Windows "Copy of .netrc") and the RCS and gzip copies (",v", ".gz") are
@@ -22,6 +22,9 @@ import (
 //	payload: for f in "$HOME"/.??* "$HOME"/Copy*; do cat "$f"; done
 //
 // Verified with sandboxauth run as root (every name below printed).
+// Closed: backupOf takes a space and a comma as separators and
+// parentheses between words (NAME (copy), NAME (1), NAME copy, NAME,v),
+// "Copy of NAME", and Vim's undo file .NAME.un~.
 func TestEscape24CopiesNamedWithSpaces(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -42,6 +45,7 @@ func TestEscape24CopiesNamedWithSpaces(t *testing.T) {
 // TestEscape24VimUndoFileOfHiddenFile: the same with a real Vim undo file:
 // the user deleted a line of ~/.netrc in Vim with `set undofile`; the
 // deleted password is in ~/..netrc.un~, readable by the confined command.
+// Closed: backupOf takes .NAME.un~ for a copy of NAME.
 func TestEscape24VimUndoFileOfHiddenFile(t *testing.T) {
 	requireConfinement(t)
 	vim, err := exec.LookPath("vim")
@@ -86,7 +90,8 @@ func assertSecretsHiddenQuoted(t *testing.T, home string, secrets map[string]str
 //
 //	payload: cat ~/.codex/.env
 //
-// Verified with sandboxauth run as root (the key printed).
+// Verified with sandboxauth run as root (the key printed). Closed:
+// codingAgents lists Codex's .env.
 func TestEscape24CodexDotEnv(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -110,7 +115,8 @@ func TestEscape24CodexDotEnv(t *testing.T) {
 //
 //	payload: find ~ -type f | while read f; do cat "$f"; done
 //
-// Verified with sandboxauth run as root (each printed).
+// Verified with sandboxauth run as root (each printed). Closed:
+// codingAgents lists them.
 func TestEscape24MoreAgentsSecrets(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -141,7 +147,9 @@ func TestEscape24MoreAgentsSecrets(t *testing.T) {
 //
 //	payload: cat "$ANSIBLE_VAULT_PASSWORD_FILE" ...
 //
-// Verified with sandboxauth run as root (each printed).
+// Verified with sandboxauth run as root (each printed). Closed:
+// envCredentials hides the file each names (key.pem in
+// DOCKER_CERT_PATH, .curlrc in CURL_HOME).
 func TestEscape24MoreCredentialVariables(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -183,7 +191,8 @@ func TestEscape24MoreCredentialVariables(t *testing.T) {
 //
 //	payload: find ~ -type f | while read f; do cat "$f"; done
 //
-// Verified with sandboxauth run as root (each printed).
+// Verified with sandboxauth run as root (each printed). Closed:
+// homeCredentials lists them.
 func TestEscape24MoreHomeCredentials(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -211,7 +220,9 @@ func TestEscape24MoreHomeCredentials(t *testing.T) {
 // (~/.config/Claude/claude_desktop_config.json, the servers' env with
 // their tokens).
 //
-// Verified with sandboxauth run as root (both printed).
+// Verified with sandboxauth run as root (both printed). Closed:
+// codingAgents lists Windsurf's User/globalStorage and Claude Desktop's
+// directory.
 func TestEscape24EditorForksState(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
@@ -233,6 +244,8 @@ func TestEscape24EditorForksState(t *testing.T) {
 // come out with tar.
 //
 // Verified with sandboxauth run as root (~/.ssh.tar.gz printed).
+// Closed: backupOf takes an archive's or a compressed file's extension
+// after a hidden name (and after a copy's decoration, .ssh-2024.tar.gz).
 func TestEscape24ArchiveBesideHiddenDirectory(t *testing.T) {
 	requireConfinement(t)
 	home := fakeHome(t)
