@@ -81,14 +81,10 @@ func copyOfPrefix(name string) (string, bool) {
 }
 
 // backupDecoration reports whether rest, what follows a hidden name,
-// marks a copy: "~", "-", ",v", ".~N~", an archive's or a compressed
-// file's extension, or words that say backup, or only digits, between
+// marks a copy: "~", "-", ",v", ".~N~", or words that say backup or
+// name an archive or a compressed file, or only digits, between
 // separators (. - _ ~, spaces and parentheses).
 func backupDecoration(rest string) bool {
-	if r, ok := trimArchiveExtension(rest); ok {
-		// An archive of the name, or of a copy of it (.ssh-2024.tar.gz).
-		return r == "" || backupDecoration(r)
-	}
 	if rest == "~" || rest == "-" || rest == ",v" {
 		return true
 	}
@@ -111,29 +107,16 @@ func backupDecoration(rest string) bool {
 }
 
 // backupWord reports whether w (lower case, without trailing digits)
-// says that a name is a copy of another.
+// says that a name is a copy of another: a word of backups, or the
+// extension of an archive or a compressed file (tar, gz, tgz, zip, 7z,
+// ...: the archive of a hidden directory beside it, .ssh.tar.gz).
 func backupWord(w string) bool {
 	switch w {
 	case "bak", "bk", "bkp", "bck", "backup", "backups", "old", "orig", "original", "save", "saved",
 		"sav", "tmp", "temp", "new", "prev", "previous", "copy", "keep", "swp", "swo", "dpkg", "ucf",
-		"rpmsave", "rpmnew", "rpmorig", "pacsave", "pacnew", "cfsaved":
+		"rpmsave", "rpmnew", "rpmorig", "pacsave", "pacnew", "cfsaved",
+		"tar", "gz", "tgz", "xz", "txz", "zst", "tzst", "bz", "tbz", "lz", "lzma", "zip", "7z", "rar":
 		return true
 	}
 	return false
-}
-
-// trimArchiveExtension returns rest, what follows a hidden name, without
-// the extension of an archive of it (a hidden directory's, as
-// .ssh.tar.gz) or of a compressed copy (.netrc.gz), any case; ok is false
-// when rest has none.
-func trimArchiveExtension(rest string) (string, bool) {
-	// Longest first where one ends another.
-	exts := [...]string{".tar.gz", ".tar.xz", ".tar.zst", ".tar.bz2", ".tar", ".tgz", ".txz", ".tzst",
-		".tbz2", ".tbz", ".zip", ".7z", ".rar", ".gz", ".xz", ".zst", ".bz2"}
-	for _, ext := range exts {
-		if n := len(rest) - len(ext); n >= 0 && strings.EqualFold(rest[n:], ext) {
-			return rest[:n], true
-		}
-	}
-	return rest, false
 }

@@ -33,7 +33,8 @@ func TestBackupOf(t *testing.T) {
 		{".ssh.tar", ".ssh"}, {".ssh.tar.gz", ".ssh"}, {".ssh.tgz", ".ssh"}, {".ssh.tar.xz", ".ssh"},
 		{".ssh.tar.zst", ".ssh"}, {".ssh.zip", ".ssh"}, {".ssh.7z", ".ssh"}, {".ssh.TAR.GZ", ".ssh"},
 		{".ssh-2024-01-31.tar.gz", ".ssh"}, {".ssh.bak.zip", ".ssh"}, {".netrc.gz", ".netrc"},
-		{".ssh (copy).zip", ".ssh"},
+		{".ssh (copy).zip", ".ssh"}, {".ssh.tar.bz2", ".ssh"}, {".ssh.tar.gz.1", ".ssh"}, {".ssh.tar.lz", ".ssh"},
+		{".ssh.example.tar.gz", ".ssh"}, // an archive of what was in it all the same
 		// Not copies.
 		{".env.example", ""}, {".env.local", ""}, {"ssh_host_rsa_key.pub", ""}, {".yarnrc.yml", ""},
 		{".netrc", ""}, {".ssh-agent", ""}, {"#.netrc", ""}, {"##", ""}, {".sw", ""}, {".netrcbak", ""},
@@ -41,7 +42,7 @@ func TestBackupOf(t *testing.T) {
 		{".env example", ""}, {".netrc (", ""}, {".netrc ()", ""}, {".netrc,", ""}, {".netrc,x", ""},
 		{".netrc.un~", ""}, {".un~", ""}, {"..un~", ""}, {"...un~", ""}, {"Copy of ", ""}, {"Copy of .env.example", ""},
 		{"Copy (x) of .netrc", ""}, {"Copy () of .netrc", ""}, {"Copy (2)of .netrc", ""}, {"Copy .netrc", ""},
-		{".ssh.tar.gz.pub", ""}, {".ssh.example.tar.gz", ""}, {".sshtar.gz", ""}, {".yarnrc.yml.pub", ""},
+		{".sshtar.gz", ""}, {".yarnrc.yml.pub", ""}, {".ssh.targz", ""}, {".ssh.zipper", ""},
 	} {
 		of, ok := backupOf(c.name, is)
 		assert.Equal(t, c.of != "", ok, "%s", c.name)
