@@ -39,6 +39,10 @@ func TestEscape24CopiesNamedWithSpaces(t *testing.T) {
 		".pgpass copy":            "db:5432:*:u:PGPASSCOPYSECRET",
 		"..netrc.un~":             "machine example.com password NETRCUNDOSECRET",
 		"..git-credentials.un~":   "https://u:GITCREDUNDOSECRET@example.com",
+		".netrc - Copy (2)":       "machine example.com password NETRCWINCOPY2SECRET",
+		"Copy (2) of .netrc":      "machine example.com password NETRCWINXPCOPYSECRET",
+		".netrc copy 2":           "machine example.com password NETRCFINDERCOPY2SECRET",
+		".netrc (another copy)":   "machine example.com password NETRCGNOMECOPY2SECRET",
 	})
 }
 
@@ -251,8 +255,11 @@ func TestEscape24ArchiveBesideHiddenDirectory(t *testing.T) {
 	home := fakeHome(t)
 	t.Setenv("GOCACHE", home+"/.cache/go-build")
 	assertSecretsHiddenQuoted(t, home, map[string]string{
-		".ssh.tar.gz": "SSHARCHIVESECRET",
-		".gnupg.tgz":  "GNUPGARCHIVESECRET",
-		".aws.zip":    "AWSARCHIVESECRET",
+		".ssh.tar.gz":            "SSHARCHIVESECRET",
+		".gnupg.tgz":             "GNUPGARCHIVESECRET",
+		".aws.zip":               "AWSARCHIVESECRET",
+		".ssh-2024-01-31.tar.gz": "SSHDATEDARCHIVESECRET",
+		".ssh.tar.gz.1":          "SSHROTATEDARCHIVESECRET",
+		".gnupg.tar.zst":         "GNUPGZSTARCHIVESECRET",
 	})
 }
