@@ -54,8 +54,10 @@ type ProtectedPath struct {
 //     *.tfvars.json: a confined terraform cannot read its local state)
 //     and the SSH keys of Vagrant's machines
 //     (.vagrant/machines/*/*/private_key); a read-protected pattern also
-//     protects the copies editors keep of its files (NAME~, NAME.~N~,
-//     #NAME#, Vim's swap files; see compileProtected);
+//     protects the copies editors and file managers keep of its files
+//     (NAME~, NAME.~N~, #NAME#, Vim's swap and undo files, NAME.bak,
+//     NAME.orig, NAME,v, NAME (copy), NAME copy, Copy of NAME; see
+//     compileProtected);
 //   - writes to configuration that makes other programs run code or grant
 //     permissions without asking anybody again: editor and IDE settings
 //     (.vscode/, .idea/, .zed/, *.code-workspace: tasks run on opening,
