@@ -616,17 +616,7 @@ func (c *confinePaths) top() {
 		}
 		abs := filepath.Join(c.sandbox, filepath.FromSlash(rel))
 		if r.Write {
-			if dir, whole := keptWhole(rel); whole {
-				c.readOnly(filepath.Join(c.sandbox, dir))
-			} else if dir, ok := vcsDirectory(rel); ok && noRepository(filepath.Join(c.sandbox, dir)) {
-				c.readOnly(filepath.Join(c.sandbox, dir))
-				c.policy.Placeholders[filepath.Join(c.sandbox, dir)] = ""
-			} else {
-				c.readOnly(abs)
-				if readAsNothing(rel) {
-					c.policy.Placeholders[abs] = ""
-				}
-			}
+			c.holdTop(rel)
 		}
 		if r.Read {
 			if _, err := os.Lstat(abs); err != nil && r.Write && !slices.Contains(c.policy.Hidden, abs) {
@@ -662,41 +652,62 @@ func topPath(r *classify.Protected) (rel string, literal bool) {
 	return rel, literal
 }
 
-// readAsNothing reports whether the file rel, a protected path at the top,
-// is read as no configuration when empty by the programs that read it,
-// and fails them when it is a directory: its placeholder, while it is
-// missing, is an empty file rather than the empty directory other paths
-// get. yarn stops on a directory .npmrc or .yarnrc, pnpm on a directory
-// pnpm-workspace.yaml, and mise, yarn's later versions and bun read TOML
-// or YAML the same way, and vim and Emacs an editor's settings file; a program loading a missing .env would get "is a
-// directory". The others keep a directory: rustup reads an empty
-// rust-toolchain as an error and pyenv an empty .python-version as the
-// system's Python, while both pass over a directory. git add does not
-// stage the placeholders: see gitExcludePlaceholders.
-func readAsNothing(rel string) bool {
+// topHold is how a write-protected literal path at the top of the
+// sandbox is kept read-only, and what stands in its place while it is
+// missing (see confine.Policy.Placeholders).
+type topHold int
+
+const (
+	// alone: the path itself is kept read-only; a missing one gets an
+	// empty directory, which most programs pass over and in which nothing
+	// can be made. rustup reads an empty rust-toolchain as an error and
+	// pyenv an empty .python-version as the system's Python, while both
+	// pass over a directory.
+	alone topHold = iota
+	// asEmptyFile: the path itself is kept read-only; a missing one gets
+	// an empty file, because the programs that read it take an empty file
+	// as no configuration and fail on a directory. yarn stops on a
+	// directory .npmrc or .yarnrc, pnpm on a directory
+	// pnpm-workspace.yaml; mise, yarn's later versions and bun read TOML
+	// or YAML the same way, and vim and Emacs an editor's settings file; a
+	// program loading a missing .env would get "is a directory". git add
+	// does not stage the placeholders: see gitExcludePlaceholders.
+	asEmptyFile
+	// asVCSName: the path lies in a version control system's directory
+	// (.hg/hgrc); while that directory is missing, or a regular file, its
+	// own name is kept read-only as an empty file. A directory .hg beside
+	// .git would be a second repository to the Go command, which stamps
+	// what it builds with the repository of its directory and refuses
+	// ("multiple VCS detected"); Mercurial and Go look for a directory and
+	// pass a file over, and no repository can be made in its place. A
+	// regular file there is the placeholder of a run of the same sandbox
+	// still running, which a run beginning now keeps as its own.
+	asVCSName
+	// withHolder: the directory holding the path is kept read-only whole.
+	// cargo reads .cargo/config before .cargo/config.toml, so that a
+	// placeholder for the first would hide the second (and make cargo warn
+	// that both exist). Nothing else in a project's .cargo is written by
+	// cargo; a missing .cargo gets an empty directory, which cargo reads as
+	// no configuration.
+	withHolder
+)
+
+// topHoldOf says how the write-protected literal path rel at the top of
+// the sandbox (slash-separated, with the pattern's letter case) is kept,
+// and for asVCSName and withHolder, the directory (relative to the
+// sandbox) that is kept in its place.
+func topHoldOf(rel string) (hold topHold, dir string) {
 	switch rel {
 	case ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "pnpm-workspace.yaml", ".env",
 		".tool-versions", "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml",
 		".vimrc", ".gvimrc", ".exrc", ".nvimrc", ".nvim.lua", ".lvimrc", ".dir-locals.el", ".dir-locals-2.el":
-		return true
-	}
-	return false
-}
-
-// vcsDirectory reports whether the protected file rel at the top lies in
-// a version control system's directory (.hg/hgrc), whose placeholder,
-// while that directory is missing, is the directory's own name as an
-// empty file: a directory .hg beside .git would be a second repository
-// to the Go command, which stamps what it builds with the repository
-// of its directory and refuses ("multiple VCS detected"); Mercurial and
-// Go look for a directory and pass a file over, and no repository can
-// be made in its place.
-func vcsDirectory(rel string) (dir string, ok bool) {
-	switch rel {
+		return asEmptyFile, ""
 	case ".hg/hgrc":
-		return ".hg", true
+		return asVCSName, ".hg"
+	case ".cargo/config", ".cargo/config.toml":
+		return withHolder, ".cargo"
 	}
-	return "", false
+	return alone, ""
 }
 
 // noRepository reports whether p, a version control system's directory,
@@ -708,19 +719,27 @@ func noRepository(p string) bool {
 	return errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode().IsRegular())
 }
 
-// keptWhole reports whether the protected file rel at the top is kept
-// read-only with the directory dir that holds it, whole, instead of on
-// its own: cargo reads .cargo/config before .cargo/config.toml, so that a
-// placeholder for the first would hide the second (and make cargo warn
-// that both exist). Nothing else in a project's .cargo is written by
-// cargo; a missing .cargo gets an empty directory, which cargo reads as
-// no configuration.
-func keptWhole(rel string) (dir string, whole bool) {
-	switch rel {
-	case ".cargo/config", ".cargo/config.toml":
-		return ".cargo", true
+// holdTop keeps the write-protected literal path rel at the top of the
+// sandbox read-only, as topHoldOf says, with its placeholder while it is
+// missing.
+func (c *confinePaths) holdTop(rel string) {
+	abs := filepath.Join(c.sandbox, filepath.FromSlash(rel))
+	hold, dir := topHoldOf(rel)
+	if hold == asVCSName && !noRepository(filepath.Join(c.sandbox, dir)) {
+		hold = alone // a repository, or a link, kept as it is
 	}
-	return "", false
+	switch hold {
+	case withHolder:
+		c.readOnly(filepath.Join(c.sandbox, dir))
+	case asVCSName:
+		c.readOnly(filepath.Join(c.sandbox, dir))
+		c.policy.Placeholders[filepath.Join(c.sandbox, dir)] = ""
+	default:
+		c.readOnly(abs)
+		if hold == asEmptyFile {
+			c.policy.Placeholders[abs] = ""
+		}
+	}
 }
 
 // gitlinkRepositories keeps read-only the repositories of the top

@@ -67,7 +67,7 @@ func TestEscape24BackgroundRunTerminalOnStderr(t *testing.T) {
 
 // TestEscape24ConcurrentRunsLeavePlaceholders (round 24; closed by the
 // .hg placeholder being a file that a run beginning beside another keeps
-// as its own, see vcsDirectory): eight runs at once, four
+// as its own, see asVCSName): eight runs at once, four
 // in each of two sandboxes, each run of a script that does nothing, again
 // and again for 20 seconds (under the load they make). Runs failed
 // (bubblewrap's "Can't get type of source .../.hg/hgrc: No such file or
