@@ -212,12 +212,18 @@ func (pr *presence) backups(paths []string) []string {
 }
 
 // usualBackups are the names of copies of name looked at where a
-// directory cannot be listed.
+// directory cannot be listed: the fixed forms among those backupOf
+// recognizes (a dated or numbered copy cannot be guessed).
 func usualBackups(name string) []string {
-	swap := "." + name + ".swp"
+	swap := "." + name
 	if strings.HasPrefix(name, ".") {
-		swap = name + ".swp"
+		swap = name
 	}
-	return []string{name + "~", "#" + name + "#", swap, name + ".bak", name + ".backup", name + ".old",
-		name + ".orig", name + ".save", name + ".tmp", name + ".new", name + "-", name + ".dpkg-old"}
+	out := []string{name + "~", name + ".~1~", "#" + name + "#", swap + ".swp", swap + ".swo", "." + name + ".un~",
+		name + ",v", name + "-", "Copy of " + name, name + " (copy)", name + " copy", name + " - Copy", name + " (1)"}
+	for _, w := range []string{"bak", "backup", "old", "orig", "save", "tmp", "new", "dpkg-old", "1",
+		"tar", "tar.gz", "tgz", "tar.xz", "tar.bz2", "tar.zst", "zip", "7z", "gz", "bz2", "xz", "zst"} {
+		out = append(out, name+"."+w)
+	}
+	return out
 }

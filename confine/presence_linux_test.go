@@ -94,6 +94,9 @@ func TestPresenceBackups(t *testing.T) {
 	require.NoError(t, os.Mkdir(closed, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(closed, ".pgpass~"), nil, 0o600))
 	require.NoError(t, os.WriteFile(filepath.Join(closed, ".pgpass.bak"), nil, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(closed, ".pgpass.tar.gz"), nil, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(closed, "Copy of .pgpass"), nil, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(closed, ".pgpass (copy)"), nil, 0o600))
 	require.NoError(t, os.Chmod(closed, 0o311)) // searchable, not readable
 	t.Cleanup(func() { _ = os.Chmod(closed, 0o755) })
 
@@ -109,7 +112,20 @@ func TestPresenceBackups(t *testing.T) {
 	}
 	// Root lists the closed directory anyway; either way both copies are
 	// found.
-	assert.ElementsMatch(t, append(in(listed, "#.netrc#", ".env.bak", ".netrc.swp", ".netrc~", ".ssh.old"), in(closed, ".pgpass.bak", ".pgpass~")...), got)
+	assert.ElementsMatch(t, append(in(listed, "#.netrc#", ".env.bak", ".netrc.swp", ".netrc~", ".ssh.old"), in(closed, ".pgpass.bak", ".pgpass~", ".pgpass.tar.gz", "Copy of .pgpass", ".pgpass (copy)")...), got)
+}
+
+// TestUsualBackupsAreBackups: every name looked at in a directory that
+// cannot be listed is one that backupOf counts as a copy, so that the
+// two ways of finding copies agree.
+func TestUsualBackupsAreBackups(t *testing.T) {
+	for _, name := range []string{".netrc", ".ssh", "credentials", ".env", "id_ed25519"} {
+		for _, n := range usualBackups(name) {
+			got, ok := backupOf(n, func(h string) bool { return h == name })
+			assert.True(t, ok, "%q is looked at as a copy of %q, but backupOf does not count it", n, name)
+			assert.Equal(t, name, got, "%q", n)
+		}
+	}
 }
 
 // TestCleanAbs: cleanAbs agrees with filepath.Clean on what is absolute
