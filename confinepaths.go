@@ -105,6 +105,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 	}
 	p.Placeholders = placeholders
 	p.Shown = maps.Clone(p.Shown)
+	p.ReadOnlyReasons = maps.Clone(p.ReadOnlyReasons)
 	if p.Sandbox == "" || len(rules) == 0 {
 		return p
 	}
@@ -1492,6 +1493,19 @@ func (c *confinePaths) stored(p string) (string, bool) {
 func (c *confinePaths) readOnly(p string) {
 	if !slices.Contains(c.policy.ReadOnly, p) {
 		c.policy.ReadOnly = append(c.policy.ReadOnly, p)
+	}
+}
+
+// readOnlyBecause keeps p read-only as readOnly does, and says why, for
+// the person who reads confinement's refusal when p is the sandbox
+// itself (see confine.Policy.ReadOnlyReasons).
+func (c *confinePaths) readOnlyBecause(p, why string) {
+	c.readOnly(p)
+	if c.policy.ReadOnlyReasons == nil {
+		c.policy.ReadOnlyReasons = map[string]string{}
+	}
+	if _, said := c.policy.ReadOnlyReasons[p]; !said {
+		c.policy.ReadOnlyReasons[p] = why
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,14 +60,14 @@ func (c *confinePaths) yarnNamedFiles() {
 		}
 		dir := filepath.Dir(ro)
 		if err != nil {
-			c.readOnly(dir)
+			c.readOnlyBecause(dir, fmt.Sprintf("yarn's settings %s are not understood, so they may name any file that yarn runs, and the directory that holds them is kept read-only whole; write the file as yarn writes it (block YAML, one key a line, or yarn 1's \"yarn-path PATH\" lines)", ro))
 			continue
 		}
 		for _, n := range named {
 			if !filepath.IsAbs(n) {
 				n = filepath.Join(dir, n)
 			}
-			c.keepNamed(filepath.Clean(n))
+			c.keepNamed(ro, filepath.Clean(n))
 		}
 	}
 }
@@ -76,12 +77,12 @@ func (c *confinePaths) yarnNamedFiles() {
 // holds the first link (which the command could repoint) and the file the
 // links lead to. A link at the top makes the sandbox itself read-only,
 // which confinement refuses: the run fails closed.
-func (c *confinePaths) keepNamed(p string) {
-	c.keepNamedDepth(p, 0)
+func (c *confinePaths) keepNamed(settings, p string) {
+	c.keepNamedDepth(settings, p, 0)
 }
 
 // keepNamedDepth is keepNamed, depth links followed so far.
-func (c *confinePaths) keepNamedDepth(p string, depth int) {
+func (c *confinePaths) keepNamedDepth(settings, p string, depth int) {
 	if !pathres.Within(c.sandbox, p) || p == c.sandbox {
 		return
 	}
@@ -97,9 +98,9 @@ func (c *confinePaths) keepNamedDepth(p string, depth int) {
 			break // missing from here on: p gets a placeholder
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			c.readOnly(at)
+			c.readOnlyBecause(at, fmt.Sprintf("yarn's settings %s name %s, which is reached through the symbolic link %s, so the directory that holds the link is kept read-only; name the file itself in the settings", settings, p, next))
 			if real, err := pathres.Resolve(p); err == nil && real != p && depth < 8 {
-				c.keepNamedDepth(real, depth+1)
+				c.keepNamedDepth(settings, real, depth+1)
 			}
 			return
 		}

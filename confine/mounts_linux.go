@@ -68,7 +68,7 @@ func resolveView(cmd *exec.Cmd, p *Policy) (v *view, err error) {
 		return v, fmt.Errorf("confine: Policy.Sandbox %s is reached through the symbolic link %s, which an earlier command could have planted to make another directory writable; name the real directory, %s: %w", p.Sandbox, link, sandbox, ErrUnsafePolicy)
 	}
 	homes := userHomes()
-	if err := checkSandbox(p.Sandbox, sandbox, homes, p.ReadOnly); err != nil {
+	if err := checkSandbox(p.Sandbox, sandbox, homes, p.ReadOnly, p.ReadOnlyReasons); err != nil {
 		return v, err
 	}
 	v.writable = append(v.writable, bind{sandbox, sandbox})
@@ -354,7 +354,7 @@ func CheckSandbox(p Policy) error {
 	if real == "/" {
 		return fmt.Errorf("confine: Policy.Sandbox %q is the root directory, which would make the whole file system writable: %w", p.Sandbox, ErrUnsafePolicy)
 	}
-	return checkSandbox(p.Sandbox, real, userHomes(), p.ReadOnly)
+	return checkSandbox(p.Sandbox, real, userHomes(), p.ReadOnly, p.ReadOnlyReasons)
 }
 
 // checkSandbox refuses a sandbox (given as orig, resolved to real) whose
@@ -363,8 +363,9 @@ func CheckSandbox(p Policy) error {
 // of settingsPlaces (~/.config, ~/.local, ~/.cache, a directory on PATH),
 // and one inside a ReadOnly path (a protected directory of a project
 // that holds it: .git/hooks, .vscode, an agent's settings directory,
-// which ProtectConfinement keeps read-only).
-func checkSandbox(orig, real string, homes, readOnly []string) error {
+// which ProtectConfinement keeps read-only), in words that say why the
+// path is kept when reasons does.
+func checkSandbox(orig, real string, homes, readOnly []string, reasons map[string]string) error {
 	for _, home := range homes {
 		if pathres.Within(real, home) {
 			return fmt.Errorf("confine: Policy.Sandbox %s holds the home directory %s: a command confined there could change the user's shell start-up files, settings and programs; confine a project directory instead: %w", orig, home, ErrUnsafePolicy)
@@ -392,10 +393,13 @@ func checkSandbox(orig, real string, homes, readOnly []string) error {
 	}
 	for _, r := range readOnly {
 		r = filepath.Clean(r)
+		why := reasons[r]
 		if rr, err := pathres.Resolve(r); err == nil {
 			r = rr
 		}
 		switch {
+		case r == real && why != "":
+			return fmt.Errorf("confine: Policy.Sandbox %s is itself kept read-only, so nothing can run in it: %s: %w", orig, why, ErrUnsafePolicy)
 		case r == real:
 			return fmt.Errorf("confine: Policy.Sandbox %s is itself kept read-only (Policy.ReadOnly: a protected directory, whose files programs run: git's hooks, an editor's or an agent's settings); confine the project that holds it instead: %w", orig, ErrUnsafePolicy)
 		case pathres.Within(r, real):

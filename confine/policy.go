@@ -58,6 +58,13 @@ type Policy struct {
 	// (ErrUnsafePolicy): the command could replace the link.
 	ReadOnly []string
 
+	// ReadOnlyReasons gives, for ReadOnly paths, why each is kept, in
+	// words for the person who can change it (what makes it run code, and
+	// how to keep it from being kept whole). It changes nothing of the
+	// confinement: it is said in the error when a kept path covers the
+	// sandbox itself, which confinement refuses.
+	ReadOnlyReasons map[string]string
+
 	// Placeholders gives, for ReadOnly paths that may be missing, the
 	// contents of a file to put in their place instead of an empty
 	// directory: for a path that a program reads when it exists, a

@@ -163,6 +163,25 @@ func TestRunRefusals(t *testing.T) {
 	assert.Contains(t, r.stdout, "run it")
 }
 
+// TestRunYarnSettingsNotUnderstood: yarn settings at the top of the
+// project that are not understood keep the whole project read-only, which
+// confinement refuses; the refusal names the file and how to write it,
+// and once it is written as yarn writes it the command runs.
+func TestRunYarnSettingsNotUnderstood(t *testing.T) {
+	requireLandlock(t)
+	sb := t.TempDir()
+	settings := filepath.Join(sb, ".yarnrc.yml")
+	require.NoError(t, os.WriteFile(settings, []byte("{yarnPath: .yarn/releases/yarn.cjs}\n"), 0o644))
+	r := runIn(t, sb, "", "run", "--", "true")
+	assert.Equal(t, exitRunRefused, r.code)
+	assert.Contains(t, r.stderr, "yarn's settings "+settings+" are not understood")
+	assert.Contains(t, r.stderr, "write the file as yarn writes it (block YAML")
+
+	require.NoError(t, os.WriteFile(settings, []byte("yarnPath: .yarn/releases/yarn.cjs\n"), 0o644))
+	r = runIn(t, sb, "", "run", "--", "true")
+	assert.Equal(t, exitOK, r.code, r.stderr)
+}
+
 // TestRunTerminal asks on a real terminal: y runs the command (confined),
 // anything else refuses it.
 func TestRunTerminal(t *testing.T) {
