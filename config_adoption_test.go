@@ -66,7 +66,7 @@ func TestConfigReportsEveryTypeError(t *testing.T) {
 		"2:15: headless: expected true or false, found a string",
 		"3:20: splitCompound: expected true or false, found a number",
 		"4:13: policy: expected a string, found a list",
-		`5:3: headles: unknown field "headles" (known fields: $schema, agents, commands, confine, headless, policy, promptTimeout, protectedPaths, splitCompound, tools)`,
+		`5:3: headles: unknown field "headles": did you mean "headless"? (known fields: $schema, agents, commands, confine, headless, policy, promptTimeout, protectedPaths, splitCompound, tools)`,
 	}, lines)
 	assert.ErrorIs(t, err, ErrInvalidConfig)
 }

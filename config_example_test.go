@@ -74,7 +74,7 @@ func ExampleParseConfig_errors() {
 }`))
 	fmt.Println(err)
 	// Output:
-	// 5:3: headles: unknown field "headles" (known fields: $schema, agents, commands, confine, headless, policy, promptTimeout, protectedPaths, splitCompound, tools)
+	// 5:3: headles: unknown field "headles": did you mean "headless"? (known fields: $schema, agents, commands, confine, headless, policy, promptTimeout, protectedPaths, splitCompound, tools)
 	// true
 	// 3:22: commands.safe.add[0]: the safe entry "curl --version" would overrule the default blocked entry "curl" (network client: downloads, uploads or connects out): safe entries win over blocked ones. Add "overrideBlocked": true to the entry if that is what you mean, or remove the blocked entry with "commands": {"blocked": {"remove": [{"command": "curl"}]}}
 }

@@ -27,6 +27,9 @@ func TestConfigAcceptance(t *testing.T) {
 	write("typo.json", "{\n  \"policy\": \"sandbox\",\n    \"headles\": true\n}\n")
 	write("protected.json", `{"protectedPaths": {"add": [{"pattern": "secrets/", "read": true}], "remove": [".env"]}}`)
 	write("headless.json", `{"headless": true}`)
+	// A newcomer's first file: JSONC comments, a misspelled key and a
+	// boolean in quotes.
+	write("newcomer.json", "{\n  // ours\n  \"polcy\": \"sandbox\",\n  \"splitCompound\": \"true\",\n}\n")
 	write("nobash.json", `{"tools": {"profile": "coding", "deny": ["Bash"]}, "agents": [{"id": "reviewer", "tools": {"deny": ["Read"]}}]}`)
 
 	tests := []struct {
@@ -42,6 +45,10 @@ func TestConfigAcceptance(t *testing.T) {
 			`sandboxauth check: safecurl.json:6:9: commands.safe.add[1]: the safe entry "curl" would overrule the default blocked entry "curl"`},
 		{"unknown key is rejected with line and column", []string{"check", "--config", "typo.json", "--", "ls"}, exitUsage, "",
 			`sandboxauth check: typo.json:3:5: headles: unknown field "headles"`},
+		{"a misspelled key is named with the key meant", []string{"check", "--config", "newcomer.json", "--", "ls"}, exitUsage, "",
+			`sandboxauth check: newcomer.json:3:3: polcy: unknown field "polcy": did you mean "policy"?`},
+		{"a boolean in quotes says to drop them", []string{"check", "--config", "newcomer.json", "--", "ls"}, exitUsage, "",
+			`sandboxauth check: newcomer.json:4:20: splitCompound: expected true or false, found the string "true": write true without the quotes`},
 		{"the demo rejects it alike", []string{"demo", "--config", "typo.json"}, exitUsage, "", `sandboxauth demo: typo.json:3:5: headles: unknown field "headles"`},
 		{"and tools", []string{"tools", "--config", "typo.json"}, exitUsage, "", `sandboxauth tools: typo.json:3:5: headles: unknown field "headles"`},
 		{"secrets are readable by default", []string{"check", "--", "cat", "secrets/key.txt"}, exitOK, "", ""},

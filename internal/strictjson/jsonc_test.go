@@ -66,7 +66,7 @@ func TestParseReportsEveryError(t *testing.T) {
 	assert.Equal(t, []string{
 		"2:9: name: expected a string, found a number",
 		"3:7: on: expected true or false, found a string",
-		`4:1: nam: unknown field "nam" (known fields: byKey, items, list, n, name, on, raw, raws)`,
+		`4:1: nam: unknown field "nam": did you mean "name"? (known fields: byKey, items, list, n, name, on, raw, raws)`,
 		"5:18: items[0].id: expected a string, found a number",
 		"5:36: items[2]: expected an object, found a number",
 		`6:1: on: duplicate field "on"`,

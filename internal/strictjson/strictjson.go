@@ -345,7 +345,7 @@ func (w *walker) walk(n *Node, path string) error {
 
 func (w *walker) value(n *Node, path string, tok json.Token, start int64) error {
 	bad := func(want string) error {
-		return w.soft(w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", want, Describe(tok))), path, tok)
+		return w.soft(w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", want, foundQuoted(n.Kind, tok))), path, tok)
 	}
 	switch n.Kind {
 	case String:
@@ -405,7 +405,7 @@ func (w *walker) value(n *Node, path string, tok json.Token, start int64) error 
 					if err := w.skipValue(cp); err != nil {
 						return err
 					}
-					w.errs = append(w.errs, w.d.errAt(keyAt, cp, fmt.Errorf("unknown field %q (known fields: %s)", key, KnownKeys(n))))
+					w.errs = append(w.errs, w.d.errAt(keyAt, cp, unknownField(n, key)))
 					continue
 				}
 				if child.Reject != "" {

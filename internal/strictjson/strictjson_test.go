@@ -31,7 +31,13 @@ func TestParseErrors(t *testing.T) {
 		msg        string
 		isBlankErr bool
 	}{
-		{"unknown key", "{\n  \"nam\": 1}", "nam", 2, 3, `unknown field "nam" (known fields: byKey, items, list, n, name, on, raw, raws)`, false},
+		{"unknown key", "{\n  \"nam\": 1}", "nam", 2, 3, `unknown field "nam": did you mean "name"? (known fields: byKey, items, list, n, name, on, raw, raws)`, false},
+		{"misspelled key, letters swapped", `{"nmae": "a"}`, "nmae", 1, 2, `unknown field "nmae": did you mean "name"?`, false},
+		{"misspelled key, another case", `{"ByKey": {}}`, "ByKey", 1, 2, `unknown field "ByKey": did you mean "byKey"?`, false},
+		{"unknown key like none", `{"colour": 1}`, "colour", 1, 2, `unknown field "colour" (known fields:`, false},
+		{"no rejected key is suggested", `{"gonee": 1}`, "gonee", 1, 2, `unknown field "gonee" (known fields:`, false},
+		{"quoted boolean", `{"on": "true"}`, "on", 1, 8, `expected true or false, found the string "true": write true without the quotes`, false},
+		{"quoted number", `{"n": "30"}`, "n", 1, 7, `expected a number, found the string "30": write 30 without the quotes`, false},
 		{"duplicate key", `{"on": true, "on": false}`, "on", 1, 14, `duplicate field "on"`, false},
 		{"duplicate map key", `{"byKey": {"a": true, "a": true}}`, `byKey["a"]`, 1, 23, `duplicate field "a"`, false},
 		{"null", `{"name": null}`, "name", 1, 10, "expected a string, found null (omit the key instead)", false},
