@@ -131,7 +131,7 @@ func hookAnswer(stdin io.Reader, agent hookproto.Agent, config string) (ans hook
 	policies, confined, err := loadHookPolicies(config, req)
 	if err != nil {
 		return agent.Encode(req, hookproto.Decision{Action: hookproto.Deny,
-			Reason: fmt.Sprintf("sandboxauth: the hook's configuration could not be loaded (%v), so every tool call is refused until a person fixes it.", err)})
+			Reason: fmt.Sprintf("sandboxauth: every tool call is refused until a person fixes the hook's configuration, which could not be loaded; retrying will not help. Stop and tell the user. The errors, each with its file, line and column:\n%v", err)})
 	}
 	defer closePolicies(policies)
 	return agent.Encode(req, confined.confined(req, decideAll(policies, req)))

@@ -110,7 +110,10 @@ func TestHookConfigFiles(t *testing.T) {
 		d, reason, r := claudeDecision(t, project, hookEnv(home), claudeEvent(project, "Bash", map[string]any{"command": "ls"}))
 		assert.Equal(t, "deny", d)
 		assert.Contains(t, reason, path+":2:54: commands.blocked.add[0].colour: unknown field")
-		assert.Contains(t, r.stderr, "configuration could not be loaded")
+		assert.Contains(t, r.stderr, "could not be loaded")
+		// The worst fact first: nothing runs until a person acts.
+		assert.True(t, strings.HasPrefix(reason, "sandboxauth: every tool call is refused until a person fixes the hook's configuration"), reason)
+		assert.Contains(t, reason, "retrying will not help")
 	})
 	t.Run("a tool policy decides under the agent's names", func(t *testing.T) {
 		project, home := hookProject(t)
