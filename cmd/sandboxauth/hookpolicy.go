@@ -104,6 +104,16 @@ func loadHookPolicies(configPath string, req *hookproto.Request) ([]*hookPolicy,
 	return out, confined, nil
 }
 
+// userConfigFile names the user's policy file for a person: its full
+// path where the user configuration directory is known, else its place
+// relative to that directory.
+func userConfigFile() string {
+	if dir, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(dir, userConfigPath)
+	}
+	return userConfigPath + " in the user configuration directory"
+}
+
 // closePolicies closes every policy of ps.
 func closePolicies(ps []*hookPolicy) {
 	for _, p := range ps {
@@ -122,7 +132,7 @@ func loadHookConfig(file hookConfig) (*sandboxauth.Config, error) {
 		if ws := cfg.Widenings(); len(ws) > 0 {
 			var errs []error
 			for _, w := range ws {
-				errs = append(errs, fmt.Errorf("%w: the project's own policy file may only narrow the defaults, since a repository can ship one; put this in the user's %s or pass --config", w, userConfigPath))
+				errs = append(errs, fmt.Errorf("%w: the project's own policy file may only narrow the defaults, since a repository can ship one; put this in the user's %s or pass --config", w, userConfigFile()))
 			}
 			return nil, errors.Join(errs...)
 		}

@@ -73,6 +73,8 @@ func TestHookConfigFiles(t *testing.T) {
 		assert.Contains(t, reason, path+":2:3: commands.safe.add[0]: adds a safe command")
 		assert.Contains(t, reason, path+`:3:12: policy: the policy "permissive" allows more than "sandbox"`)
 		assert.Contains(t, reason, "may only narrow the defaults")
+		// Where the entry may go instead, as a path the user can open.
+		assert.Contains(t, reason, "put this in the user's "+filepath.Join(home, ".config", "sandboxauth", "config.json")+" or pass --config")
 	})
 	t.Run("confine: project code runs rewritten to a confined run", func(t *testing.T) {
 		if err := confine.Available(); err != nil {
