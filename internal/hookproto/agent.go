@@ -82,15 +82,33 @@ func settle(req *Request, d Decision) Decision {
 // askAsDeny is the refusal given where an event cannot ask a person: the
 // question's reason turned into a refusal (the call "was refused", not
 // "needs your approval"), what would let it run, and how to change the
-// policy concretely.
+// policy concretely for the kind of call it is.
 func askAsDeny(req *Request, why string) string {
 	why = strings.TrimRight(why, ". ")
 	why = strings.Replace(why, " needs your approval: ", " was refused: ", 1)
 	return why + ". This " + req.Agent + " hook event (" + req.Event + ") cannot ask a person, and sandboxauth asks a person about such calls. " +
-		"A person can run it themselves, or let such calls run by adding a safe entry to the user's policy file " +
-		"(sandboxauth/config.json in the user configuration directory, ~/.config/sandboxauth/config.json on Linux), " +
-		`for example {"commands": {"safe": {"add": [{"command": "make", "args": ["test"]}]}}}; ` +
-		"`sandboxauth check -- COMMAND` shows the rule that decided. Continue without it, or stop and say what you need."
+		howToAllow(req.Kind) + " Continue without it, or stop and say what you need."
+}
+
+// userPolicyFile names the user's policy file where a refusal says how to
+// change it.
+const userPolicyFile = "the user's policy file (sandboxauth/config.json in the user configuration directory, ~/.config/sandboxauth/config.json on Linux)"
+
+// howToAllow says what would let a call of kind k that sandboxauth asks
+// about run without a person: a safe entry for a command, the removal of a
+// protected path for a file, a tool policy for any other tool.
+func howToAllow(k Kind) string {
+	switch k {
+	case KindShell:
+		return "A person can run it themselves, or let such commands run by adding a safe entry to " + userPolicyFile +
+			`, for example {"commands": {"safe": {"add": [{"command": "make", "args": ["test"]}]}}}; ` +
+			"`sandboxauth check --config FILE -- COMMAND` shows the rule that decided."
+	case KindRead, KindWrite, KindEdit, KindSearch:
+		return "A person can do it themselves, or let such calls run by removing the protected path's pattern in " + userPolicyFile +
+			`, for example {"protectedPaths": {"remove": [".env"]}}; ` + "`sandboxauth defaults protected` lists the patterns."
+	default:
+		return "A person can let the tool run with a tool policy (\"tools\") in " + userPolicyFile + "."
+	}
 }
 
 // fields is a decoded JSON object whose members are read on demand.

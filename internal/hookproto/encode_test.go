@@ -61,12 +61,28 @@ func TestEncode(t *testing.T) {
 				assert.NotEmpty(t, strings.TrimSpace(reason), "%s %v carries a reason", name, d.Action)
 			}
 		}
-		cannot := &Request{Agent: name, Event: "E", CanAsk: false}
+		cannot := &Request{Agent: name, Event: "E", CanAsk: false, Kind: KindShell}
 		got, reason := readAnswer(t, name, a.Encode(cannot, Decision{Action: Ask, Reason: "rm -rf is dangerous"}))
 		assert.Equal(t, want[name][3], got, name)
 		assert.Contains(t, reason, "rm -rf is dangerous")
 		assert.Contains(t, reason, "cannot ask a person")
-		assert.Contains(t, reason, `{"commands": {"safe": {"add": [`, "says how to change the policy")
+		// How to change the policy, for the kind of call refused: a
+		// command's safe entry would not let a file be read.
+		for kind, advice := range map[Kind]string{
+			KindShell:  `{"commands": {"safe": {"add": [`,
+			KindRead:   `{"protectedPaths": {"remove": [".env"]}}`,
+			KindWrite:  `{"protectedPaths": {"remove": [".env"]}}`,
+			KindEdit:   `{"protectedPaths": {"remove": [".env"]}}`,
+			KindSearch: `{"protectedPaths": {"remove": [".env"]}}`,
+			KindOther:  `a tool policy ("tools")`,
+		} {
+			_, reason := readAnswer(t, name, a.Encode(&Request{Agent: name, Event: "E", Kind: kind}, Decision{Action: Ask, Reason: "why"}))
+			assert.Contains(t, reason, advice, "%s %s", name, kind)
+			assert.Contains(t, reason, "~/.config/sandboxauth/config.json", "%s %s", name, kind)
+			if kind != KindShell {
+				assert.NotContains(t, reason, `"commands"`, "%s %s", name, kind)
+			}
+		}
 
 		// The question's "needs your approval" becomes a refusal.
 		_, reason = readAnswer(t, name, a.Encode(cannot, Decision{Action: Ask, Reason: "sandboxauth: running `rm -rf build` in /p needs your approval: the command is dangerous."}))
