@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -191,6 +192,31 @@ func TestReadmeFirstCommand(t *testing.T) {
 	assert.Contains(t, readme, "exit status", "the README explains check's exit status")
 	assert.Contains(t, readme, "SetSplitCompound(true)")
 	assert.Contains(t, readme, `"splitCompound": true`)
+}
+
+// TestReadmeFirstCommandThroughGoRun runs the README's first command
+// exactly as printed, through go run, and requires the exit statuses the
+// README gives for it: go run prints "exit status 2" last and exits 1.
+func TestReadmeFirstCommandThroughGoRun(t *testing.T) {
+	t.Parallel()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH to run the README's first command with")
+	}
+	readme := readRepoFile(t, "README.md")
+	m := regexp.MustCompile(`(?m)^go run ./cmd/sandboxauth (check -- .*?)\s+#`).FindStringSubmatch(readme)
+	require.NotNil(t, m, "the README's first command")
+	cmd := exec.Command(gobin, append([]string{"run", "./cmd/sandboxauth"}, splitLine(m[1])...)...)
+	cmd.Dir = repoRoot
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exitErr *exec.ExitError
+	require.ErrorAs(t, err, &exitErr, "stderr:\n%s", stderr.String())
+	assert.Equal(t, 1, exitErr.ExitCode(), "go run's own status")
+	assert.True(t, strings.HasSuffix(stderr.String(), "exit status 2\n"), "stderr:\n%s", stderr.String())
+	assert.Contains(t, stdout.String(), "class:       blocked\n")
+	assert.Contains(t, strings.Join(strings.Fields(readme), " "), "which `go run` reports as `exit status 2` on its last line before exiting with 1 itself")
 }
 
 // TestCheckClassUsesConfiguredProtectedPaths: the class line and the
