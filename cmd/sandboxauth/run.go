@@ -122,7 +122,7 @@ func runRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "sandboxauth run: refused `%s`: %s\n", quoteArgv(argv), q.refusal(err))
 		return exitRunRefused
 	}
-	return runConfined(e, argv, cwd, policy)
+	return runConfined(e, argv, cwd, policy, *configPath)
 }
 
 // findProgram looks for the program name as the command will: in the PATH
@@ -266,8 +266,8 @@ func readAnswer(r io.Reader) (string, error) {
 }
 
 // runConfined runs argv confined by p with the program's standard streams
-// and returns its exit status.
-func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
+// and returns its exit status; config is the --config file, if any.
+func runConfined(e *env, argv []string, cwd string, p confine.Policy, config string) int {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cwd
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
@@ -332,7 +332,7 @@ func runConfined(e *env, argv []string, cwd string, p confine.Policy) int {
 			return 128 + int(s) // as a shell reports a command it interrupted
 		default:
 		}
-		fmt.Fprintln(e.stderr, withheld(p))
+		fmt.Fprintln(e.stderr, withheld(p, config))
 		if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
 			return 128 + int(st.Signal())
 		}

@@ -94,6 +94,39 @@ func TestRunMaliciousTest(t *testing.T) {
 	assertNoConnection(t, l)
 }
 
+// TestRunBuildScriptWritingOutside: ./build.sh writing outside the project
+// fails confined, nothing is written there, and run says what was withheld
+// and where to allow it: in a --config file when run had none, in the very
+// file it was given otherwise. Following that advice lets the write happen.
+func TestRunBuildScriptWritingOutside(t *testing.T) {
+	requireLandlock(t)
+	outside := homeVictim(t)
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "build.sh"), []byte("#!/bin/sh\nset -e\nmkdir -p dist\necho built > dist/app\necho x > "+outside+"/written\n"), 0o755))
+	dir := t.TempDir()
+	closed, open := filepath.Join(dir, "closed.json"), filepath.Join(dir, "open.json")
+	require.NoError(t, os.WriteFile(closed, []byte(`{"confine": {"network": false}}`), 0o644))
+	require.NoError(t, os.WriteFile(open, []byte(`{"confine": {"writable": ["`+outside+`"]}}`), 0o644))
+
+	r := runEnv(t, sb, nil, "", "run", "--", "./build.sh")
+	assert.Equal(t, 2, r.code, "the script's own status: stderr:\n%s", r.stderr)
+	assert.Contains(t, r.stderr, outside+"/written: Read-only file system")
+	assert.Contains(t, r.stderr, `files outside `+sb+` read-only ("writable": ["/abs/dir"] in the "confine" section of a policy file given with --config adds a directory)`)
+	assert.NoFileExists(t, filepath.Join(outside, "written"))
+	assert.FileExists(t, filepath.Join(sb, "dist", "app"), "the project itself is writable")
+
+	r = runEnv(t, sb, nil, "", "run", "--config", closed, "--", "./build.sh")
+	assert.Equal(t, 2, r.code, "stderr:\n%s", r.stderr)
+	assert.Contains(t, r.stderr, `("writable": ["/abs/dir"] in the "confine" section of `+closed+` adds a directory)`)
+	assert.Contains(t, r.stderr, `no network (--net, or "network": true in the "confine" section of `+closed+`, allows it)`)
+	assert.NoFileExists(t, filepath.Join(outside, "written"))
+
+	r = runEnv(t, sb, nil, "", "run", "--config", open, "--", "./build.sh")
+	assert.Equal(t, 0, r.code, "with the directory writable: stderr:\n%s", r.stderr)
+	assert.FileExists(t, filepath.Join(outside, "written"))
+}
+
 // assertNoConnection: the first connection l accepts is one made now.
 func assertNoConnection(t *testing.T, l net.Listener) {
 	t.Helper()

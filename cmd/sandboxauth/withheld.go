@@ -11,15 +11,20 @@ import (
 )
 
 // withheld is the line `run` adds when a confined command fails: what the
-// confinement kept from it, in case that is why, and how to allow it.
-func withheld(p confine.Policy) string {
+// confinement kept from it, in case that is why, and how to allow it, in
+// the file config (run's --config, "" when it had none).
+func withheld(p confine.Policy, config string) string {
+	section := "the \"confine\" section of a policy file given with --config"
+	if config != "" {
+		section = "the \"confine\" section of " + config
+	}
 	var parts []string
 	if !p.Network {
-		parts = append(parts, "no network (--net, or \"network\": true in the configuration's \"confine\" section, allows it)")
+		parts = append(parts, "no network (--net, or \"network\": true in "+section+", allows it)")
 	}
 	// With the network or without, no setting allows these.
 	parts = append(parts, "no UNIX datagram sockets and no UNIX socket of another program outside the writable directories (use a stream socket in the project, or run it yourself outside sandboxauth)")
-	parts = append(parts, "files outside "+p.Sandbox+" read-only (\"writable\" in the \"confine\" section adds a directory)")
+	parts = append(parts, "files outside "+strings.Join(append([]string{p.Sandbox}, existing(p.Writable)...), ", ")+" read-only (\"writable\": [\"/abs/dir\"] in "+section+" adds a directory)")
 	// A path both read-only and hidden (a .env) is said once, as hidden:
 	// it is a secret, not a file that makes programs run; a file shown
 	// with other content (git's info/exclude) is the confinement's own.

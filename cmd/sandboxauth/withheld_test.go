@@ -22,7 +22,7 @@ func TestWithheldNamesSecretsAsHidden(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(sb, f), nil, 0o644))
 	}
 	p := confine.Policy{Sandbox: sb, ReadOnly: []string{filepath.Join(sb, ".env"), filepath.Join(sb, ".git/config")}, Hidden: []string{filepath.Join(sb, ".env")}}
-	line := withheld(p)
+	line := withheld(p, "")
 	_, rest, ok := strings.Cut(line, "read-only inside it: ")
 	require.True(t, ok, line)
 	roList, _, _ := strings.Cut(rest, " (files that make")
@@ -47,7 +47,7 @@ func TestWithheldNamesHomeLinks(t *testing.T) {
 	t.Setenv("HOME", home)
 
 	exclude := filepath.Join(sb, ".git", "info", "exclude")
-	line := withheld(confine.Policy{Sandbox: sb, ReadOnly: []string{exclude}, Shown: map[string]string{exclude: "/.npmrc\n"}})
+	line := withheld(confine.Policy{Sandbox: sb, ReadOnly: []string{exclude}, Shown: map[string]string{exclude: "/.npmrc\n"}}, "")
 	assert.Contains(t, line, "read-only because your home directory links to them: out/tool (", line)
 	assert.NotContains(t, line, "exclude", line)
 }
@@ -60,7 +60,7 @@ func TestWithheldNamesHomeLinks(t *testing.T) {
 func TestWithheldUnixSockets(t *testing.T) {
 	sb := t.TempDir()
 	for _, network := range []bool{false, true} {
-		line := withheld(confine.Policy{Sandbox: sb, Network: network})
+		line := withheld(confine.Policy{Sandbox: sb, Network: network}, "")
 		assert.Contains(t, line, "no UNIX datagram sockets and no UNIX socket of another program outside the writable directories", line)
 		assert.NotContains(t, line, "allows them", line)
 		if network {
