@@ -1,14 +1,17 @@
 package sandboxauth_test
 
 import (
+	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,14 +28,62 @@ func TestReadmeQuickStart(t *testing.T) {
 	require.NoError(t, err)
 	m := regexp.MustCompile("(?s)\n\t// quick start: begin\n(.*?)\t// quick start: end\n").FindSubmatch(src)
 	require.NotNil(t, m)
-	var want strings.Builder
-	for _, line := range strings.SplitAfter(string(m[1]), "\n") {
-		want.WriteString(strings.TrimPrefix(line, "\t"))
-	}
+	block := readmeQuickStart(t, readme)
+	// The program's main is the sandbox directory and then the example's
+	// code, indented as the example's is.
+	assert.True(t, strings.HasSuffix(block, string(m[1])+"}\n"), "the README's quick start is Example_quickStart's code:\n%s", m[1])
+	assert.True(t, strings.HasPrefix(block, "package main\n"), "a program a newcomer can save as it stands")
+	assert.Contains(t, block, "SetSplitCompound(true)")
+}
+
+// readmeQuickStart returns the README's quick start program.
+func readmeQuickStart(t *testing.T, readme []byte) string {
+	t.Helper()
 	block := regexp.MustCompile("(?s)## Quick start\n\n```go\n(.*?)```\n").FindSubmatch(readme)
 	require.NotNil(t, block, "the README's quick start")
-	assert.True(t, strings.HasSuffix(string(block[1]), want.String()), "the README's quick start is Example_quickStart's code:\n%s", want.String())
-	assert.Contains(t, string(block[1]), "SetSplitCompound(true)")
+	return string(block[1])
+}
+
+// TestReadmeQuickStartRuns does what the README tells a newcomer: the quick
+// start saved as main.go of a module of its own that requires the library
+// (this checkout, through a replace directive), then go run. It must build,
+// end, and print the lines the README shows.
+func TestReadmeQuickStartRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program: not in -short")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH to build the quick start with")
+	}
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	root, err := filepath.Abs(".")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte(readmeQuickStart(t, readme)), 0o644))
+	gomod := "module example.com/agent\n\ngo 1.24\n\nrequire github.com/sandboxauth/sandboxauth v0.0.0\n\nreplace github.com/sandboxauth/sandboxauth => " + root + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644))
+	// The library's own checksums cover its dependencies.
+	sum, err := os.ReadFile("go.sum")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, gobin, "run", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	out, err := cmd.Output()
+	var stderr []byte
+	if ee, ok := err.(*exec.ExitError); ok {
+		stderr = ee.Stderr
+	}
+	require.NoError(t, err, "go run of the README's quick start:\n%s", stderr)
+
+	shown := regexp.MustCompile("(?s)`go run .` prints these lines, in an order that may vary, and exits:\n\n```\n(.*?)```\n").FindSubmatch(readme)
+	require.NotNil(t, shown, "the README shows what the quick start prints")
+	assert.ElementsMatch(t, strings.Split(strings.TrimSpace(string(shown[1])), "\n"), strings.Split(strings.TrimSpace(string(out)), "\n"))
 }
 
 // TestReadmeExamplesExist: every Example the README names exists, and the
