@@ -298,8 +298,9 @@ func configSchema() *strictjson.Node {
 	strs := func(nonBlank bool) *strictjson.Node {
 		return &strictjson.Node{Kind: strictjson.Array, Elem: &strictjson.Node{Kind: strictjson.String, NonBlank: nonBlank}}
 	}
+	const matcherExample = `{"command": "make", "args": ["test"]}`
 	matcher := func(override bool) *strictjson.Node {
-		n := &strictjson.Node{Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+		n := &strictjson.Node{Kind: strictjson.Object, Example: matcherExample, Fields: map[string]*strictjson.Node{
 			"command":     str(),
 			"args":        strs(false),
 			"flags":       strs(true),
@@ -312,31 +313,31 @@ func configSchema() *strictjson.Node {
 		return n
 	}
 	edits := func(override bool) *strictjson.Node {
-		return &strictjson.Node{Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
-			"add":    {Kind: strictjson.Array, Elem: matcher(override)},
-			"remove": {Kind: strictjson.Array, Elem: matcher(false)},
+		return &strictjson.Node{Kind: strictjson.Object, Example: `{"add": [` + matcherExample + `]}`, Fields: map[string]*strictjson.Node{
+			"add":    {Kind: strictjson.Array, Elem: matcher(override), Example: "[" + matcherExample + "]"},
+			"remove": {Kind: strictjson.Array, Elem: matcher(false), Example: "[" + matcherExample + "]"},
 		}}
 	}
 	return &strictjson.Node{Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
 		"$schema": {Kind: strictjson.String},
-		"policy":  str(),
-		"commands": {Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+		"policy":  {Kind: strictjson.String, NonBlank: true, Example: `"sandbox"`},
+		"commands": {Kind: strictjson.Object, Example: `{"safe": {"add": [` + matcherExample + `]}}`, Fields: map[string]*strictjson.Node{
 			"safe":      edits(true),
 			"blocked":   edits(false),
 			"dangerous": edits(false),
 		}},
 		"splitCompound": boolean,
-		"protectedPaths": {Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
-			"add": {Kind: strictjson.Array, Elem: &strictjson.Node{Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+		"protectedPaths": {Kind: strictjson.Object, Example: `{"add": ["secrets/"], "remove": [".idea/"]}`, Fields: map[string]*strictjson.Node{
+			"add": {Kind: strictjson.Array, Example: `["secrets/"]`, Elem: &strictjson.Node{Kind: strictjson.Object, Example: `{"pattern": "go.sum", "read": false}`, Fields: map[string]*strictjson.Node{
 				"pattern": str(), "read": boolean, "write": boolean,
-			}, Or: str()}},
-			"remove": strs(true),
+			}, Or: &strictjson.Node{Kind: strictjson.String, NonBlank: true, Example: `"secrets/"`}}},
+			"remove": {Kind: strictjson.Array, Example: `[".idea/"]`, Elem: &strictjson.Node{Kind: strictjson.String, NonBlank: true}},
 		}},
 		"headless":      boolean,
-		"promptTimeout": str(),
-		"tools":         {Kind: strictjson.Raw},
-		"agents":        {Kind: strictjson.RawList},
-		"confine": {Kind: strictjson.Object, Fields: map[string]*strictjson.Node{
+		"promptTimeout": {Kind: strictjson.String, NonBlank: true, Example: `"2m"`},
+		"tools":         {Kind: strictjson.Raw, Example: `{"profile": "coding"}`},
+		"agents":        {Kind: strictjson.RawList, Example: `[{"id": "reviewer", "tools": {"deny": ["Bash"]}}]`},
+		"confine": {Kind: strictjson.Object, Example: `{"network": false, "writable": ["/abs/dir"]}`, Fields: map[string]*strictjson.Node{
 			"network":  boolean,
 			"writable": strs(true),
 			"readable": strs(true),

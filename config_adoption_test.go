@@ -53,7 +53,7 @@ func TestConfigProtectedPathShapes(t *testing.T) {
 	}
 	_, err := ParseConfig([]byte(`{"protectedPaths": {"add": [{"pattern": "secrets/", "read": false, "write": false}, 7]}}`))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `protectedPaths.add[1]: expected an object or a string, found a number`)
+	assert.Contains(t, err.Error(), `protectedPaths.add[1]: expected an object such as {"pattern": "go.sum", "read": false} or a string such as "secrets/", found a number`)
 }
 
 // TestConfigReportsEveryTypeError: every value of the wrong type is
@@ -65,7 +65,7 @@ func TestConfigReportsEveryTypeError(t *testing.T) {
 	assert.Equal(t, []string{
 		"2:15: headless: expected true or false, found a string",
 		"3:20: splitCompound: expected true or false, found a number",
-		"4:13: policy: expected a string, found a list",
+		`4:13: policy: expected a string such as "sandbox", found a list`,
 		`5:3: headles: unknown field "headles": did you mean "headless"? (known fields: $schema, agents, commands, confine, headless, policy, promptTimeout, protectedPaths, splitCompound, tools)`,
 	}, lines)
 	assert.ErrorIs(t, err, ErrInvalidConfig)

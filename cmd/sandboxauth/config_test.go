@@ -29,6 +29,7 @@ func TestConfigAcceptance(t *testing.T) {
 	write("headless.json", `{"headless": true}`)
 	// A newcomer's first file: JSONC comments, a misspelled key and a
 	// boolean in quotes.
+	write("shapes.json", `{"commands": {"safe": {"add": ["make test"]}}, "promptTimeout": 120}`)
 	write("newcomer.json", "{\n  // ours\n  \"polcy\": \"sandbox\",\n  \"splitCompound\": \"true\",\n}\n")
 	write("nobash.json", `{"tools": {"profile": "coding", "deny": ["Bash"]}, "agents": [{"id": "reviewer", "tools": {"deny": ["Read"]}}]}`)
 
@@ -49,6 +50,10 @@ func TestConfigAcceptance(t *testing.T) {
 			`sandboxauth check: newcomer.json:3:3: polcy: unknown field "polcy": did you mean "policy"?`},
 		{"a boolean in quotes says to drop them", []string{"check", "--config", "newcomer.json", "--", "ls"}, exitUsage, "",
 			`sandboxauth check: newcomer.json:4:20: splitCompound: expected true or false, found the string "true": write true without the quotes`},
+		{"a string where an entry goes shows an entry", []string{"check", "--config", "shapes.json", "--", "ls"}, exitUsage, "",
+			`sandboxauth check: shapes.json:1:32: commands.safe.add[0]: expected an object such as {"command": "make", "args": ["test"]}, found a string`},
+		{"a number where a duration goes shows a duration", []string{"check", "--config", "shapes.json", "--", "ls"}, exitUsage, "",
+			`promptTimeout: expected a string such as "2m", found a number`},
 		{"the demo rejects it alike", []string{"demo", "--config", "typo.json"}, exitUsage, "", `sandboxauth demo: typo.json:3:5: headles: unknown field "headles"`},
 		{"and tools", []string{"tools", "--config", "typo.json"}, exitUsage, "", `sandboxauth tools: typo.json:3:5: headles: unknown field "headles"`},
 		{"secrets are readable by default", []string{"check", "--", "cat", "secrets/key.txt"}, exitOK, "", ""},

@@ -65,6 +65,11 @@ type Node struct {
 	// JSON type is Or's kind is checked against Or instead (a string where
 	// an object is expected, say). Or must differ from Kind.
 	Or *Node
+	// Example, when set, is a value of the right shape written as it
+	// would appear in the document ({"command": "make"}, "2m"): an error
+	// for a value of another type shows it, so that the reader sees what
+	// goes there.
+	Example string
 }
 
 // Error is a located error. Offset is a byte offset into the document;
@@ -318,7 +323,7 @@ func (w *walker) walk(n *Node, path string) error {
 			default:
 				tok = json.Number(raw)
 			}
-			return w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", what, Describe(tok)))
+			return w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", what+suchAs(n), Describe(tok)))
 		}
 		w.d.value[path] = span{start, w.dec.InputOffset()}
 		return nil
@@ -329,7 +334,7 @@ func (w *walker) walk(n *Node, path string) error {
 	}
 	if n.Or != nil && !fits(n.Kind, tok) {
 		if !fits(n.Or.Kind, tok) {
-			return w.soft(w.d.errAt(start, path, fmt.Errorf("expected %s or %s, found %s", kindName(n.Kind), kindName(n.Or.Kind), Describe(tok))), path, tok)
+			return w.soft(w.d.errAt(start, path, fmt.Errorf("expected %s%s or %s%s, found %s", kindName(n.Kind), suchAs(n), kindName(n.Or.Kind), suchAs(n.Or), Describe(tok))), path, tok)
 		}
 		n = n.Or
 	}
@@ -345,7 +350,7 @@ func (w *walker) walk(n *Node, path string) error {
 
 func (w *walker) value(n *Node, path string, tok json.Token, start int64) error {
 	bad := func(want string) error {
-		return w.soft(w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", want, foundQuoted(n.Kind, tok))), path, tok)
+		return w.soft(w.d.errAt(start, path, fmt.Errorf("expected %s, found %s", want+suchAs(n), foundQuoted(n.Kind, tok))), path, tok)
 	}
 	switch n.Kind {
 	case String:

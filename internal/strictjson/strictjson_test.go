@@ -70,6 +70,32 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseErrorsShowExamples: a value of the wrong type is answered with
+// the node's example of what goes there, for every kind of node.
+func TestParseErrorsShowExamples(t *testing.T) {
+	id := &Node{Kind: Object, Fields: map[string]*Node{"id": {Kind: String}}, Example: `{"id": "a"}`}
+	schema := &Node{Kind: Object, Fields: map[string]*Node{
+		"obj":  id,
+		"raw":  {Kind: Raw, Example: `{"k": 1}`},
+		"or":   {Kind: Object, Fields: id.Fields, Example: id.Example, Or: &Node{Kind: String, Example: `"a"`}},
+		"dur":  {Kind: String, Example: `"2m"`},
+		"list": {Kind: Array, Elem: id, Example: `[{"id": "a"}]`},
+	}}
+	tests := []struct{ doc, want string }{
+		{`{"obj": "a"}`, `obj: expected an object such as {"id": "a"}, found a string`},
+		{`{"raw": [1]}`, `raw: expected an object such as {"k": 1}, found a list`},
+		{`{"or": 1}`, `or: expected an object such as {"id": "a"} or a string such as "a", found a number`},
+		{`{"dur": 120}`, `dur: expected a string such as "2m", found a number`},
+		{`{"list": {"id": "a"}}`, `list: expected a list such as [{"id": "a"}], found an object`},
+		{`{"list": ["a"]}`, `list[0]: expected an object such as {"id": "a"}, found a string`},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.doc), schema)
+		require.Error(t, err, tt.doc)
+		assert.Contains(t, err.Error(), tt.want, tt.doc)
+	}
+}
+
 func TestParsePositionsAndRaw(t *testing.T) {
 	doc := "{\n  \"items\": [\n    {\"id\": \"a\"},\n    {\"id\": \"b\"}\n  ],\n  \"raw\": {\"x\": [1, 2]}\n}"
 	d, err := Parse([]byte(doc), testSchema())

@@ -93,3 +93,11 @@ func foundQuoted(kind Kind, tok json.Token) string {
 	}
 	return fmt.Sprintf("the string %s: write %s without the quotes", strconv.Quote(s), s)
 }
+
+// suchAs is " such as EXAMPLE" for a node with an example, else "".
+func suchAs(n *Node) string {
+	if n.Example == "" {
+		return ""
+	}
+	return " such as " + n.Example
+}
