@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth/internal/hookproto"
+	"github.com/sandboxauth/sandboxauth/internal/strictjson"
 )
 
 // hookTimeout is the time, in seconds, an agent gives the hook. A call
@@ -158,6 +159,13 @@ func runHookInstall(e *env, args []string) int {
 	cmd := *program + " hook --for " + *agent
 	out, changed, err := mergeHookSettings(path, target, cmd)
 	if err != nil {
+		var se *settingsSyntaxError
+		if errors.Is(err, errSettingsJSONC) {
+			return inputError(e, fs, "%s: %v: remove them and run this again, or add the hook entry yourself (the README's snippet for %s, or this command with --dry-run and --dir naming an empty directory prints it)", path, err, *agent)
+		}
+		if errors.As(err, &se) {
+			return inputError(e, fs, "%s:%v", path, err) // PATH:LINE:COLUMN: ...
+		}
 		return inputError(e, fs, "%s: %v", path, err)
 	}
 	if _, err := exec.LookPath(*program); err != nil {
@@ -186,7 +194,7 @@ func mergeHookSettings(path string, target hookTarget, cmd string) ([]byte, bool
 	case err == nil:
 		if len(bytes.TrimSpace(data)) > 0 {
 			if doc, err = parseJSONObject(data); err != nil {
-				return nil, false, err
+				return nil, false, settingsError(data, err)
 			}
 		}
 	case !errors.Is(err, fs.ErrNotExist):
@@ -226,6 +234,36 @@ func mergeHookSettings(path string, target hookTarget, cmd string) ([]byte, bool
 		changed = true
 	}
 	return doc.encode(), changed, nil
+}
+
+// settingsSyntaxError is a settings file's JSON syntax error, located.
+type settingsSyntaxError struct {
+	line, column int
+	err          error
+}
+
+func (e *settingsSyntaxError) Error() string {
+	return fmt.Sprintf("%d:%d: %v", e.line, e.column, e.err)
+}
+
+// errSettingsJSONC is the error for a settings file with comments or
+// trailing commas, which a rewrite would drop.
+var errSettingsJSONC = errors.New("has comments or trailing commas, which rewriting it would lose, so nothing was written")
+
+// settingsError explains why the settings file data, which parseJSONObject
+// refused with err, cannot be merged into: comments or trailing commas
+// (JSONC) are errSettingsJSONC; a syntax error is located.
+func settingsError(data []byte, err error) error {
+	if _, plain := parseJSONObject(strictjson.StripComments(data)); plain == nil {
+		return errSettingsJSONC
+	}
+	// The configuration's own decoder locates a syntax error (and takes
+	// no offence at duplicate keys or trailing data, reported as they are).
+	var located *strictjson.Error
+	if _, perr := strictjson.Parse(data, &strictjson.Node{Kind: strictjson.Raw}); errors.As(perr, &located) && located.Line > 0 {
+		return &settingsSyntaxError{line: located.Line, column: located.Column, err: located.Err}
+	}
+	return err
 }
 
 // mentionsCommand reports whether some string anywhere in v equals cmd:

@@ -178,6 +178,32 @@ func TestHookInstallRefusesWhatItCannotMerge(t *testing.T) {
 			assert.Equal(t, content, string(data), "the file is left alone")
 		})
 	}
+	// A settings file with comments (JSONC, which agents' settings often
+	// are) is left alone, and the message says why and what to do; a
+	// syntax error is located by line and column.
+	t.Run("comments", func(t *testing.T) {
+		project, home := t.TempDir(), t.TempDir()
+		path := filepath.Join(project, ".gemini", "settings.json")
+		content := "{\n  // mine\n  \"hooks\": {},\n}\n"
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+		r := installIn(t, project, home, "--for", "gemini-cli")
+		assert.Equal(t, exitUsage, r.code)
+		assert.Contains(t, r.stderr, path+": has comments or trailing commas, which rewriting it would lose, so nothing was written: remove them and run this again, or add the hook entry yourself (the README's snippet for gemini-cli, or this command with --dry-run and --dir naming an empty directory prints it)")
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, content, string(data), "the file is left alone")
+	})
+	t.Run("syntax error located", func(t *testing.T) {
+		project, home := t.TempDir(), t.TempDir()
+		path := filepath.Join(project, ".codex", "hooks.json")
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte("{\n  \"hooks\": {\n    \"PreToolUse\" []\n  }\n}\n"), 0o644))
+		r := installIn(t, project, home, "--for", "codex")
+		assert.Equal(t, exitUsage, r.code)
+		assert.Contains(t, r.stderr, path+":3:", "the line of the error (encoding/json's offsets put the column near it, not always on it)")
+		assert.Contains(t, r.stderr, "invalid JSON: invalid character '[' after object key")
+	})
 	t.Run("cursor version", func(t *testing.T) {
 		project, home := t.TempDir(), t.TempDir()
 		path := filepath.Join(project, ".cursor", "hooks.json")
