@@ -111,3 +111,19 @@ func TestReadmeExamplesExist(t *testing.T) {
 		assert.True(t, have[n[1]], "the README names %s, which no test file of the root package defines", n[1])
 	}
 }
+
+// TestReadmeTestCommandHasCITimeout: the test command on the README's first
+// screen gives go test the time limit CI gives it. Without it a newcomer's
+// run on a loaded two-core machine ended in go test's default ten minutes
+// ("panic: test timed out after 10m0s" in the root package).
+func TestReadmeTestCommandHasCITimeout(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	ci, err := os.ReadFile(filepath.Join(".ci", "run"))
+	require.NoError(t, err)
+	first := regexp.MustCompile("(?m)^go vet ./\\.\\.\\. && (go test -race .*?)\\s+#").FindSubmatch(readme)
+	require.NotNil(t, first, "the README's test command")
+	ciTimeout := regexp.MustCompile(`(?m)^go test -race .*?(-timeout=\S+)`).FindSubmatch(ci)
+	require.NotNil(t, ciTimeout, "CI's go test -race line and its -timeout")
+	assert.Contains(t, strings.Fields(string(first[1])), string(ciTimeout[1]))
+}
