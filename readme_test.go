@@ -121,7 +121,7 @@ func TestReadmeTestCommandHasCITimeout(t *testing.T) {
 	require.NoError(t, err)
 	ci, err := os.ReadFile(filepath.Join(".ci", "run"))
 	require.NoError(t, err)
-	first := regexp.MustCompile("(?m)^go vet ./\\.\\.\\. && (go test -race .*?)\\s+#").FindSubmatch(readme)
+	first := regexp.MustCompile(`(?m)^go vet ./\.\.\. && (go test -race .*?)\s+#`).FindSubmatch(readme)
 	require.NotNil(t, first, "the README's test command")
 	ciTimeout := regexp.MustCompile(`(?m)^go test -race .*?(-timeout=\S+)`).FindSubmatch(ci)
 	require.NotNil(t, ciTimeout, "CI's go test -race line and its -timeout")
