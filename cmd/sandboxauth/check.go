@@ -97,7 +97,7 @@ func runCheck(e *env, args []string) int {
 	if err != nil {
 		return configError(e, fs, err)
 	}
-	warnConfig(e, fs, cfg)
+	warnConfig(e, fs, cfg, *configPath)
 	opts := checkOptions{json: *asJSON, policy: policyFor(*policy, cfg)}
 	if opts.sandbox, err = sandboxDir(*sandbox); err != nil {
 		return inputError(e, fs, "%v", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/sandboxauth/sandboxauth"
@@ -52,7 +53,16 @@ func loadConfig(path string) (*sandboxauth.Config, error) {
 
 // warnConfig prints the configuration's warnings (Config.Warnings: safe
 // entries that make the lists meaningless) on standard error, one a line.
-func warnConfig(e *env, fs *flag.FlagSet, cfg *sandboxauth.Config) {
+// A file at path named as a project's own (.sandboxauth.json) is also
+// warned about for every entry that widens the defaults, first: the hook
+// refuses every call while the project's file holds one, whatever this
+// subcommand makes of it.
+func warnConfig(e *env, fs *flag.FlagSet, cfg *sandboxauth.Config, path string) {
+	if filepath.Base(path) == projectConfigName {
+		for _, w := range cfg.Widenings() {
+			fmt.Fprintf(e.stderr, "%s: warning: the hook refuses every call while a project's %s holds this: %v\n", fs.Name(), projectConfigName, projectWidening(w))
+		}
+	}
 	for _, w := range cfg.Warnings() {
 		fmt.Fprintf(e.stderr, "%s: warning: %v\n", fs.Name(), w)
 	}

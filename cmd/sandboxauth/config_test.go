@@ -29,6 +29,7 @@ func TestConfigAcceptance(t *testing.T) {
 	write("headless.json", `{"headless": true}`)
 	// A newcomer's first file: JSONC comments, a misspelled key and a
 	// boolean in quotes.
+	write("proj/.sandboxauth.json", "{\n  \"commands\": {\"safe\": {\"add\": [{\"command\": \"make\", \"args\": [\"deploy\"]}]}}\n}\n")
 	write("shapes.json", `{"commands": {"safe": {"add": ["make test"]}}, "promptTimeout": 120}`)
 	write("newcomer.json", "{\n  // ours\n  \"polcy\": \"sandbox\",\n  \"splitCompound\": \"true\",\n}\n")
 	write("nobash.json", `{"tools": {"profile": "coding", "deny": ["Bash"]}, "agents": [{"id": "reviewer", "tools": {"deny": ["Read"]}}]}`)
@@ -54,6 +55,8 @@ func TestConfigAcceptance(t *testing.T) {
 			`sandboxauth check: shapes.json:1:32: commands.safe.add[0]: expected an object such as {"command": "make", "args": ["test"]}, found a string`},
 		{"a number where a duration goes shows a duration", []string{"check", "--config", "shapes.json", "--", "ls"}, exitUsage, "",
 			`promptTimeout: expected a string such as "2m", found a number`},
+		{"a project's file that widens is allowed by check, which says that the hook refuses it", []string{"check", "--config", "proj/.sandboxauth.json", "--", "make", "deploy"}, exitOK, "sandbox      allow",
+			`sandboxauth check: warning: the hook refuses every call while a project's .sandboxauth.json holds this: proj/.sandboxauth.json:2:33: commands.safe.add[0]: adds a safe command`},
 		{"the demo rejects it alike", []string{"demo", "--config", "typo.json"}, exitUsage, "", `sandboxauth demo: typo.json:3:5: headles: unknown field "headles"`},
 		{"and tools", []string{"tools", "--config", "typo.json"}, exitUsage, "", `sandboxauth tools: typo.json:3:5: headles: unknown field "headles"`},
 		{"secrets are readable by default", []string{"check", "--", "cat", "secrets/key.txt"}, exitOK, "", ""},

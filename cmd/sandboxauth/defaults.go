@@ -68,7 +68,7 @@ func runDefaults(e *env, args []string) int {
 	if err != nil {
 		return configError(e, fs, err)
 	}
-	warnConfig(e, fs, cfg)
+	warnConfig(e, fs, cfg, *configPath)
 	commands := cfg.Commands()
 	lists := map[string][]sandboxauth.CommandMatcher{
 		"safe":      commands.SafeCommandMatchers(),

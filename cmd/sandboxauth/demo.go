@@ -116,7 +116,7 @@ func runDemo(e *env, args []string) int {
 	if err != nil {
 		return configError(e, fs, err)
 	}
-	warnConfig(e, fs, cfg)
+	warnConfig(e, fs, cfg, *configPath)
 	pol := policyFor(*policy, cfg)
 	d := &demo{e: e, sandbox: dir, policy: pol, echo: !isTerminal(e.stdin), grants: sandboxauth.NewGrants()}
 	opts := []sandboxauth.Option{sandboxauth.WithGrants(d.grants)}

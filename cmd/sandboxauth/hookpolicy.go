@@ -104,6 +104,12 @@ func loadHookPolicies(configPath string, req *hookproto.Request) ([]*hookPolicy,
 	return out, confined, nil
 }
 
+// projectWidening is the error for w, an entry of the project's own
+// policy file that widens the defaults (Config.Widenings).
+func projectWidening(w error) error {
+	return fmt.Errorf("%w: the project's own policy file may only narrow the defaults, since a repository can ship one; put this in the user's %s or pass --config", w, userConfigFile())
+}
+
 // userConfigFile names the user's policy file for a person: its full
 // path where the user configuration directory is known, else its place
 // relative to that directory.
@@ -132,7 +138,7 @@ func loadHookConfig(file hookConfig) (*sandboxauth.Config, error) {
 		if ws := cfg.Widenings(); len(ws) > 0 {
 			var errs []error
 			for _, w := range ws {
-				errs = append(errs, fmt.Errorf("%w: the project's own policy file may only narrow the defaults, since a repository can ship one; put this in the user's %s or pass --config", w, userConfigFile()))
+				errs = append(errs, projectWidening(w))
 			}
 			return nil, errors.Join(errs...)
 		}

@@ -88,7 +88,7 @@ func runRun(e *env, args []string) int {
 		configError(e, fs, err)
 		return exitRunUsage
 	}
-	warnConfig(e, fs, cfg)
+	warnConfig(e, fs, cfg, *configPath)
 
 	if code, ok := findProgram(e, argv[0], cwd); !ok {
 		return code

@@ -85,7 +85,7 @@ func runTools(e *env, args []string) int {
 	if err != nil {
 		return configError(e, fs, err)
 	}
-	warnConfig(e, fs, full)
+	warnConfig(e, fs, full, *configPath)
 	cfg := full.Tools()
 	if cfg == nil {
 		return inputError(e, fs, `%s has no tool policy: add "tools" (and "agents") to it`, *configPath)
