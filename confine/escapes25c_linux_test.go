@@ -1,0 +1,83 @@
+package confine
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Round 25c's escapes: each test asserts that the escape does not happen,
+// and fails while it still does.
+
+// TestEscape25cOutsideSocketInSandboxNotMasked: the sockets of outside
+// programs that lie inside the writable places when the command starts are
+// masked from the names /proc/net/unix gives, and the connect guard lets
+// the command reach any socket inside the writable places. Three kinds of
+// outside sockets in the sandbox are missed by the names, so an unconfined
+// outside program's server there answers the command: one bound by a
+// relative name (/proc/net/unix shows "app.sock", which does not start
+// with '/', and is skipped: gunicorn --bind unix:app.sock, uwsgi, php-fpm
+// with a relative listen, a dev server started in the project), one
+// renamed after it was bound (/proc/net/unix keeps the name it was bound
+// by: ssh's ControlMaster binds a temporary name and renames it, as does
+// any program or user who moves a socket), and one bound by a program of
+// another network namespace (a container given the project by a bind
+// mount, a program under unshare -n, flatpak: /proc/net/unix lists the
+// caller's namespace only). With and without Network.
+func TestEscape25cOutsideSocketInSandboxNotMasked(t *testing.T) {
+	for _, network := range []bool{false, true} {
+		name := "without-network"
+		if network {
+			name = "with-network"
+		}
+		t.Run(name, func(t *testing.T) {
+			sb, _, p := dirs(t)
+			p.Network = network
+
+			// Bound by a relative name, from inside the sandbox.
+			wd, err := os.Getwd()
+			require.NoError(t, err)
+			require.NoError(t, os.Chdir(sb))
+			relative := lateListener(t, "unix", "relative.sock")
+			require.NoError(t, os.Chdir(wd))
+
+			// Bound in a directory, then renamed into the sandbox.
+			sub := filepath.Join(sb, "sub")
+			require.NoError(t, os.Mkdir(sub, 0o755))
+			renamed := lateListener(t, "unix", filepath.Join(sub, "bound.sock"))
+			require.NoError(t, os.Rename(filepath.Join(sub, "bound.sock"), filepath.Join(sb, "renamed.sock")))
+
+			// Bound by a program of another network namespace.
+			other := filepath.Join(sb, "other-netns.sock")
+			marker := filepath.Join(victimDir(t), "reached")
+			server := exec.Command("unshare", "-r", "-n", "python3", "-c", `
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1]); s.listen(5)
+while True:
+    c, _ = s.accept()
+    open(sys.argv[2], "a").write("reached\n")
+    c.close()
+`, other, marker)
+			require.NoError(t, server.Start())
+			t.Cleanup(func() { _ = server.Process.Kill(); _ = server.Wait() })
+			require.Eventually(t, func() bool { _, err := os.Lstat(other); return err == nil }, 5*time.Second, 10*time.Millisecond)
+
+			for _, target := range []string{"relative.sock", filepath.Join(sb, "relative.sock"), "renamed.sock", filepath.Join(sb, "renamed.sock"), other} {
+				out, ok := run(t, &p, "unix", target)
+				assert.False(t, ok, "the command reached an outside program's socket %s in the sandbox: %s", target, out)
+			}
+			time.Sleep(50 * time.Millisecond)
+			assert.Zero(t, relative.Load(), "an outside program's socket bound by a relative name in the sandbox was reached")
+			assert.Zero(t, renamed.Load(), "an outside program's socket renamed into the sandbox was reached")
+			b, _ := os.ReadFile(marker)
+			assert.Zero(t, strings.Count(string(b), "reached"), "a socket of a program in another network namespace, in the sandbox, was reached")
+		})
+	}
+}
