@@ -29,7 +29,10 @@ import (
 // any program or user who moves a socket), and one bound by a program of
 // another network namespace (a container given the project by a bind
 // mount, a program under unshare -n, flatpak: /proc/net/unix lists the
-// caller's namespace only). With and without Network.
+// caller's namespace only), and one bound by a program that sees the
+// sandbox at another path (a mount namespace of its own on the same
+// network: /proc/net/unix names a path that leads nowhere here). With and
+// without Network.
 func TestEscape25cOutsideSocketInSandboxNotMasked(t *testing.T) {
 	for _, network := range []bool{false, true} {
 		name := "without-network"
@@ -69,7 +72,28 @@ while True:
 			t.Cleanup(func() { _ = server.Process.Kill(); _ = server.Wait() })
 			require.Eventually(t, func() bool { _, err := os.Lstat(other); return err == nil }, 5*time.Second, 10*time.Millisecond)
 
-			for _, target := range []string{"relative.sock", filepath.Join(sb, "relative.sock"), "renamed.sock", filepath.Join(sb, "renamed.sock"), other} {
+			// Bound by a program of the same network namespace that sees the
+			// sandbox at another path (a mount namespace of its own: a dev
+			// container on the host's network given the project at
+			// /workspace, a bind mount or bindfs of the project
+			// elsewhere): /proc/net/unix names the path it bound, which
+			// leads nowhere in the caller's view.
+			alias := victimDir(t)
+			aliasMarker := filepath.Join(victimDir(t), "reached")
+			aliased := exec.Command("unshare", "-r", "-m", "sh", "-c", `mount --bind "$1" "$2" && exec python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1]); s.listen(5)
+while True:
+    c, _ = s.accept()
+    open(sys.argv[2], "a").write("reached\n")
+    c.close()
+' "$2/aliased.sock" "$3"`, "sh", sb, alias, aliasMarker)
+			require.NoError(t, aliased.Start())
+			t.Cleanup(func() { _ = aliased.Process.Kill(); _ = aliased.Wait() })
+			require.Eventually(t, func() bool { _, err := os.Lstat(filepath.Join(sb, "aliased.sock")); return err == nil }, 5*time.Second, 10*time.Millisecond)
+
+			for _, target := range []string{"relative.sock", filepath.Join(sb, "relative.sock"), "renamed.sock", filepath.Join(sb, "renamed.sock"), other, filepath.Join(sb, "aliased.sock")} {
 				out, ok := run(t, &p, "unix", target)
 				assert.False(t, ok, "the command reached an outside program's socket %s in the sandbox: %s", target, out)
 			}
@@ -78,6 +102,8 @@ while True:
 			assert.Zero(t, renamed.Load(), "an outside program's socket renamed into the sandbox was reached")
 			b, _ := os.ReadFile(marker)
 			assert.Zero(t, strings.Count(string(b), "reached"), "a socket of a program in another network namespace, in the sandbox, was reached")
+			b, _ = os.ReadFile(aliasMarker)
+			assert.Zero(t, strings.Count(string(b), "reached"), "a socket bound through another path to the sandbox (another mount namespace) was reached")
 		})
 	}
 }
