@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,8 +32,10 @@ import (
 // mount, a program under unshare -n, flatpak: /proc/net/unix lists the
 // caller's namespace only), and one bound by a program that sees the
 // sandbox at another path (a mount namespace of its own on the same
-// network: /proc/net/unix names a path that leads nowhere here). With and
-// without Network.
+// network: /proc/net/unix names a path that leads nowhere here), and one
+// whose absolute name holds two spaces, a tab or a trailing space
+// (listeningSockets splits each line at white space and joins the path
+// back with single spaces). With and without Network.
 func TestEscape25cOutsideSocketInSandboxNotMasked(t *testing.T) {
 	for _, network := range []bool{false, true} {
 		name := "without-network"
@@ -93,9 +96,26 @@ while True:
 			t.Cleanup(func() { _ = aliased.Process.Kill(); _ = aliased.Wait() })
 			require.Eventually(t, func() bool { _, err := os.Lstat(filepath.Join(sb, "aliased.sock")); return err == nil }, 5*time.Second, 10*time.Millisecond)
 
+			// Bound by an absolute name that /proc/net/unix shows as it is
+			// but that the masking reads back split at white space and
+			// joined with single spaces: two spaces, a tab, a trailing
+			// space (a folder named "Project  copy", "notes ").
+			var spaced []*atomic.Int32
+			var spacedNames []string
+			for _, name := range []string{"two  spaces.sock", "tab\tin.sock", "trailing.sock "} {
+				spaced = append(spaced, lateListener(t, "unix", filepath.Join(sb, name)))
+				spacedNames = append(spacedNames, filepath.Join(sb, name))
+			}
+
 			for _, target := range []string{"relative.sock", filepath.Join(sb, "relative.sock"), "renamed.sock", filepath.Join(sb, "renamed.sock"), other, filepath.Join(sb, "aliased.sock")} {
 				out, ok := run(t, &p, "unix", target)
 				assert.False(t, ok, "the command reached an outside program's socket %s in the sandbox: %s", target, out)
+			}
+			for i, target := range spacedNames {
+				out, ok := run(t, &p, "unix", target)
+				assert.False(t, ok, "the command reached an outside program's socket %q in the sandbox: %s", target, out)
+				time.Sleep(50 * time.Millisecond)
+				assert.Zero(t, spaced[i].Load(), "an outside program's socket %q (white space in its name) in the sandbox was reached", target)
 			}
 			time.Sleep(50 * time.Millisecond)
 			assert.Zero(t, relative.Load(), "an outside program's socket bound by a relative name in the sandbox was reached")
