@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,4 +127,37 @@ while True:
 			assert.Zero(t, strings.Count(string(b), "reached"), "a socket bound through another path to the sandbox (another mount namespace) was reached")
 		})
 	}
+}
+
+// TestEscape25cAppendedStreamTruncated: a caller that appends the
+// command's output to a file of the user's (sandboxauth run ... >>
+// ~/build.log, an agent's log of its tool calls) gives the command the
+// open file description itself. Reopening it through /proc/self/fd/1 is
+// refused (Landlock), but the descriptor it was given can be truncated,
+// and its holes punched (fallocate, which O_APPEND does not restrict): the
+// command erases what the user's file held before the run, a file outside
+// the sandbox.
+func TestEscape25cAppendedStreamTruncated(t *testing.T) {
+	sb, outside, p := dirs(t)
+	log := filepath.Join(outside, "build.log")
+	const earlier = "the user's earlier log line\n"
+	require.NoError(t, os.WriteFile(log, []byte(earlier), 0o644))
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	defer f.Close()
+	cmd := exec.Command("python3", "-c", `
+import os
+try:
+    os.ftruncate(1, 0)
+    os.write(2, b"TRUNCATED\n")
+except OSError as e:
+    os.write(2, ("ftruncate: %s\n" % e).encode())
+`)
+	cmd.Dir = sb
+	var errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = f, &errOut
+	_ = Run(cmd, p)
+	b, err := os.ReadFile(log)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), earlier), "the command erased the user's file it was given to append to: now %q (%s)", b, errOut.String())
 }
