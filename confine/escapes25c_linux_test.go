@@ -133,31 +133,46 @@ while True:
 // command's output to a file of the user's (sandboxauth run ... >>
 // ~/build.log, an agent's log of its tool calls) gives the command the
 // open file description itself. Reopening it through /proc/self/fd/1 is
-// refused (Landlock), but the descriptor it was given can be truncated,
-// and its holes punched (fallocate, which O_APPEND does not restrict): the
-// command erases what the user's file held before the run, a file outside
-// the sandbox.
+// refused (Landlock), but the descriptor it was given can be truncated
+// (ftruncate), made to write anywhere (F_SETFL without O_APPEND, put back
+// only after the run, then pwrite at 0), and its earlier content zeroed
+// (fallocate PUNCH_HOLE, which O_APPEND does not restrict): the command
+// erases or rewrites what the user's file held before the run, a file
+// outside the sandbox.
 func TestEscape25cAppendedStreamTruncated(t *testing.T) {
-	sb, outside, p := dirs(t)
-	log := filepath.Join(outside, "build.log")
-	const earlier = "the user's earlier log line\n"
-	require.NoError(t, os.WriteFile(log, []byte(earlier), 0o644))
-	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
-	require.NoError(t, err)
-	defer f.Close()
-	cmd := exec.Command("python3", "-c", `
+	for _, tc := range []struct{ name, code string }{
+		{"ftruncate", "os.ftruncate(1, 0)"},
+		// O_APPEND belongs to the open file description, which the
+		// command may change (put back only after the run), and then
+		// write anywhere in the file.
+		{"clear-append", "import fcntl; fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND); os.pwrite(1, b'OVERWRITTEN', 0)"},
+		// FALLOC_FL_PUNCH_HOLE|FALLOC_FL_KEEP_SIZE: zeroes the earlier
+		// content in place.
+		{"punch-hole", "import ctypes; libc = ctypes.CDLL(None, use_errno=True); r = libc.fallocate(1, 3, ctypes.c_long(0), ctypes.c_long(4096)); assert r == 0, ctypes.get_errno()"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sb, outside, p := dirs(t)
+			log := filepath.Join(outside, "build.log")
+			const earlier = "the user's earlier log line\n"
+			require.NoError(t, os.WriteFile(log, []byte(earlier), 0o644))
+			f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+			require.NoError(t, err)
+			defer f.Close()
+			cmd := exec.Command("python3", "-c", `
 import os
 try:
-    os.ftruncate(1, 0)
-    os.write(2, b"TRUNCATED\n")
-except OSError as e:
-    os.write(2, ("ftruncate: %s\n" % e).encode())
+    `+tc.code+`
+    os.write(2, b"DONE\n")
+except Exception as e:
+    os.write(2, ("failed: %r\n" % e).encode())
 `)
-	cmd.Dir = sb
-	var errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = f, &errOut
-	_ = Run(cmd, p)
-	b, err := os.ReadFile(log)
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(b), earlier), "the command erased the user's file it was given to append to: now %q (%s)", b, errOut.String())
+			cmd.Dir = sb
+			var errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = f, &errOut
+			_ = Run(cmd, p)
+			b, err := os.ReadFile(log)
+			require.NoError(t, err)
+			assert.True(t, strings.HasPrefix(string(b), earlier), "the command erased the user's file it was given to append to: now %q (%s)", b, errOut.String())
+		})
+	}
 }
