@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -141,20 +142,31 @@ func BenchmarkResolveView(b *testing.B) {
 // BenchmarkConnect: one loopback TCP connect (and accept) inside the
 // command, plain and confined, without and with Network, where each
 // connect goes through the helper's guard (connectguard_linux.go), which
-// makes it on a copy of the command's socket. The metric is the command's
+// makes it on a copy of the command's socket; and the same to a UNIX
+// socket of the command's in its sandbox (the -unix modes), which the
+// guard also looks up with sock_diag (and, with Network, in the
+// sandbox's processes' descriptors) before connecting. The metric is the command's
 // own timing of 2,000 connects.
 func BenchmarkConnect(b *testing.B) {
 	requireConfinement(b)
 	sb := b.TempDir()
 	for _, mode := range []struct {
-		name              string
-		confined, network bool
-	}{{"plain", false, false}, {"confined", true, false}, {"confined-network", true, true}} {
+		name                    string
+		confined, network, unix bool
+	}{
+		{"plain", false, false, false}, {"confined", true, false, false}, {"confined-network", true, true, false},
+		{"plain-unix", false, false, true}, {"confined-unix", true, false, true}, {"confined-network-unix", true, true, true},
+	} {
 		b.Run(mode.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var total float64
 			for i := 0; i < b.N; i++ {
-				cmd := exec.Command(testBinary(b), "2000")
+				family := "tcp"
+				if mode.unix {
+					family = "unix"
+				}
+				_ = os.Remove(filepath.Join(sb, "connect-loop.sock"))
+				cmd := exec.Command(testBinary(b), "2000", family)
 				cmd.Env = append(os.Environ(), "CONFINE_TEST_HELPER=connect-loop")
 				cmd.Dir = sb
 				var out bytes.Buffer

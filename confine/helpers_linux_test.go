@@ -96,10 +96,16 @@ func helper(how string, args []string) error {
 		c.Close()
 		return err
 	case "connect-loop":
-		// Connect arg(0) times to a loopback TCP server of its own and
-		// print the time of one connect, in nanoseconds.
+		// Connect arg(0) times to a loopback TCP server of its own (or,
+		// when arg(1) is "unix", to a UNIX socket of its own in its
+		// working directory) and print the time of one connect, in
+		// nanoseconds.
 		n, _ := strconv.Atoi(arg(0))
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		family, address := "tcp", "127.0.0.1:0"
+		if arg(1) == "unix" {
+			family, address = "unix", "connect-loop.sock"
+		}
+		l, err := net.Listen(family, address)
 		if err != nil {
 			return err
 		}
@@ -115,7 +121,7 @@ func helper(how string, args []string) error {
 		}()
 		start := time.Now()
 		for i := 0; i < n; i++ {
-			c, err := net.Dial("tcp", l.Addr().String())
+			c, err := net.Dial(family, l.Addr().String())
 			if err != nil {
 				return err
 			}
