@@ -141,6 +141,10 @@ type connectGuard struct {
 	// Network; nil without it.
 	inDomain     chan domainConnect
 	domainThread uint32
+	// owned: a pathname socket must also be held by a process of the
+	// sandbox, since the network namespace is the machine's (with
+	// Network; socketmakers_linux.go).
+	owned bool
 }
 
 // domainConnect is a connect to make from the command's Landlock domain:
@@ -155,7 +159,7 @@ type domainConnect struct {
 // listener. With network, the calling thread must be the one in the
 // command's Landlock domain, and then call connectInDomain.
 func newConnectGuard(listener int, writable []string, network bool) *connectGuard {
-	g := &connectGuard{listener: listener, writable: writable}
+	g := &connectGuard{listener: listener, writable: writable, owned: network}
 	if network {
 		g.inDomain = make(chan domainConnect)
 		g.domainThread = uint32(unix.Gettid())
@@ -417,7 +421,7 @@ func openThread(tid int) (int, error) {
 // openSocket opens path as thread pid would reach it (relative to its
 // working directory; see threadPath for /proc/self and the view's links to
 // it), and returns it when it is a socket beneath one of the writable
-// places. Elsewhere in the path (a symbolic link of the command's to
+// places that the sandbox made (madeBySandbox; EACCES otherwise). Elsewhere in the path (a symbolic link of the command's to
 // /proc/self) /proc/self names the helper, and what it leads to is checked
 // the same.
 func (g *connectGuard) openSocket(pid int, path string) (int, unix.Errno) {
@@ -447,6 +451,10 @@ func (g *connectGuard) openSocket(pid int, path string) (int, unix.Errno) {
 	if e != nil || !g.inside(real) {
 		unix.Close(fd)
 		return -1, unix.EACCES
+	}
+	if errno := madeBySandbox(fd, &st, g.owned); errno != 0 {
+		unix.Close(fd)
+		return -1, errno
 	}
 	return fd, 0
 }
