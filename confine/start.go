@@ -21,6 +21,17 @@ import "os/exec"
 // that must not go on before AfterExit uses Run, which waits for it in
 // every case, or wraps AfterExit (see the example).
 //
+// A standard stream that is one of the caller's files is given to the
+// command as it is only when it is a pipe, a terminal or another
+// character device, or, for cmd.Stdin, a regular file open for reading
+// only. Any other (a regular file opened to append a log to, a socket)
+// is relayed through a pipe, so that the command never holds the file
+// (it could truncate it or rewrite what it held): exec.Cmd copies
+// between the pipe and the file, as for a stream that is not an
+// *os.File, and cmd.Wait returns once the copy is done, which is when the
+// sandbox has ended. cmd.ExtraFiles are passed as they are: they are the
+// caller's explicit choice of what the command may hold.
+//
 // When the machine cannot enforce p (see Available), Start returns an
 // error wrapping ErrUnavailable and starts nothing. A policy that would
 // leave a way out returns an error wrapping ErrUnsafePolicy; an invalid

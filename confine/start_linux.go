@@ -132,6 +132,10 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 
+	// The caller's files that the command must not hold are relayed
+	// (streamrelay_linux.go); the terminals and flags below are those of
+	// the streams it is given.
+	restoreStreams := relayStreams(cmd)
 	devicesDone := sharedDevices(book)
 	terminalsDone := sharedTerminals(book, cmd.Stdin, cmd.Stdout, cmd.Stderr)
 	flags := snapshotStreamFlags(cmd.Stdin, cmd.Stdout, cmd.Stderr)
@@ -149,6 +153,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 	err = <-errc
 	cmd.ExtraFiles = cmd.ExtraFiles[:n]
 	if err != nil {
+		restoreStreams()
 		// Nothing ran: this closes their descriptors.
 		devicesDone()
 		terminalsDone()
