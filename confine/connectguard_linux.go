@@ -95,18 +95,30 @@ type seccompNotifResp struct {
 }
 
 // connectFilter returns the filter that hands connect(2) to the helper,
-// and setsockopt(SO_REUSEADDR) where r says so (addressreuse_linux.go).
+// and setsockopt(SO_REUSEADDR) where r says so (addressreuse_linux.go),
+// and that keeps the command's processes dumpable.
 func connectFilter(r addressReuse) ([]unix.SockFilter, error) {
 	var a asm
 	a.load(offArch)
 	a.jumpIf(unix.BPF_JEQ, auditArch(), "", "allow") // the main filter kills the rest
 	a.load(offNr)
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_CONNECT, "notify", "")
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_PRCTL, "prctl", "")
 	if r == reuseGuarded {
 		a.jumpIf(unix.BPF_JEQ, unix.SYS_SETSOCKOPT, "setsockopt", "")
 	}
 	a.ret(unix.SECCOMP_RET_ALLOW)
 	r.notify(&a)
+	// prctl(PR_SET_DUMPABLE, 0) returns 0 and leaves the process
+	// dumpable: the guard must be able to copy its sockets and read its
+	// descriptors (socketmakers_linux.go). Only processes of the command
+	// carry this filter; the helper's own call is made before.
+	a.label("prctl")
+	a.load(offArg(0))
+	a.jumpIf(unix.BPF_JEQ, unix.PR_SET_DUMPABLE, "", "allow")
+	a.load(offArg(1))
+	a.jumpIf(unix.BPF_JEQ, 0, "", "allow")
+	a.ret(unix.SECCOMP_RET_ERRNO | 0)
 	a.label("allow")
 	a.ret(unix.SECCOMP_RET_ALLOW)
 	a.label("notify")

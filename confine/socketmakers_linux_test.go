@@ -1,0 +1,298 @@
+package confine
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// TestCommandsOwnUnixSockets: the UNIX servers a command makes for itself
+// still answer it through the guard's check that the sandbox made them
+// (socketmakers_linux.go), with and without Network: in one process or
+// another of the sandbox, by an absolute or a relative name, in the
+// sandbox or its private /tmp, under a name the command renamed or linked
+// since, and as real programs make them (asyncio, an HTTP server over a
+// UNIX socket with curl, node's net, ssh-agent with ssh-add, git's
+// credential cache daemon).
+func TestCommandsOwnUnixSockets(t *testing.T) {
+	asyncio := `
+import asyncio, sys
+path = sys.argv[1]
+async def handle(r, w):
+    w.write(await r.read(5)); await w.drain(); w.close()
+async def main():
+    server = await asyncio.start_unix_server(handle, path)
+    r, w = await asyncio.open_unix_connection(path)
+    w.write(b"hello"); await w.drain()
+    print("OK" if await r.read(5) == b"hello" else "WRONG")
+    server.close()
+asyncio.run(main())
+`
+	// Binds at argv[1], moves it to argv[2] by rename or link (argv[3]),
+	// and connects there from a child process.
+	moved := `
+import os, socket, subprocess, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(5)
+(os.rename if sys.argv[3] == "rename" else os.link)(sys.argv[1], sys.argv[2])
+subprocess.run([sys.executable, "-c", "import socket, sys; c = socket.socket(socket.AF_UNIX); c.connect(sys.argv[1]); c.send(bytes([104, 105]))", sys.argv[2]], check=True)
+c, _ = s.accept()
+print("OK" if c.recv(2) == b"hi" else "WRONG")
+`
+	httpServer := `
+import http.server, os, socketserver, sys
+class Server(socketserver.UnixStreamServer):
+    def get_request(self):
+        request, _ = super().get_request()
+        return request, ("local", 0)
+open("index.html", "w").write("OK\n")
+with Server(sys.argv[1], http.server.SimpleHTTPRequestHandler) as s:
+    s.handle_request()
+`
+	node := `
+const net = require('net');
+const server = net.createServer(c => { c.end('OK\n'); server.close(); });
+server.listen(process.argv[1], () => {
+  net.connect(process.argv[1]).on('data', d => process.stdout.write(d));
+});
+`
+	cases := []struct {
+		name, tool, script string
+	}{
+		{"asyncio-absolute", "python3", `python3 -c '` + asyncio + `' "$PWD/a.sock"`},
+		{"asyncio-relative", "python3", `mkdir sub && cd sub && python3 -c '` + asyncio + `' a.sock`},
+		{"asyncio-private-tmp", "python3", `python3 -c '` + asyncio + `' /tmp/a.sock`},
+		{"renamed-by-the-command", "python3", `mkdir sub && python3 -c '` + moved + `' sub/a.sock "$PWD/b.sock" rename`},
+		{"linked-by-the-command", "python3", `python3 -c '` + moved + `' a.sock b.sock link`},
+		{"http-server-over-unix-socket", "curl", `python3 -c '` + httpServer + `' "$PWD/http.sock" & for i in $(seq 100); do [ -S http.sock ] && break; sleep 0.05; done; curl -sS --unix-socket "$PWD/http.sock" http://localhost/index.html; wait`},
+		{"node-net", "node", `node -e "` + strings.ReplaceAll(node, `"`, `\"`) + `" "$PWD/n.sock"`},
+		{"ssh-agent", "ssh-agent", `eval "$(ssh-agent -s -a "$PWD/agent.sock")" >/dev/null; ssh-add -l >/dev/null 2>&1; rc=$?; ssh-agent -k >/dev/null; [ $rc = 1 ] && echo OK || echo "ssh-add: $rc"`},
+		{"git-credential-cache", "git", `printf 'protocol=https\nhost=example.com\nusername=u\npassword=secret\n\n' | git credential-cache --socket "$PWD/gc/socket" store && printf 'protocol=https\nhost=example.com\n\n' | git credential-cache --socket "$PWD/gc/socket" get | grep -q password=secret && echo OK; git credential-cache --socket "$PWD/gc/socket" exit`},
+	}
+	for _, network := range []bool{false, true} {
+		for _, tc := range cases {
+			name := tc.name
+			if network {
+				name += "-network"
+			}
+			t.Run(name, func(t *testing.T) {
+				if _, err := exec.LookPath(tc.tool); err != nil {
+					t.Skipf("%s is not installed, so this pattern cannot be tried: %v", tc.tool, err)
+				}
+				sb, _, p := dirs(t)
+				p.Network = network
+				out, err := sh(t, p, sb, tc.script)
+				assert.NoError(t, err, out)
+				assert.Contains(t, out, "OK", "a socket the command made did not answer it")
+			})
+		}
+	}
+}
+
+// TestOutsideSocketMovedByCommand: an outside program's socket that lies
+// in the sandbox unmasked (bound after the start) stays out of reach
+// under every name the command can give it: a hard link it makes to the
+// socket file (link(2) of the socket's inode) and a rename, with and
+// without Network. The guard asks who bound the file, not what it is
+// called.
+func TestOutsideSocketMovedByCommand(t *testing.T) {
+	for _, network := range []bool{false, true} {
+		for _, how := range []string{"link", "rename"} {
+			name := how
+			if network {
+				name += "-network"
+			}
+			t.Run(name, func(t *testing.T) {
+				sb, _, p := dirs(t)
+				p.Network = network
+				cmd := exec.Command("python3", "-c", `
+import os, socket, sys, time
+while not os.path.exists("go"):
+    time.sleep(0.01)
+(os.link if sys.argv[1] == "link" else os.rename)("outside.sock", "mine.sock")
+print("moved", flush=True)
+c = socket.socket(socket.AF_UNIX)
+try:
+    c.connect("mine.sock")
+    print("REACHED", flush=True)
+except OSError as e:
+    print("refused:", e, flush=True)
+`, how)
+				cmd.Dir = sb
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				require.NoError(t, Start(cmd, p))
+				reached := lateListener(t, "unix", filepath.Join(sb, "outside.sock"))
+				require.NoError(t, os.WriteFile(filepath.Join(sb, "go"), nil, 0o644))
+				_ = cmd.Wait()
+				time.Sleep(50 * time.Millisecond)
+				assert.Contains(t, out.String(), "moved")
+				assert.Contains(t, out.String(), "refused: [Errno 13] Permission denied")
+				assert.NotContains(t, out.String(), "REACHED")
+				assert.Zero(t, reached.Load(), "the command reached an outside program's socket under a name it gave it: %s", out.String())
+			})
+		}
+	}
+}
+
+// TestCommandsSocketHandedOut: with Network, a listening socket the
+// command made in its sandbox and handed to an outside program (over an
+// abstract name the command bound, which an outside program may connect
+// to: SCM_RIGHTS), then closed, is the outside program's server from then
+// on: the command's connect to its path is refused, since no process of
+// the sandbox holds it any more.
+func TestCommandsSocketHandedOut(t *testing.T) {
+	sb, _, p := dirs(t)
+	p.Network = true
+	name := "sandboxauth-test-handout-" + filepath.Base(sb)
+	cmd := exec.Command("python3", "-c", `
+import os, socket, sys, time
+l = socket.socket(socket.AF_UNIX); l.bind("\0" + sys.argv[1]); l.listen(1)
+s = socket.socket(socket.AF_UNIX); s.bind("served.sock"); s.listen(5)
+c, _ = l.accept()
+socket.send_fds(c, [b"x"], [s.fileno()])
+c.recv(1)  # the outside program has it
+s.close(); c.close()
+d = socket.socket(socket.AF_UNIX)
+try:
+    d.connect("served.sock")
+    print("REACHED", flush=True)
+except OSError as e:
+    print("refused:", e, flush=True)
+`, name)
+	cmd.Dir = sb
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, Start(cmd, p))
+
+	// The outside program: takes the listening socket and serves on it.
+	var c int
+	var err error
+	require.Eventually(t, func() bool {
+		if c, err = unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0); err != nil {
+			return false
+		}
+		if unix.Connect(c, &unix.SockaddrUnix{Name: "@" + name}) != nil {
+			unix.Close(c)
+			return false
+		}
+		return true
+	}, 10*time.Second, 10*time.Millisecond)
+	defer unix.Close(c)
+	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(c, buf, oob, 0)
+	require.NoError(t, err)
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	require.NoError(t, err)
+	require.Len(t, msgs, 1)
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	require.NoError(t, err)
+	require.Len(t, fds, 1)
+	served := os.NewFile(uintptr(fds[0]), "served")
+	defer served.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if nfd, _, err := unix.Accept(fds[0]); err == nil {
+			unix.Close(nfd)
+			accepted <- struct{}{}
+		}
+	}()
+	_, err = unix.Write(c, []byte("k"))
+	require.NoError(t, err)
+	_ = cmd.Wait()
+	assert.Contains(t, out.String(), "refused: [Errno 13] Permission denied")
+	select {
+	case <-accepted:
+		t.Errorf("the command reached the socket it handed to an outside program: %s", out.String())
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// TestMadeBySandboxFailsClosed: outside a sandbox (the test process is
+// in the machine's namespaces, where it asks), a socket file no listening
+// socket is bound to, and a socket an outside program holds when
+// ownership is asked, are refused; one of this process's own is found.
+func TestMadeBySandboxFailsClosed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.sock")
+	l, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	require.NoError(t, err)
+	defer unix.Close(l)
+	require.NoError(t, unix.Bind(l, &unix.SockaddrUnix{Name: path}))
+	open := func() (int, unix.Stat_t) {
+		fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+		require.NoError(t, err)
+		var st unix.Stat_t
+		require.NoError(t, unix.Fstat(fd, &st))
+		return fd, st
+	}
+	fd, st := open()
+	defer unix.Close(fd)
+	assert.Equal(t, errNotMadeHere, madeBySandbox(fd, &st, false), "a bound socket that does not listen cannot be connected to")
+	require.NoError(t, unix.Listen(l, 1))
+	assert.Equal(t, unix.Errno(0), madeBySandbox(fd, &st, false), "a listening socket of this network namespace")
+	// Held by this process, which heldBySandbox leaves out as the
+	// helper's own: no other process holds it.
+	assert.Equal(t, errNotMadeHere, madeBySandbox(fd, &st, true), "a socket no other process of the namespace holds")
+	other := st
+	other.Ino++
+	assert.Equal(t, errNotMadeHere, madeBySandbox(fd, &other, false), "another inode")
+	other = st
+	other.Ino |= 1 << 40
+	assert.Equal(t, errNotMadeHere, madeBySandbox(fd, &other, false), "an inode number beyond 32 bits")
+}
+
+// TestConnectFilterKeepsDumpable: the connect filter answers
+// prctl(PR_SET_DUMPABLE, 0) with 0 without doing it (the guard must see
+// every process's sockets), and lets every other prctl through.
+func TestConnectFilterKeepsDumpable(t *testing.T) {
+	for _, r := range []addressReuse{reuseOwnNamespace, reuseGuarded} {
+		prog, err := connectFilter(r)
+		require.NoError(t, err)
+		for _, tc := range []struct {
+			name string
+			args [6]uint64
+			want uint32
+		}{
+			{"PR_SET_DUMPABLE 0", [6]uint64{unix.PR_SET_DUMPABLE, 0}, unix.SECCOMP_RET_ERRNO},
+			{"PR_SET_DUMPABLE 1", [6]uint64{unix.PR_SET_DUMPABLE, 1}, unix.SECCOMP_RET_ALLOW},
+			{"PR_GET_DUMPABLE", [6]uint64{unix.PR_GET_DUMPABLE}, unix.SECCOMP_RET_ALLOW},
+			{"PR_SET_NAME", [6]uint64{unix.PR_SET_NAME, 0}, unix.SECCOMP_RET_ALLOW},
+		} {
+			assert.Equal(t, tc.want, runFilter(t, prog, auditArch(), unix.SYS_PRCTL, tc.args), "%s, mode %d", tc.name, r)
+		}
+	}
+}
+
+// TestUndumpableCommandsSocket: a process of the command that asks not
+// to be dumpable (ssh-agent, gpg-agent do) keeps its server reachable by
+// the rest of the command, with Network too: the guard reads its
+// descriptors.
+func TestUndumpableCommandsSocket(t *testing.T) {
+	for _, network := range []bool{false, true} {
+		t.Run(map[bool]string{false: "without-network", true: "with-network"}[network], func(t *testing.T) {
+			sb, _, p := dirs(t)
+			p.Network = network
+			out, err := sh(t, p, sb, `python3 -c '
+import ctypes, os, socket, sys
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.prctl(4, 0, 0, 0, 0) == 0  # PR_SET_DUMPABLE
+s = socket.socket(socket.AF_UNIX); s.bind("u.sock"); s.listen(5)
+if os.fork() == 0:
+    c = socket.socket(socket.AF_UNIX); c.connect("u.sock"); c.send(b"x"); os._exit(0)
+c, _ = s.accept()
+print("OK" if c.recv(1) == b"x" else "WRONG")
+os.wait()
+'`)
+			assert.NoError(t, err, out)
+			assert.Contains(t, out, "OK")
+		})
+	}
+}
