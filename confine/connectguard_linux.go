@@ -24,8 +24,11 @@ import (
 // which connects the command's socket itself, to its own copy of the
 // address, and returns the result as the call's. For an AF_UNIX socket, a
 // path must lead, in the view, to a socket beneath one of the writable
-// places (the sandbox, the private /tmp and /run, ...), which outside
-// programs do not bind in; anything else fails with EACCES. Sockets of
+// places (the sandbox, the private /tmp and /run, ...) that the sandbox
+// made: outside programs may bind there too (by a relative name, under a
+// name renamed since, from another network or mount namespace), so the
+// helper asks the kernel which socket is bound to the file
+// (socketmakers_linux.go). Anything else fails with EACCES. Sockets of
 // other families are connected as asked (without Network the network
 // namespace bounds them; with it, they are the network).
 //

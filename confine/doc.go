@@ -282,9 +282,25 @@
 //     program talking to its children over a datagram pair fail); and
 //     where Yama's ptrace_scope (2 or 3) keeps the helper from standing
 //     behind connect, no AF_UNIX socket is made but connected pairs, with
-//     Network too. A socket an outside program binds inside the writable
-//     places after the start is the one exception: the command may reach
-//     it. The helper looks the path up: /proc/self and /proc/thread-self
+//     Network too. Beneath the writable places, a socket must also be
+//     one the sandbox made: the helper asks NETLINK_SOCK_DIAG, in its own
+//     network namespace, for the listening socket bound to the file it
+//     opened (device and inode), and with Network, where outside programs'
+//     sockets are listed too, requires a process of the sandbox to hold
+//     it (socketmakers_linux.go); anything else, and every UNIX connect on
+//     a kernel without UNIX sock_diag, fails with EACCES. So an outside
+//     program's socket there, however it got there or is named (bound by
+//     a relative name or renamed since, from another network or mount
+//     namespace, hard-linked or renamed by the command), is out of reach,
+//     and the masking of those present at the start is a second wall. The
+//     processes of the command stay dumpable (prctl(PR_SET_DUMPABLE, 0)
+//     returns 0 and does nothing) so that the helper can read their
+//     descriptors; one that is not dumpable all the same (it runs a
+//     program it may not read) cannot be reached by its socket with
+//     Network, nor connect. A socket on a file system whose inode numbers
+//     exceed 32 bits (which UNIX_DIAG_VFS cuts), or whose device number
+//     neither stat(2) nor the mount table gives as the kernel keeps it,
+//     is refused. The helper looks the path up: /proc/self and /proc/thread-self
 //     at its start, or through the view's /dev/fd, /dev/stdin, /dev/stdout
 //     and /dev/stderr, name the command's thread, but reached through a
 //     symbolic link of the command's they name the helper, so such a
