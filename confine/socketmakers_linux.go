@@ -119,52 +119,70 @@ func dumpListenersBoundTo(dev, ino uint32) ([]boundListener, error) {
 		if sa, ok := from.(*unix.SockaddrNetlink); !ok || sa.Pid != 0 {
 			return nil, errDumpFailed // not the kernel
 		}
-		for b := buf[:n]; len(b) > 0; {
-			if len(b) < nlmsgHdrLen {
-				return nil, errDumpFailed
-			}
-			size := int(ne.Uint32(b[0:]))
-			kind := ne.Uint16(b[4:])
-			flags := ne.Uint16(b[6:])
-			if size < nlmsgHdrLen || size > len(b) || ne.Uint32(b[8:]) != seq {
-				return nil, errDumpFailed
-			}
-			if flags&unix.NLM_F_DUMP_INTR != 0 {
-				interrupted = true
-			}
-			body := b[nlmsgHdrLen:size]
-			switch kind {
-			case unix.NLMSG_DONE:
-				if len(body) >= 4 && int32(ne.Uint32(body)) < 0 {
-					return nil, unix.Errno(-int32(ne.Uint32(body)))
-				}
-				if interrupted {
-					return nil, errDumpInterrupted
-				}
-				return found, nil
-			case unix.NLMSG_ERROR:
-				if len(body) >= 4 && int32(ne.Uint32(body)) < 0 {
-					return nil, unix.Errno(-int32(ne.Uint32(body)))
-				}
-				return nil, errDumpFailed
-			case sockDiagByFamily:
-				l, ok, err := parseUnixDiagMsg(body, dev, ino)
-				if err != nil {
-					return nil, err
-				}
-				if ok {
-					found = append(found, l)
-				}
-			default:
-				return nil, errDumpFailed
-			}
-			next := (size + 3) &^ 3
-			if next >= len(b) {
-				break
-			}
-			b = b[next:]
+		var done, intr bool
+		found, done, intr, err = parseDiagBatch(buf[:n], seq, dev, ino, found)
+		interrupted = interrupted || intr
+		switch {
+		case err != nil:
+			return nil, err
+		case done && interrupted:
+			return nil, errDumpInterrupted
+		case done:
+			return found, nil
 		}
 	}
+}
+
+// parseDiagBatch reads one datagram of a dump of sequence number seq (a
+// run of netlink messages), adds to found the listeners bound to (dev,
+// ino), and says whether the dump is done and whether the kernel marked
+// it interrupted. A message that does not parse, an error the kernel
+// reports, or one of another kind or sequence is an error.
+func parseDiagBatch(b []byte, seq, dev, ino uint32, found []boundListener) (_ []boundListener, done, interrupted bool, err error) {
+	ne := binary.NativeEndian
+	for len(b) > 0 {
+		if len(b) < nlmsgHdrLen {
+			return nil, false, false, errDumpFailed
+		}
+		size := int(ne.Uint32(b[0:]))
+		kind := ne.Uint16(b[4:])
+		flags := ne.Uint16(b[6:])
+		if size < nlmsgHdrLen || size > len(b) || ne.Uint32(b[8:]) != seq {
+			return nil, false, false, errDumpFailed
+		}
+		if flags&unix.NLM_F_DUMP_INTR != 0 {
+			interrupted = true
+		}
+		body := b[nlmsgHdrLen:size]
+		switch kind {
+		case unix.NLMSG_DONE:
+			if len(body) >= 4 && int32(ne.Uint32(body)) < 0 {
+				return nil, false, false, unix.Errno(-int32(ne.Uint32(body)))
+			}
+			return found, true, interrupted, nil
+		case unix.NLMSG_ERROR:
+			if len(body) >= 4 && int32(ne.Uint32(body)) < 0 {
+				return nil, false, false, unix.Errno(-int32(ne.Uint32(body)))
+			}
+			return nil, false, false, errDumpFailed
+		case sockDiagByFamily:
+			l, ok, err := parseUnixDiagMsg(body, dev, ino)
+			if err != nil {
+				return nil, false, false, err
+			}
+			if ok {
+				found = append(found, l)
+			}
+		default:
+			return nil, false, false, errDumpFailed
+		}
+		next := (size + 3) &^ 3
+		if next >= len(b) {
+			break
+		}
+		b = b[next:]
+	}
+	return found, false, interrupted, nil
 }
 
 // parseUnixDiagMsg reads one struct unix_diag_msg and its attributes, and
