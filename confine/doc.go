@@ -297,10 +297,13 @@
 //     returns 0 and does nothing) so that the helper can read their
 //     descriptors; one that is not dumpable all the same (it runs a
 //     program it may not read) cannot be reached by its socket with
-//     Network, nor connect. A socket on a file system whose inode numbers
-//     exceed 32 bits (which UNIX_DIAG_VFS cuts), or whose device number
-//     neither stat(2) nor the mount table gives as the kernel keeps it,
-//     is refused. The helper looks the path up: /proc/self and /proc/thread-self
+//     Network, nor connect. The kernel names a socket's file by device
+//     and inode number, which identify one file only on some file
+//     systems: a socket is refused on any other (btrfs, whose subvolumes
+//     number their inodes each from the start on one device; overlayfs;
+//     network and FUSE file systems), and where the inode number exceeds
+//     32 bits (which UNIX_DIAG_VFS cuts; XFS on large disks). ext2/3/4,
+//     XFS, tmpfs, ramfs and F2FS are known. The helper looks the path up: /proc/self and /proc/thread-self
 //     at its start, or through the view's /dev/fd, /dev/stdin, /dev/stdout
 //     and /dev/stderr, name the command's thread, but reached through a
 //     symbolic link of the command's they name the helper, so such a

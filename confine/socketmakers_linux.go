@@ -1,12 +1,10 @@
 package confine
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"os"
 	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -25,7 +23,9 @@ import (
 // Network (the machine's namespace, where outside programs' sockets are
 // listed too), held by a process of the sandbox's PID namespace other
 // than the helper. Anything else, a socket not found, a dump that fails
-// or is cut short, a machine without UNIX sock_diag, fails closed.
+// or is cut short, a machine without UNIX sock_diag, a file system on
+// which a device and an inode number may name more than one file
+// (uniqueInodeFileSystems), fails closed.
 
 // errNotMadeHere is the guard's answer to a connect to a socket that was
 // not made by the command: EACCES, as for a socket outside the writable
@@ -267,45 +267,35 @@ func fdLinksTo(dir, want string) bool {
 	return false
 }
 
-// superblockDev returns the device number of the file system that the
-// file open as fd lies on, as the kernel keeps it (the "major:minor" of
-// its mount in /proc/self/mountinfo), for file systems whose stat(2)
-// gives another (a btrfs subvolume's, an overlay's non-directories).
-func superblockDev(fd int) (uint32, bool) {
-	var stx unix.Statx_t
-	if unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_MNT_ID, &stx) != nil || stx.Mask&unix.STATX_MNT_ID == 0 {
-		return 0, false
+// uniqueInodeFileSystems are the file systems on which the device
+// number stat(2) gives is the one the kernel keeps (and UNIX_DIAG_VFS
+// reports), and on which that device and an inode number name one file:
+// ext2/3/4, XFS, tmpfs, ramfs, F2FS. Not btrfs, whose subvolumes share a
+// device in the kernel's eyes but each number their inodes from the start
+// (and each has a device of its own for stat(2)), nor overlayfs, whose
+// inode numbers may come from any of its layers, nor file systems not
+// known here.
+var uniqueInodeFileSystems = [...]int64{
+	unix.EXT4_SUPER_MAGIC, // also ext2 and ext3
+	unix.XFS_SUPER_MAGIC,
+	unix.TMPFS_MAGIC,
+	unix.RAMFS_MAGIC,
+	unix.F2FS_SUPER_MAGIC,
+}
+
+// uniqueInodes reports whether the file open as fd lies on one of
+// uniqueInodeFileSystems.
+func uniqueInodes(fd int) bool {
+	var fs unix.Statfs_t
+	if unix.Fstatfs(fd, &fs) != nil {
+		return false
 	}
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return 0, false
+	for _, t := range uniqueInodeFileSystems {
+		if int64(fs.Type) == t {
+			return true
+		}
 	}
-	defer f.Close()
-	id := strconv.FormatUint(stx.Mnt_id, 10) + " "
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, id) {
-			continue
-		}
-		// ID PARENT MAJOR:MINOR ...
-		fields := strings.SplitN(line, " ", 4)
-		if len(fields) < 4 {
-			return 0, false
-		}
-		major, minor, ok := strings.Cut(fields[2], ":")
-		if !ok {
-			return 0, false
-		}
-		ma, err1 := strconv.ParseUint(major, 10, 32)
-		mi, err2 := strconv.ParseUint(minor, 10, 32)
-		if err1 != nil || err2 != nil {
-			return 0, false
-		}
-		return uint32(ma)<<20 | uint32(mi)&0xfffff, true
-	}
-	return 0, false
+	return false
 }
 
 // madeBySandbox returns 0 when the socket file open as fd (O_PATH), of
@@ -315,27 +305,16 @@ func superblockDev(fd int) (uint32, bool) {
 // otherwise, and when the kernel cannot be asked.
 func madeBySandbox(fd int, st *unix.Stat_t, owned bool) unix.Errno {
 	ino := uint32(st.Ino) // UNIX_DIAG_VFS keeps the low 32 bits
-	if uint64(ino) != st.Ino {
-		// An inode number beyond 32 bits: another file of the same
-		// device may share its low bits, and a socket found would be
-		// bound to that one.
+	if uint64(ino) != st.Ino || !uniqueInodes(fd) {
+		// Another file may share the device and inode number the kernel
+		// reports (an inode number beyond 32 bits, another btrfs
+		// subvolume's file), and a socket found would be bound to that
+		// one.
 		return errNotMadeHere
 	}
 	found, err := listenersBoundTo(kernelDev(st.Dev), ino)
-	if err != nil {
-		return errNotMadeHere
-	}
-	if len(found) == 0 {
-		dev, ok := superblockDev(fd)
-		if !ok || dev == kernelDev(st.Dev) {
-			return errNotMadeHere
-		}
-		if found, err = listenersBoundTo(dev, ino); err != nil {
-			return errNotMadeHere
-		}
-	}
 	// One socket at most is bound to a file.
-	if len(found) != 1 || owned && !heldBySandbox(found[0].socketIno) {
+	if err != nil || len(found) != 1 || owned && !heldBySandbox(found[0].socketIno) {
 		return errNotMadeHere
 	}
 	return 0

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -293,6 +294,116 @@ os.wait()
 '`)
 			assert.NoError(t, err, out)
 			assert.Contains(t, out, "OK")
+		})
+	}
+}
+
+// TestUniqueInodes: the file systems whose device and inode number name
+// one file are known; others (procfs here; btrfs, overlayfs) are not.
+func TestUniqueInodes(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{{"/proc/self/stat", false}, {"/sys/kernel", false}, {"/dev/shm", true}} {
+		var fs unix.Statfs_t
+		if unix.Statfs(tc.path, &fs) != nil {
+			continue
+		}
+		if tc.path == "/dev/shm" && fs.Type != unix.TMPFS_MAGIC {
+			continue
+		}
+		fd, err := unix.Open(tc.path, unix.O_PATH|unix.O_CLOEXEC, 0)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, uniqueInodes(fd), tc.path)
+		unix.Close(fd)
+	}
+}
+
+// TestOutsideSocketSameInodeOtherSubvolume: on btrfs, every subvolume
+// numbers its inodes from the start, and the kernel names a socket's file
+// by the file system's one device and the inode number, so a socket the
+// command binds in a nested subvolume of its sandbox, once it has made
+// files up to that number, has the device and inode of an outside
+// program's socket in the sandbox (which, without Network, the helper's
+// dump does not list): the guard took the one for the other. Sockets on
+// btrfs are refused now. Needs root (a loop-mounted btrfs).
+func TestOutsideSocketSameInodeOtherSubvolume(t *testing.T) {
+	requireConfinement(t)
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a btrfs image needs root")
+	}
+	for _, tool := range []string{"mkfs.btrfs", "btrfs", "mount", "umount"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: %v", tool, err)
+		}
+	}
+	dir := t.TempDir()
+	img, mnt := filepath.Join(dir, "btrfs.img"), filepath.Join(dir, "mnt")
+	require.NoError(t, os.Mkdir(mnt, 0o755))
+	f, err := os.Create(img)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(256<<20))
+	f.Close()
+	if out, err := exec.Command("mkfs.btrfs", "-q", img).CombinedOutput(); err != nil {
+		t.Skipf("mkfs.btrfs: %v: %s", err, out)
+	}
+	if out, err := exec.Command("mount", "-o", "loop", img, mnt).CombinedOutput(); err != nil {
+		t.Skipf("a loop mount is not possible here: %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", mnt).Run() })
+	sb := filepath.Join(mnt, "proj")
+	out, err := exec.Command("btrfs", "subvolume", "create", sb).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	for _, network := range []bool{false, true} {
+		t.Run(map[bool]string{false: "without-network", true: "with-network"}[network], func(t *testing.T) {
+			p := Policy{Sandbox: sb, Network: network}
+			for _, name := range []string{"go", "ino", "outside.sock", "nested"} {
+				_ = exec.Command("btrfs", "subvolume", "delete", filepath.Join(sb, name)).Run()
+				_ = os.Remove(filepath.Join(sb, name))
+			}
+			made, err := exec.Command("btrfs", "subvolume", "create", filepath.Join(sb, "nested")).CombinedOutput()
+			require.NoError(t, err, "%s", made)
+			// The outside socket's inode number, in the sandbox's
+			// subvolume, lies beyond the nested one's first.
+			for i := 0; i < 20; i++ {
+				require.NoError(t, os.WriteFile(filepath.Join(sb, "file"+strconv.Itoa(i)), nil, 0o644))
+			}
+			cmd := exec.Command("python3", "-c", `
+import os, socket, time
+while not os.path.exists("go"):
+    time.sleep(0.01)
+want = int(open("ino").read())
+os.chdir("nested")
+i = 0
+while True:
+    path = "f%d" % i
+    open(path, "w").close()
+    if os.stat(path).st_ino >= want - 1:
+        break
+    i += 1
+s = socket.socket(socket.AF_UNIX); s.bind("c%d.sock" % i); s.listen(5)
+print("inode", os.stat("c%d.sock" % i).st_ino, "wanted", want, flush=True)
+c = socket.socket(socket.AF_UNIX)
+try:
+    c.connect("../outside.sock")
+    print("REACHED", flush=True)
+except OSError as e:
+    print("refused:", e, flush=True)
+`)
+			cmd.Dir = sb
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			require.NoError(t, Start(cmd, p))
+			reached := lateListener(t, "unix", filepath.Join(sb, "outside.sock"))
+			var st unix.Stat_t
+			require.NoError(t, unix.Stat(filepath.Join(sb, "outside.sock"), &st))
+			require.NoError(t, os.WriteFile(filepath.Join(sb, "ino"), []byte(strconv.FormatUint(st.Ino, 10)), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(sb, "go"), nil, 0o644))
+			_ = cmd.Wait()
+			t.Logf("%s", out.String())
+			time.Sleep(50 * time.Millisecond)
+			assert.Contains(t, out.String(), "refused: [Errno 13] Permission denied")
+			assert.Zero(t, reached.Load(), "the command reached an outside program's socket through one of its own with the same inode number in another subvolume: %s", out.String())
 		})
 	}
 }
