@@ -121,7 +121,7 @@ func connectFilter(r addressReuse) ([]unix.SockFilter, error) {
 	a.jumpIf(unix.BPF_JEQ, unix.PR_SET_DUMPABLE, "", "allow")
 	a.load(offArg(1))
 	a.jumpIf(unix.BPF_JEQ, 0, "", "allow")
-	a.ret(unix.SECCOMP_RET_ERRNO | 0)
+	a.ret(unix.SECCOMP_RET_ERRNO) // errno 0: the call returns 0
 	a.label("allow")
 	a.ret(unix.SECCOMP_RET_ALLOW)
 	a.label("notify")
