@@ -303,9 +303,10 @@
 //     number their inodes each from the start on one device; overlayfs;
 //     network and FUSE file systems), and where the inode number exceeds
 //     32 bits (which UNIX_DIAG_VFS cuts; XFS on large disks). ext2/3/4,
-//     XFS, tmpfs, ramfs and F2FS are known. The helper looks the path up: /proc/self and /proc/thread-self
-//     at its start, or through the view's /dev/fd, /dev/stdin, /dev/stdout
-//     and /dev/stderr, name the command's thread, but reached through a
+//     XFS, tmpfs, ramfs and F2FS are known. The helper looks the path
+//     up: /proc/self and /proc/thread-self at its start, or through the
+//     view's /dev/fd, /dev/stdin, /dev/stdout and /dev/stderr, name the
+//     command's thread, but reached through a
 //     symbolic link of the command's they name the helper, so such a
 //     connect fails. The peer of a connection the helper made is the
 //     helper (SO_PEERCRED gives its PID, 1): a server of the command's own
