@@ -407,3 +407,30 @@ except OSError as e:
 		})
 	}
 }
+
+// BenchmarkMadeBySandbox: the guard's check of one socket file, run in
+// the test's own namespaces (the machine's network namespace, where the
+// dump lists every program's listening UNIX sockets, and its PID
+// namespace, where the scan reads every process's descriptors): without
+// and with the scan (owned).
+func BenchmarkMadeBySandbox(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "s.sock")
+	l, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	require.NoError(b, err)
+	defer unix.Close(l)
+	require.NoError(b, unix.Bind(l, &unix.SockaddrUnix{Name: path}))
+	require.NoError(b, unix.Listen(l, 1))
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	require.NoError(b, err)
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	require.NoError(b, unix.Fstat(fd, &st))
+	for _, owned := range []bool{false, true} {
+		b.Run(map[bool]string{false: "dump", true: "dump-and-scan"}[owned], func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				madeBySandbox(fd, &st, owned)
+			}
+		})
+	}
+}
