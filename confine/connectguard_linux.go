@@ -28,7 +28,9 @@ import (
 // made: outside programs may bind there too (by a relative name, under a
 // name renamed since, from another network or mount namespace), so the
 // helper asks the kernel which socket is bound to the file
-// (socketmakers_linux.go). Anything else fails with EACCES. Sockets of
+// (socketmakers_linux.go); one no listening socket of the sandbox's is
+// bound to fails with ECONNREFUSED, as a socket no one listens on does.
+// Anything else fails with EACCES. Sockets of
 // other families are connected as asked (without Network the network
 // namespace bounds them; with it, they are the network).
 //

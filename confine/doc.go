@@ -287,8 +287,11 @@
 //     network namespace, for the listening socket bound to the file it
 //     opened (device and inode), and with Network, where outside programs'
 //     sockets are listed too, requires a process of the sandbox to hold
-//     it (socketmakers_linux.go); anything else, and every UNIX connect on
-//     a kernel without UNIX sock_diag, fails with EACCES. So an outside
+//     it (socketmakers_linux.go); a connect to any other socket file
+//     there fails with ECONNREFUSED, as for a socket no one listens on
+//     (a stale one of an earlier run, which programs then clean up), and
+//     every UNIX connect on a kernel without UNIX sock_diag fails with
+//     EACCES. So an outside
 //     program's socket there, however it got there or is named (bound by
 //     a relative name or renamed since, from another network or mount
 //     namespace, hard-linked or renamed by the command), is out of reach,

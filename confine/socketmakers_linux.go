@@ -27,11 +27,19 @@ import (
 // which a device and an inode number may name more than one file
 // (uniqueInodeFileSystems), fails closed.
 
-// errNotMadeHere is the guard's answer to a connect to a socket that was
-// not made by the command: EACCES, as for a socket outside the writable
-// places (a program may tell a refused path from a server that is not
-// there, ECONNREFUSED).
-const errNotMadeHere = unix.EACCES
+// errNotMadeHere is the guard's answer to a connect to a socket file to
+// which no listening socket of the sandbox's is bound: ECONNREFUSED, what
+// the kernel answers for a socket file no one listens on (and the guard
+// for a file that is no socket), so that a program finding a stale socket
+// of an earlier run goes on as it would (git credential-cache starts its
+// daemon anew on ECONNREFUSED, and gives up on anything else). Where the
+// guard cannot tell (no UNIX sock_diag, a file system on which device and
+// inode do not name one file), the answer is errCannotTell.
+const errNotMadeHere = unix.ECONNREFUSED
+
+// errCannotTell is the guard's answer where it cannot tell who made a
+// socket: EACCES, as for a socket outside the writable places.
+const errCannotTell = unix.EACCES
 
 // The kernel's constants and layouts for a UNIX socket dump
 // (linux/sock_diag.h, linux/unix_diag.h, linux/netlink.h).
@@ -302,7 +310,8 @@ func uniqueInodes(fd int) bool {
 // status st, is bound by a listening socket that the sandbox made: one
 // of the calling thread's network namespace and, when owned (with
 // Network), held by a process of the sandbox. It returns errNotMadeHere
-// otherwise, and when the kernel cannot be asked.
+// otherwise, and errCannotTell when the kernel cannot be asked or its
+// answer would not tell.
 func madeBySandbox(fd int, st *unix.Stat_t, owned bool) unix.Errno {
 	ino := uint32(st.Ino) // UNIX_DIAG_VFS keeps the low 32 bits
 	if uint64(ino) != st.Ino || !uniqueInodes(fd) {
@@ -310,11 +319,15 @@ func madeBySandbox(fd int, st *unix.Stat_t, owned bool) unix.Errno {
 		// reports (an inode number beyond 32 bits, another btrfs
 		// subvolume's file), and a socket found would be bound to that
 		// one.
-		return errNotMadeHere
+		return errCannotTell
 	}
 	found, err := listenersBoundTo(kernelDev(st.Dev), ino)
-	// One socket at most is bound to a file.
-	if err != nil || len(found) != 1 || owned && !heldBySandbox(found[0].socketIno) {
+	switch {
+	case err != nil:
+		return errCannotTell
+	case len(found) != 1: // one socket at most is bound to a file
+		return errNotMadeHere
+	case owned && !heldBySandbox(found[0].socketIno):
 		return errNotMadeHere
 	}
 	return 0
