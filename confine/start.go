@@ -23,8 +23,8 @@ import "os/exec"
 //
 // A standard stream that is one of the caller's files is given to the
 // command as it is only when it is a pipe, a terminal or another
-// character device, or, for cmd.Stdin, a regular file open for reading
-// only. Any other (a regular file opened to append a log to, a socket)
+// character device, or, for cmd.Stdin, a socket or a regular file open
+// for reading only. Any other (a regular file opened to append a log to, a socket)
 // is relayed through a pipe, so that the command never holds the file
 // (it could truncate it or rewrite what it held): exec.Cmd copies
 // between the pipe and the file, as for a stream that is not an

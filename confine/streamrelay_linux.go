@@ -28,10 +28,14 @@ import (
 //     last process of the sandbox holding the pipe has ended: the helper
 //     kills every one of them when the command exits.
 //   - standard input is passed as it is when it is a pipe, a terminal or
-//     character device, or a regular file open for reading only; anything
-//     else (a file open for writing, a socket, a directory) is relayed the
-//     other way, read by the caller and written into a pipe the command
-//     reads.
+//     character device, a socket, or a regular file open for reading
+//     only; anything else (a regular file open for writing, a block
+//     device, a directory) is relayed the other way, read by the caller
+//     and written into a pipe the command reads. (Reading those never
+//     waits for a writer: exec.Cmd's copy, which cmd.Wait waits for, ends
+//     at the file's end. A pipe or a socket may never end, so they are not
+//     relayed: the caller who gives one wants the command to talk over
+//     it.)
 //
 // cmd.ExtraFiles are passed as they are: they are the caller's explicit
 // choice of what the command may hold.
@@ -79,8 +83,8 @@ func relayStreams(cmd *exec.Cmd) (restore func()) {
 
 // passableStream reports whether f may be given to the command as it is:
 // a pipe, a terminal or another character device, or, for standard input,
-// a regular file open for reading only. A file that cannot be looked at is
-// not.
+// a socket or a regular file open for reading only. A file that cannot be
+// looked at is not.
 func passableStream(f *os.File, input bool) bool {
 	conn, err := f.SyscallConn()
 	if err != nil {
@@ -99,6 +103,8 @@ func passableStream(f *os.File, input bool) bool {
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFIFO, unix.S_IFCHR:
 			pass = true
+		case unix.S_IFSOCK:
+			pass = input
 		case unix.S_IFREG:
 			pass = input && flags&unix.O_ACCMODE == unix.O_RDONLY
 		}

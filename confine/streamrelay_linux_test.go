@@ -30,8 +30,10 @@ sys.stderr.write(" ".join(kind(fd) for fd in (0, 1, 2)) + "\n")
 // TestStreamRelayKinds: which of the caller's files the command is given
 // as they are and which through a pipe (streamrelay_linux.go): output to a
 // regular file or a socket is relayed, output to a pipe or a character
-// device is not; input from a regular file open for reading only is
-// given as it is, one open for writing too is relayed.
+// device is not; input from a regular file open for reading only, or
+// from a socket, is given as it is, one open for writing too, or a
+// directory (whose descriptor leads into the caller's view), is
+// relayed.
 func TestStreamRelayKinds(t *testing.T) {
 	sb, outside, p := dirs(t)
 	openFile := func(flag int) *os.File {
@@ -66,18 +68,25 @@ func TestStreamRelayKinds(t *testing.T) {
 		{"file-out", func() *os.File { return null }, func() *os.File { return openFile(os.O_WRONLY) }, "char pipe"},
 		{"pipe-out", func() *os.File { return null }, func() *os.File { return pw }, "char pipe"},
 		{"socket-out", func() *os.File { return null }, func() *os.File { return a }, "char pipe"},
-		{"socket-in", func() *os.File { return b }, func() *os.File { return null }, "pipe char"},
+		// A socket may never end: relayed, it would hold cmd.Wait back
+		// until its peer closed it.
+		{"socket-in", func() *os.File { return b }, func() *os.File { return null }, "socket char"},
+		{"directory-in", func() *os.File {
+			d, err := os.Open(outside)
+			require.NoError(t, err)
+			t.Cleanup(func() { d.Close() })
+			return d
+		}, func() *os.File { return null }, "pipe char"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command("python3", "-c", streamKinds)
 			cmd.Dir = sb
 			var errOut bytes.Buffer
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = tc.stdin(), tc.stdout(), &errOut
-			if tc.name == "socket-in" {
-				// The relay reads the socket until its end.
-				require.NoError(t, a.Close())
+			err := Run(cmd, p)
+			if tc.name != "directory-in" { // the relay's read fails: EISDIR
+				require.NoError(t, err, errOut.String())
 			}
-			require.NoError(t, Run(cmd, p), errOut.String())
 			assert.Equal(t, tc.want, strings.Join(strings.Fields(errOut.String())[:2], " "))
 		})
 	}
