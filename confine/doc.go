@@ -187,11 +187,10 @@
 //     changed. A standard stream that is a file of the caller's other
 //     than a pipe, a terminal or a character device (or, for standard
 //     input, a socket or a regular file open for reading only) reaches
-//     the command
-//     through a pipe that the caller relays (streamrelay_linux.go): the
-//     command could otherwise truncate, rewrite or punch holes in the
-//     user's log it was given to append to. cmd.ExtraFiles are passed as
-//     they are.
+//     the command through a pipe that the caller relays
+//     (streamrelay_linux.go): the command could otherwise truncate,
+//     rewrite or punch holes in the user's log it was given to append to.
+//     cmd.ExtraFiles are passed as they are.
 //
 // # DefaultPolicy
 //
