@@ -2,6 +2,7 @@ package confine
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -175,4 +176,131 @@ except Exception as e:
 			assert.True(t, strings.HasPrefix(string(b), earlier), "the command erased the user's file it was given to append to: now %q (%s)", b, errOut.String())
 		})
 	}
+}
+
+// TestEscape25cStoppedTerminalHoldsBackTheMountKill: when a mount over a
+// path of the sandbox is lost (the user's git renames a new .git/config
+// over it, an editor saves .env), the helper writes why on its standard
+// error, which is the command's, and only then kills the sandbox
+// (helper_linux.go). A command whose standard error is the user's
+// terminal suspends the terminal's output first (tcflow(2, TCOOFF), as
+// Ctrl-S does; put back only when the sandbox has ended): the helper's
+// write blocks, the kill never comes, and the command goes on for as long
+// as it likes with the path unprotected: it appends to the new
+// .git/config (or reads the new .env), where the documented window is a
+// fraction of a millisecond.
+func TestEscape25cStoppedTerminalHoldsBackTheMountKill(t *testing.T) {
+	sb, _, p := dirs(t)
+	config := filepath.Join(sb, "config")
+	require.NoError(t, os.WriteFile(config, []byte("old\n"), 0o644))
+	p.ReadOnly = []string{config}
+	ptmx, tty := openPty(t)
+	go func() { _, _ = io.Copy(io.Discard, ptmx) }()
+	cmd := exec.Command("python3", "-c", `
+import termios, time
+termios.tcflow(2, termios.TCOOFF)
+open("started", "w").close()
+deadline = time.time() + 6
+while time.time() < deadline:
+    try:
+        if "NEW" in open("config").read():
+            end = time.time() + 2
+            while time.time() < end:
+                with open("config", "a") as f:
+                    f.write("evil\n")
+                time.sleep(0.05)
+            print("WROTE", flush=True)
+            break
+    except OSError:
+        pass
+    time.sleep(0.01)
+time.sleep(2)
+open("survived", "w").close()
+print("SURVIVED", flush=True)
+`)
+	cmd.Dir = sb
+	var out bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, &out, tty
+	require.NoError(t, Start(cmd, p))
+	require.Eventually(t, func() bool { _, err := os.Stat(filepath.Join(sb, "started")); return err == nil }, 10*time.Second, 10*time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
+	renameOver(t, config, "NEW\n")
+	_ = cmd.Wait()
+	b, err := os.ReadFile(config)
+	require.NoError(t, err)
+	// A command polling for the rename may win the documented window
+	// (a fraction of a millisecond) once; it must not go on writing.
+	assert.LessOrEqual(t, strings.Count(string(b), "evil"), 1, "the command went on writing the user's new .git/config after the mount was lost: %q %s", b, out.String())
+	assert.NotContains(t, out.String(), "SURVIVED", "the command was not stopped when the mount was lost")
+	_, err = os.Stat(filepath.Join(sb, "survived"))
+	assert.True(t, os.IsNotExist(err), "the command went on after the mount was lost")
+}
+
+// TestEscape25cHelperStarved: prlimit on the helper is refused, but its
+// scheduling is not: the command (same user) sets every thread of the
+// helper (/proc/1/task) to SCHED_IDLE and pins them to one CPU
+// (sched_setscheduler, sched_setaffinity; setpriority and ioprio_set
+// work too) and keeps that CPU busy with processes of its own. The helper
+// then hardly runs: when the user's git renames a new .git/config over
+// the read-only one, the kill that should follow within a millisecond
+// comes seconds later (or when the command lets the CPU go), and the
+// command appends to the new .git/config meanwhile. Ending the run
+// (SIGTERM to sandboxauth run, bubblewrap killed) is delayed the same:
+// the starved helper is the one that kills, and as PID 1 it is the one
+// whose exit ends the namespace (45 s in a manual run).
+func TestEscape25cHelperStarved(t *testing.T) {
+	sb, _, p := dirs(t)
+	config := filepath.Join(sb, "config")
+	require.NoError(t, os.WriteFile(config, []byte("old\n"), 0o644))
+	p.ReadOnly = []string{config}
+	cmd := exec.Command("python3", "-c", `
+import os, time, signal
+cpus = sorted(os.sched_getaffinity(0))
+first, last = cpus[0], cpus[-1]
+os.sched_setaffinity(0, {last})
+for tid in os.listdir("/proc/1/task"):
+    tid = int(tid)
+    try:
+        os.sched_setaffinity(tid, {first})
+        os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))
+        os.setpriority(os.PRIO_PROCESS, tid, 19)
+    except OSError as e:
+        print("helper thread", tid, e, flush=True)
+spinners = []
+for _ in range(32):
+    pid = os.fork()
+    if pid == 0:
+        os.sched_setaffinity(0, {first})
+        while True:
+            pass
+    spinners.append(pid)
+first_content = open("config").read()
+open("started", "w").close()
+deadline = time.time() + 8
+while time.time() < deadline:
+    if open("config").read() != first_content:
+        end = time.time() + 2
+        while time.time() < end:
+            with open("config", "a") as f:
+                f.write("evil\n")
+            time.sleep(0.05)
+        print("WROTE", flush=True)
+        break
+for pid in spinners:
+    os.kill(pid, signal.SIGKILL)
+`)
+	cmd.Dir = sb
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, Start(cmd, p))
+	require.Eventually(t, func() bool { _, err := os.Stat(filepath.Join(sb, "started")); return err == nil }, 20*time.Second, 10*time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
+	renameOver(t, config, "NEW\n")
+	_ = cmd.Wait()
+	b, err := os.ReadFile(config)
+	require.NoError(t, err)
+	// A command polling for the rename may win the documented window
+	// (a fraction of a millisecond, a few when the CPUs are busy) once;
+	// the helper must stop it before it writes again 50 ms later.
+	assert.LessOrEqual(t, strings.Count(string(b), "evil"), 1, "the starved helper let the command go on writing the user's new file: %d appends: %s", strings.Count(string(b), "evil"), out.String())
 }
