@@ -159,9 +159,13 @@ func runHelper(spec string, argv []string) int {
 				if err == nil {
 					err = fmt.Errorf("%s was renamed or removed outside while the command ran, which lifts its protection inside; the command was stopped", lost)
 				}
-				fmt.Fprintf(os.Stderr, "sandboxauth confinement: %v\n", err)
+				// Kill first, then say why: the standard error is the
+				// command's too, and a write to it can block for as long
+				// as the command chooses (a terminal whose output it
+				// suspended with tcflow, a pipe it filled).
 				orphaned.Store(true) // kill what is left, as when bubblewrap is gone
 				_ = unix.Kill(-1, unix.SIGKILL)
+				fmt.Fprintf(os.Stderr, "sandboxauth confinement: %v\n", err)
 			}()
 			status = reapAll(pid, &orphaned)
 			reaped.Store(true)
