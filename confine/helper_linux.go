@@ -195,6 +195,11 @@ func startCommand(s helperSpec, argv []string) (int, error) {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return 0, fmt.Errorf("prctl(PR_SET_DUMPABLE): %v", err)
 	}
+	// No process of the command is scheduled ahead of this one
+	// (scheduling_linux.go).
+	if err := capScheduling(); err != nil {
+		return 0, err
+	}
 	// The signals are taken while the rest is prepared (each is a round
 	// trip with the runtime's signal thread); the command starts only
 	// once they all are.

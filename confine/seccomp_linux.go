@@ -66,6 +66,12 @@ func auditArch() uint32 {
 //     among them is its first process, the helper, whose CPU time or
 //     memory limit would let the command end the sandbox when it chose
 //     (setrlimit, and prlimit on pid 0, are the caller's own);
+//   - the calls that change a task's scheduling (sched_setscheduler,
+//     sched_setparam, sched_setattr, sched_setaffinity, setpriority,
+//     ioprio_set, migrate_pages, move_pages, prctl PR_SCHED_CORE) fail
+//     with EPERM unless they target the caller alone (see
+//     scheduling_linux.go): the helper, starved, would kill the sandbox
+//     late when a mount is lost, or end it late when the run is stopped;
 //   - the kernel keyring (keyctl, add_key, request_key) fails with EPERM:
 //     keyrings are not namespaced, so the user's keys (and those of the
 //     session the command was started from) would be readable and
@@ -97,6 +103,7 @@ func filterProgram(u unixSockets, r addressReuse) ([]unix.SockFilter, error) {
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_PRLIMIT64, "prlimit", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_FCNTL, "fcntl", "")
+	schedulingJumps(&a)
 	if r != reuseOwnNamespace {
 		a.jumpIf(unix.BPF_JEQ, unix.SYS_SETSOCKOPT, "setsockopt", "")
 	}
@@ -152,6 +159,7 @@ func filterProgram(u unixSockets, r addressReuse) ([]unix.SockFilter, error) {
 	a.label("prlimit") // prlimit64(pid, ...): pid is an int, 0 the caller
 	a.load(offArg(0))
 	a.jumpIf(unix.BPF_JEQ, 0, "allow", "eperm")
+	schedulingFilter(&a)
 	a.label("allow")
 	a.ret(unix.SECCOMP_RET_ALLOW)
 	a.label("nosys")

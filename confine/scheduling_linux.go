@@ -1,0 +1,119 @@
+package confine
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// The sandbox's first process, the helper, is what kills the sandbox when
+// a mount over one of its paths is lost and what ends it when the run is
+// stopped: it must get the CPU whenever it wakes. It runs as the same
+// user as the command, and the kernel lets a process change the
+// scheduling of any other of its user: the command could make every
+// thread of the helper SCHED_IDLE (sched_setscheduler), give it nice 19
+// (setpriority) and the idle I/O class (ioprio_set), pin it to one CPU
+// (sched_setaffinity) that it keeps busy, or move its memory to a far
+// node (migrate_pages, move_pages); the helper would then run seconds
+// late, or only when the command let it. It could also make itself
+// favoured over the helper: a real-time policy (SCHED_FIFO, SCHED_RR)
+// where the user's RLIMIT_RTPRIO allows one (limits.conf's rtprio for
+// audio users), a lower nice value where RLIMIT_NICE allows.
+//
+// So a command may change the scheduling of the calling thread only, and
+// only to make it run less:
+//
+//   - the system-call filter refuses with EPERM sched_setscheduler,
+//     sched_setparam, sched_setattr, sched_setaffinity, migrate_pages and
+//     move_pages (and prlimit, seccomp_linux.go) unless their target is 0,
+//     the caller; setpriority and ioprio_set unless they name one process
+//     (PRIO_PROCESS, IOPRIO_WHO_PROCESS) and it is 0 (a process group or
+//     a user holds the helper: the command is in the helper's process
+//     group); and prctl(PR_SCHED_CORE) unless on the caller's thread or
+//     thread group (a core-scheduling cookie of the helper's would keep
+//     it off CPUs whose sibling runs the command). The kernel's target
+//     is a pid_t or an int, so the low word of the argument is what it
+//     reads. The caller's other threads and its children have non-zero
+//     IDs and are refused too: renice -p, taskset -p and chrt -p of a
+//     running process, and a thread pinning itself by its ID
+//     (pthread_setaffinity_np, pthread_setschedparam, OpenMP's
+//     OMP_PROC_BIND) fail; nice, taskset, chrt and ionice that start a
+//     program, and a process changing itself by pid 0 (Python's
+//     os.sched_setaffinity(0, ...), os.nice), work.
+//   - the helper sets its own RLIMIT_RTPRIO and RLIMIT_NICE, soft and
+//     hard, to 0 before it starts the command, which inherits them and,
+//     without CAP_SYS_RESOURCE in the machine's user namespace, cannot
+//     raise them: no real-time policy, and no nice value lower than the
+//     one it started with (SCHED_DEADLINE needs CAP_SYS_NICE already).
+//
+// Then the command's processes are scheduled as the helper is or worse,
+// and the helper, woken, runs within a few milliseconds however many
+// processes the command keeps busy.
+
+// ownTaskCalls are the system calls whose first argument names the task
+// they change (0: the caller).
+var ownTaskCalls = [...]uint32{
+	unix.SYS_SCHED_SETSCHEDULER,
+	unix.SYS_SCHED_SETPARAM,
+	unix.SYS_SCHED_SETATTR,
+	unix.SYS_SCHED_SETAFFINITY,
+	unix.SYS_MIGRATE_PAGES,
+	unix.SYS_MOVE_PAGES,
+}
+
+// ioprioWhoProcess is linux/ioprio.h's IOPRIO_WHO_PROCESS, which
+// x/sys/unix does not name: ioprio_set's target is one process (or
+// thread).
+const ioprioWhoProcess = 1
+
+// schedulingJumps emits the filter's dispatch of the calls that change a
+// task's scheduling to schedulingFilter's labels.
+func schedulingJumps(a *asm) {
+	for _, nr := range ownTaskCalls {
+		a.jumpIf(unix.BPF_JEQ, nr, "own-task", "")
+	}
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_SETPRIORITY, "setpriority", "")
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_IOPRIO_SET, "ioprio_set", "")
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_PRCTL, "prctl", "")
+}
+
+// schedulingFilter emits the checks schedulingJumps leads to, which end
+// at the filter's "allow" and "eperm" labels.
+func schedulingFilter(a *asm) {
+	a.label("own-task") // (pid, ...): pid is a pid_t, 0 the caller
+	a.load(offArg(0))
+	a.jumpIf(unix.BPF_JEQ, 0, "allow", "eperm")
+	a.label("setpriority") // setpriority(which, who, prio): ints
+	a.load(offArg(0))
+	a.jumpIf(unix.BPF_JEQ, unix.PRIO_PROCESS, "own-who", "eperm")
+	a.label("ioprio_set") // ioprio_set(which, who, ioprio): ints
+	a.load(offArg(0))
+	a.jumpIf(unix.BPF_JEQ, ioprioWhoProcess, "own-who", "eperm")
+	a.label("own-who")
+	a.load(offArg(1))
+	a.jumpIf(unix.BPF_JEQ, 0, "allow", "eperm")
+	a.label("prctl") // prctl(PR_SCHED_CORE, cmd, pid, scope, cookie)
+	a.load(offArg(0))
+	a.jumpIf(unix.BPF_JEQ, unix.PR_SCHED_CORE, "", "allow")
+	a.load(offArg(2))
+	a.jumpIf(unix.BPF_JEQ, 0, "", "eperm")
+	a.load(offArg(3))
+	a.jumpIf(unix.BPF_JEQ, unix.PR_SCHED_CORE_SCOPE_THREAD, "allow", "")
+	a.jumpIf(unix.BPF_JEQ, unix.PR_SCHED_CORE_SCOPE_THREAD_GROUP, "allow", "eperm")
+}
+
+// capScheduling sets the calling process's RLIMIT_RTPRIO and RLIMIT_NICE
+// to 0, soft and hard: the command the helper starts inherits them, and
+// can then neither take a real-time policy nor lower its nice value, so
+// none of its processes is scheduled ahead of the helper.
+func capScheduling() error {
+	for _, r := range []struct {
+		res  int
+		name string
+	}{{unix.RLIMIT_RTPRIO, "RLIMIT_RTPRIO"}, {unix.RLIMIT_NICE, "RLIMIT_NICE"}} {
+		if err := unix.Setrlimit(r.res, &unix.Rlimit{}); err != nil {
+			return fmt.Errorf("setrlimit(%s, 0): %v", r.name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package confine
+
+import (
+	"fmt"
+	"os/exec"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// TestFilterScheduling runs the filter on the calls that change a task's
+// scheduling: the caller's own (0) passes, any other target is refused.
+func TestFilterScheduling(t *testing.T) {
+	arch := auditArch()
+	if arch == 0 {
+		t.Skip("no system-call filter is built for this architecture")
+	}
+	const allow, eperm = unix.SECCOMP_RET_ALLOW, unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	type filterCase struct {
+		name string
+		nr   uint32
+		args [6]uint64
+		want uint32
+	}
+	var tests []filterCase
+	for _, nr := range ownTaskCalls {
+		tests = append(tests,
+			filterCase{fmt.Sprintf("system call %d on the caller", nr), nr, [6]uint64{0, 5}, allow},
+			filterCase{fmt.Sprintf("system call %d on PID 1", nr), nr, [6]uint64{1, 5}, eperm},
+			filterCase{fmt.Sprintf("system call %d on a thread", nr), nr, [6]uint64{4321}, eperm},
+			// The kernel reads a pid_t: the high word is not the target.
+			filterCase{fmt.Sprintf("system call %d on PID 1, high bits set", nr), nr, [6]uint64{1<<32 | 1}, eperm},
+			filterCase{fmt.Sprintf("system call %d on 0, high bits set", nr), nr, [6]uint64{1 << 32}, allow})
+	}
+	tests = append(tests, []filterCase{
+		{"setpriority of the caller", unix.SYS_SETPRIORITY, [6]uint64{unix.PRIO_PROCESS, 0, 10}, allow},
+		{"setpriority of PID 1", unix.SYS_SETPRIORITY, [6]uint64{unix.PRIO_PROCESS, 1, 19}, eperm},
+		{"setpriority of the caller's process group (the helper's)", unix.SYS_SETPRIORITY, [6]uint64{unix.PRIO_PGRP, 0, 19}, eperm},
+		{"setpriority of the user's processes", unix.SYS_SETPRIORITY, [6]uint64{unix.PRIO_USER, 0, 19}, eperm},
+		{"setpriority of another process group", unix.SYS_SETPRIORITY, [6]uint64{unix.PRIO_PGRP, 1, 19}, eperm},
+		{"setpriority of an unknown kind", unix.SYS_SETPRIORITY, [6]uint64{7, 0, 19}, eperm},
+		{"ioprio_set of the caller", unix.SYS_IOPRIO_SET, [6]uint64{ioprioWhoProcess, 0, 3 << 13}, allow},
+		{"ioprio_set of PID 1", unix.SYS_IOPRIO_SET, [6]uint64{ioprioWhoProcess, 1, 3 << 13}, eperm},
+		{"ioprio_set of the caller's process group", unix.SYS_IOPRIO_SET, [6]uint64{2, 0, 3 << 13}, eperm},
+		{"ioprio_set of the user's processes", unix.SYS_IOPRIO_SET, [6]uint64{3, 0, 3 << 13}, eperm},
+		{"prctl PR_SET_NAME", unix.SYS_PRCTL, [6]uint64{unix.PR_SET_NAME, 0}, allow},
+		{"prctl PR_SET_DUMPABLE", unix.SYS_PRCTL, [6]uint64{unix.PR_SET_DUMPABLE, 0}, allow},
+		{"PR_SCHED_CORE_CREATE for the caller's thread", unix.SYS_PRCTL, [6]uint64{unix.PR_SCHED_CORE, unix.PR_SCHED_CORE_CREATE, 0, unix.PR_SCHED_CORE_SCOPE_THREAD}, allow},
+		{"PR_SCHED_CORE_CREATE for the caller's thread group", unix.SYS_PRCTL, [6]uint64{unix.PR_SCHED_CORE, unix.PR_SCHED_CORE_CREATE, 0, unix.PR_SCHED_CORE_SCOPE_THREAD_GROUP}, allow},
+		{"PR_SCHED_CORE_CREATE for the caller's process group", unix.SYS_PRCTL, [6]uint64{unix.PR_SCHED_CORE, unix.PR_SCHED_CORE_CREATE, 0, unix.PR_SCHED_CORE_SCOPE_PROCESS_GROUP}, eperm},
+		{"PR_SCHED_CORE_SHARE_TO PID 1", unix.SYS_PRCTL, [6]uint64{unix.PR_SCHED_CORE, unix.PR_SCHED_CORE_SHARE_TO, 1, unix.PR_SCHED_CORE_SCOPE_THREAD}, eperm},
+		{"PR_SCHED_CORE of an unknown scope", unix.SYS_PRCTL, [6]uint64{unix.PR_SCHED_CORE, unix.PR_SCHED_CORE_CREATE, 0, 9}, eperm},
+		{"sched_getaffinity of PID 1 (reading)", unix.SYS_SCHED_GETAFFINITY, [6]uint64{1}, allow},
+		{"getpriority of PID 1 (reading)", unix.SYS_GETPRIORITY, [6]uint64{unix.PRIO_PROCESS, 1}, allow},
+	}...)
+	for _, network := range []bool{false, true} {
+		prog, err := filterProgram(unixSocketsFor(network), addressReuseFor(network, true))
+		require.NoError(t, err)
+		for _, tt := range tests {
+			assert.Equal(t, tt.want, runFilter(t, prog, arch, tt.nr, tt.args), "%s (Network %v)", tt.name, network)
+		}
+	}
+}
+
+// TestSchedulingOwnOnly runs the programs that change scheduling, and the
+// calls they make, confined: on the command itself (by pid 0, or through
+// a program it starts) they work; on the helper (PID 1 and each of its
+// threads), on a process of the command's own by its ID, on the process
+// group (the helper's) or on the user they are refused; and what would
+// schedule the command ahead of the helper (a real-time policy, a lower
+// nice value) is refused even where the caller's limits allow it.
+func TestSchedulingOwnOnly(t *testing.T) {
+	_, _, p := dirs(t)
+	for _, prog := range []string{"taskset", "renice", "ionice", "chrt", "nice", "python3"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Skipf("%s is not installed: the scheduling programs are run confined", prog)
+		}
+	}
+	// Raise this process's real-time and nice limits (root only) so that
+	// the command inherits limits that would let it favour itself.
+	favourable := false
+	var oldRT, oldNice unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_RTPRIO, &oldRT) == nil && unix.Getrlimit(unix.RLIMIT_NICE, &oldNice) == nil &&
+		unix.Setrlimit(unix.RLIMIT_RTPRIO, &unix.Rlimit{Cur: 99, Max: 99}) == nil {
+		t.Cleanup(func() { _ = unix.Setrlimit(unix.RLIMIT_RTPRIO, &oldRT) })
+		if unix.Setrlimit(unix.RLIMIT_NICE, &unix.Rlimit{Cur: 40, Max: 40}) == nil {
+			t.Cleanup(func() { _ = unix.Setrlimit(unix.RLIMIT_NICE, &oldNice) })
+			favourable = true
+		}
+	}
+	py := func(code string) string {
+		return fmt.Sprintf(`python3 -c '
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+def sc(nr, *args):
+    if libc.syscall(nr, *[ctypes.c_long(a) for a in args]) < 0:
+        sys.exit(ctypes.get_errno())
+helper_threads = [int(t) for t in os.listdir("/proc/1/task")]
+%s'`, code)
+	}
+	type schedCase struct {
+		name, script string
+		works        bool
+		favoured     bool // only meaningful where the caller's limits allow it
+	}
+	cases := []schedCase{
+		// The command itself: works.
+		{"nice -n 10", `test "$(nice -n 10 nice)" = 10`, true, false},
+		{"taskset -c 0", `taskset -c 0 true`, true, false},
+		{"ionice -c 3", `test "$(ionice -c 3 ionice)" = idle`, true, false},
+		{"chrt -i 0", `chrt -i 0 true`, true, false},
+		{"chrt -b 0", `chrt -b 0 true`, true, false},
+		{"os.sched_setaffinity(0)", py(`os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})`), true, false},
+		{"os.nice", py(`os.nice(3)`), true, false},
+		{"os.setpriority(PRIO_PROCESS, 0)", py(`os.setpriority(os.PRIO_PROCESS, 0, 7)`), true, false},
+		{"os.sched_setscheduler(0, SCHED_IDLE)", py(`os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))`), true, false},
+
+		// The helper: refused.
+		{"renice -p 1", `renice -n 19 -p 1`, false, false},
+		{"taskset -p 1", `taskset -p -c 0 1`, false, false},
+		{"ionice -p 1", `ionice -c 3 -p 1`, false, false},
+		{"chrt -i -p 1", `chrt -i -p 0 1`, false, false},
+		{"every helper thread SCHED_IDLE", py(`
+for t in helper_threads:
+    try:
+        os.sched_setscheduler(t, os.SCHED_IDLE, os.sched_param(0))
+        sys.exit(0)
+    except OSError:
+        pass
+sys.exit(1)`), false, false},
+		{"every helper thread pinned", py(`
+for t in helper_threads:
+    try:
+        os.sched_setaffinity(t, {0})
+        sys.exit(0)
+    except OSError:
+        pass
+sys.exit(1)`), false, false},
+		{"every helper thread at nice 19", py(`
+for t in helper_threads:
+    try:
+        os.setpriority(os.PRIO_PROCESS, t, 19)
+        sys.exit(0)
+    except OSError:
+        pass
+sys.exit(1)`), false, false},
+		{"sched_setparam of PID 1", py(fmt.Sprintf(`
+param = ctypes.c_int(0)
+sc(%d, 1, ctypes.addressof(param))`, unix.SYS_SCHED_SETPARAM)), false, false},
+		{"sched_setattr of PID 1 (SCHED_IDLE)", py(fmt.Sprintf(`
+attr = (ctypes.c_uint32 * 14)()
+attr[0], attr[1] = 56, 5
+sc(%d, 1, ctypes.addressof(attr), 0)`, unix.SYS_SCHED_SETATTR)), false, false},
+		{"the process group (the helper's) at nice 19", `renice -n 19 -g 0`, false, false},
+		{"the user's processes at nice 19", `renice -n 19 -u "$(id -u)"`, false, false},
+		{"the process group's I/O idle", `ionice -c 3 -P 0`, false, false},
+		{"the user's I/O idle", `ionice -c 3 -u "$(id -u)"`, false, false},
+		// A process of the command's own, by its ID: refused too (the
+		// filter cannot tell it from the helper's threads).
+		{"taskset -p of a child", `sleep 5 & taskset -p -c 0 $!; s=$?; kill $!; exit $s`, false, false},
+		{"renice -p of a child", `sleep 5 & renice -n 5 -p $!; s=$?; kill $!; exit $s`, false, false},
+
+		// Ahead of the helper: refused by the limits the helper sets.
+		{"chrt -f 1 (SCHED_FIFO)", `chrt -f 1 true`, false, true},
+		{"chrt -r 1 (SCHED_RR)", `chrt -r 1 true`, false, true},
+		{"sched_setattr of the caller (SCHED_FIFO)", py(fmt.Sprintf(`
+attr = (ctypes.c_uint32 * 14)()
+attr[0], attr[1], attr[6] = 56, 1, 1
+sc(%d, 0, ctypes.addressof(attr), 0)`, unix.SYS_SCHED_SETATTR)), false, true},
+		{"a lower nice value", py(`os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0) - 5)`), false, true},
+		{"setrlimit RLIMIT_RTPRIO back up", py(`import resource; resource.setrlimit(resource.RLIMIT_RTPRIO, (99, 99))`), false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.favoured && !favourable {
+				t.Skip("this process cannot raise RLIMIT_RTPRIO and RLIMIT_NICE (it needs CAP_SYS_RESOURCE): the command's inherited limits are too low to favour it, with or without the helper's")
+			}
+			// A sandbox each: a call that worked would change the
+			// helper for the cases after it.
+			out, err := sh(t, p, p.Sandbox, c.script)
+			if c.works {
+				assert.NoError(t, err, "%s failed confined: %s: %s", c.name, c.script, out)
+			} else {
+				assert.Error(t, err, "%s worked confined: %s: %s", c.name, c.script, out)
+			}
+		})
+	}
+}
