@@ -24,22 +24,31 @@ import (
 // only to make it run less:
 //
 //   - the system-call filter refuses with EPERM sched_setscheduler,
-//     sched_setparam, sched_setattr, sched_setaffinity, migrate_pages and
-//     move_pages (and prlimit, seccomp_linux.go) unless their target is 0,
-//     the caller; setpriority and ioprio_set unless they name one process
+//     sched_setparam, sched_setattr, migrate_pages and move_pages (and
+//     prlimit, seccomp_linux.go) unless their target is 0, the caller;
+//     setpriority and ioprio_set unless they name one process
 //     (PRIO_PROCESS, IOPRIO_WHO_PROCESS) and it is 0 (a process group or
 //     a user holds the helper: the command is in the helper's process
 //     group); and prctl(PR_SCHED_CORE) unless on the caller's thread or
 //     thread group (a core-scheduling cookie of the helper's would keep
 //     it off CPUs whose sibling runs the command). The kernel's target
 //     is a pid_t or an int, so the low word of the argument is what it
-//     reads. The caller's other threads and its children have non-zero
-//     IDs and are refused too: renice -p, taskset -p and chrt -p of a
-//     running process, and a thread pinning itself by its ID
-//     (pthread_setaffinity_np, pthread_setschedparam, OpenMP's
-//     OMP_PROC_BIND) fail; nice, taskset, chrt and ionice that start a
-//     program, and a process changing itself by pid 0 (Python's
-//     os.sched_setaffinity(0, ...), os.nice), work.
+//     reads.
+//   - sched_setaffinity of another target than 0 returns 0 and changes
+//     nothing. glibc's pthread_create sets the affinity a thread is
+//     created with by its ID, from the creating thread, and fails when
+//     that fails: OpenMP with OMP_PROC_BIND, OMP_PLACES or
+//     GOMP_CPU_AFFINITY would then not start ("Thread creation failed").
+//     Ignored, its threads run where the scheduler puts them. A program
+//     that reads the affinity back (taskset -p) sees it unchanged.
+//   - the caller's other threads and its children have non-zero IDs as
+//     the helper's threads do, and the filter cannot tell them apart:
+//     renice -p, chrt -p and ionice -p of a running process, a thread
+//     changing its own policy or nice value by its ID
+//     (pthread_setschedparam, Chromium's thread priorities) fail; nice,
+//     taskset, chrt and ionice that start a program, and a process
+//     changing itself by pid 0 (Python's os.sched_setaffinity(0, ...),
+//     os.nice, node's os.setPriority(0, ...)), work.
 //   - the helper sets its own RLIMIT_RTPRIO and RLIMIT_NICE, soft and
 //     hard, to 0 before it starts the command, which inherits them and,
 //     without CAP_SYS_RESOURCE in the machine's user namespace, cannot
@@ -48,7 +57,12 @@ import (
 //
 // Then the command's processes are scheduled as the helper is or worse,
 // and the helper, woken, runs within a few milliseconds however many
-// processes the command keeps busy.
+// processes the command keeps busy. Undoing, when the helper wakes, what
+// was done to it would not do: a helper made to wait may not wake in
+// time. Nor would a watcher outside the sandbox that kills it: a PID
+// namespace ends with its first process's exit, which runs on the
+// helper's scheduling, so such a watcher would have to kill every
+// process of the sandbox itself.
 
 // ownTaskCalls are the system calls whose first argument names the task
 // they change (0: the caller).
@@ -56,7 +70,6 @@ var ownTaskCalls = [...]uint32{
 	unix.SYS_SCHED_SETSCHEDULER,
 	unix.SYS_SCHED_SETPARAM,
 	unix.SYS_SCHED_SETATTR,
-	unix.SYS_SCHED_SETAFFINITY,
 	unix.SYS_MIGRATE_PAGES,
 	unix.SYS_MOVE_PAGES,
 }
@@ -72,17 +85,23 @@ func schedulingJumps(a *asm) {
 	for _, nr := range ownTaskCalls {
 		a.jumpIf(unix.BPF_JEQ, nr, "own-task", "")
 	}
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_SCHED_SETAFFINITY, "sched_setaffinity", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_SETPRIORITY, "setpriority", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_IOPRIO_SET, "ioprio_set", "")
 	a.jumpIf(unix.BPF_JEQ, unix.SYS_PRCTL, "prctl", "")
 }
 
 // schedulingFilter emits the checks schedulingJumps leads to, which end
-// at the filter's "allow" and "eperm" labels.
+// at the filter's "allow" and "eperm" labels, or return 0 undone.
 func schedulingFilter(a *asm) {
 	a.label("own-task") // (pid, ...): pid is a pid_t, 0 the caller
 	a.load(offArg(0))
 	a.jumpIf(unix.BPF_JEQ, 0, "allow", "eperm")
+	a.label("sched_setaffinity") // (pid, len, mask): another pid's is ignored
+	a.load(offArg(0))
+	a.jumpIf(unix.BPF_JEQ, 0, "allow", "")
+	// errno 0: the call returns 0, undone.
+	a.ret(unix.SECCOMP_RET_ERRNO)
 	a.label("setpriority") // setpriority(which, who, prio): ints
 	a.load(offArg(0))
 	a.jumpIf(unix.BPF_JEQ, unix.PRIO_PROCESS, "own-who", "eperm")
