@@ -73,8 +73,9 @@ func TestFilterScheduling(t *testing.T) {
 // TestSchedulingOwnOnly runs the programs that change scheduling, and the
 // calls they make, confined: on the command itself (by pid 0, or through
 // a program it starts) they work; on the helper (PID 1 and each of its
-// threads), on a process of the command's own by its ID, on the process
-// group (the helper's) or on the user they are refused; and what would
+// threads, by the calls or through /proc), on a process of the command's
+// own by its ID, on the process group (the helper's) or on the user they
+// are refused (an affinity: ignored, and read back unchanged); and what would
 // schedule the command ahead of the helper (a real-time policy, a lower
 // nice value) is refused even where the caller's limits allow it.
 func TestSchedulingOwnOnly(t *testing.T) {
@@ -166,6 +167,12 @@ sc(%d, 1, ctypes.addressof(attr), 0)`, unix.SYS_SCHED_SETATTR)), false, false},
 		{"the user's processes at nice 19", `renice -n 19 -u "$(id -u)"`, false, false},
 		{"the process group's I/O idle", `ionice -c 3 -P 0`, false, false},
 		{"the user's I/O idle", `ionice -c 3 -u "$(id -u)"`, false, false},
+		// Through /proc: the session's autogroup (the helper's too), the
+		// helper's timer slack and OOM score.
+		{"/proc/1/autogroup", `echo 19 > /proc/1/autogroup`, false, false},
+		{"/proc/self/autogroup (the helper's session)", `echo 19 > /proc/self/autogroup`, false, false},
+		{"/proc/1/timerslack_ns", `echo 999999999 > /proc/1/timerslack_ns`, false, false},
+		{"/proc/1/oom_score_adj", `echo 1000 > /proc/1/oom_score_adj`, false, false},
 		// A process of the command's own, by its ID: refused too (the
 		// filter cannot tell it from the helper's threads).
 		{"taskset -p of a child (ignored)", `sleep 5 & taskset -p -c 0 $!; m=$(taskset -p $!); kill $!; case "$m" in *": 1") exit 0;; esac; exit 1`, false, false},
