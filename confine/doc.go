@@ -44,7 +44,8 @@
 //     Landlock's rules, readrules_linux.go's among them, watches the mount
 //     table (mountwatch_linux.go), starts the command and waits for the whole
 //     sandbox), from a thread of its own (threads_linux.go);
-//     control_linux.go holds the pipes between it and the starting thread
+//     scheduling_linux.go keeps the command's scheduling from reaching
+//     it; control_linux.go holds the pipes between it and the starting thread
 //     that let cmd.Wait return only once the sandbox is gone;
 //     orphans_linux.go ends a sandbox whose bubblewrap was killed before
 //     the helper could take over;
@@ -166,7 +167,14 @@
 //     NETLINK_USERSOCK's ports, like abstract names, are the namespace's,
 //     and any process may send to any other's; EPROTONOSUPPORT, with or
 //     without Network), prlimit on another process (the helper's limits would let the
-//     command end it when it chose), io_uring, the ioctls that snapshot a
+//     command end it when it chose), changing the scheduling of another
+//     task than the calling thread (sched_setscheduler, sched_setparam,
+//     sched_setattr, setpriority, ioprio_set, migrate_pages, move_pages
+//     and prctl PR_SCHED_CORE with a non-zero target, a process group or
+//     a user: the helper, made SCHED_IDLE and nice 19 on a CPU the
+//     command keeps busy, would kill the sandbox seconds late when a
+//     mount is lost, and end it late when the run is stopped; see
+//     scheduling_linux.go), io_uring, the ioctls that snapshot a
 //     btrfs or bcachefs subvolume (a snapshot the command makes in the
 //     sandbox of a subvolume it owns, the home or /, would copy the hidden
 //     credentials from beneath their mounts), and leases (fcntl
@@ -174,8 +182,29 @@
 //     so does giving a file the set-user-ID or set-group-ID bit (chmod, or
 //     creating it so), since the file would stay set-ID on the user's disk
 //     after the run (openat2, whose mode a filter cannot read, reports
-//     ENOSYS, and programs fall back to openat); 32-bit and x32 system
+//     ENOSYS, and programs fall back to openat); sched_setaffinity of
+//     another task than the calling thread returns 0 and changes nothing
+//     (glibc sets the affinity a thread is created with by its ID, and
+//     OpenMP's binding would fail to make threads); 32-bit and x32 system
 //     calls kill the process.
+//   - Scheduling: the helper sets RLIMIT_RTPRIO and RLIMIT_NICE to 0
+//     before it starts the command, which cannot raise them: no process
+//     of the command takes a real-time policy or a lower nice value than
+//     it started with, so none is scheduled ahead of the helper. A
+//     command may lower its own priority and its children inherit it:
+//     nice -n 10 make, ionice -c3, chrt -i 0, taskset -c 0 (which start a
+//     program), and a process changing itself by pid 0 (os.nice,
+//     os.sched_setaffinity(0, ...), node's os.setPriority(0, ...)) work.
+//     The filter cannot tell the command's other threads and processes
+//     from the helper's threads (all have non-zero IDs): renice -p,
+//     chrt -p and ionice -p of a running process, renice -g and -u,
+//     ionice -P and -u, and a thread changing its own policy or nice
+//     value by its ID (pthread_setschedparam, node's
+//     os.setPriority(process.pid, ...)) fail with EPERM; taskset -p, a
+//     thread pinned by its ID (pthread_setaffinity_np, OpenMP's
+//     OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY) and Python's
+//     os.sched_setaffinity(os.getpid(), ...) are ignored, and the threads
+//     run where the scheduler puts them.
 //   - With Network, a Landlock domain scoping abstract UNIX sockets and
 //     signals (Linux 6.12, Landlock ABI 6), since the command then shares
 //     the machine's network namespace, where other programs' abstract
@@ -255,7 +284,11 @@
 //     index (git add) and make directories.
 //   - Between a rename outside that detaches a mount inside the writable
 //     places and the helper's kill (0.25 ms on an idle machine, a few
-//     milliseconds when the command loads every CPU), a command polling
+//     milliseconds when the command loads every CPU; none of its
+//     processes is scheduled ahead of the helper, but the helper gets
+//     only its fair share, so a command that keeps a hundred processes
+//     busy delays the kill by tens to hundreds of milliseconds, 1.2 s
+//     once with 128 on a loaded two-CPU machine), a command polling
 //     for it can read or write the path: read the .env the user just
 //     saved, append to .git/config. The kill stops it from going on; what
 //     it wrote stays (sandboxauth's quarantine moves a git configuration

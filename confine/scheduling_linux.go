@@ -45,24 +45,24 @@ import (
 //     the helper's threads do, and the filter cannot tell them apart:
 //     renice -p, chrt -p and ionice -p of a running process, a thread
 //     changing its own policy or nice value by its ID
-//     (pthread_setschedparam, Chromium's thread priorities) fail; nice,
-//     taskset, chrt and ionice that start a program, and a process
-//     changing itself by pid 0 (Python's os.sched_setaffinity(0, ...),
-//     os.nice, node's os.setPriority(0, ...)), work.
+//     (pthread_setschedparam, node's os.setPriority(process.pid, ...))
+//     fail; nice, taskset, chrt and ionice that start a program, and a
+//     process changing itself by pid 0 (Python's os.sched_setaffinity(0,
+//     ...), os.nice, node's os.setPriority(0, ...)), work.
 //   - the helper sets its own RLIMIT_RTPRIO and RLIMIT_NICE, soft and
 //     hard, to 0 before it starts the command, which inherits them and,
 //     without CAP_SYS_RESOURCE in the machine's user namespace, cannot
 //     raise them: no real-time policy, and no nice value lower than the
 //     one it started with (SCHED_DEADLINE needs CAP_SYS_NICE already).
 //
-// Then the command's processes are scheduled as the helper is or worse,
-// and the helper, woken, runs within a few milliseconds however many
-// processes the command keeps busy. Undoing, when the helper wakes, what
-// was done to it would not do: a helper made to wait may not wake in
-// time. Nor would a watcher outside the sandbox that kills it: a PID
-// namespace ends with its first process's exit, which runs on the
-// helper's scheduling, so such a watcher would have to kill every
-// process of the sandbox itself.
+// Then the command's processes are scheduled as the helper is or worse.
+// The helper still gets only a fair share of the CPU: a command that
+// keeps many processes busy delays it (doc.go, what is not enforced).
+// Undoing, when the helper wakes, what was done to it would not do: a
+// helper made to wait may not wake in time. Nor would a watcher outside
+// the sandbox that kills it: a PID namespace ends with its first
+// process's exit, which runs on the helper's scheduling, so such a
+// watcher would have to kill every process of the sandbox itself.
 
 // ownTaskCalls are the system calls whose first argument names the task
 // they change (0: the caller).
