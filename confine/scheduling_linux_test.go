@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -251,4 +252,58 @@ func TestSchedulingThreadAffinityAttribute(t *testing.T) {
 	out, err := sh(t, p, sb, "./affinity")
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, out, "thread made")
+}
+
+// TestSchedulingStoppedRunEndsPromptly: a command that tries to starve
+// the helper (every thread of it SCHED_IDLE, nice 19, pinned to one CPU)
+// and keeps that CPU busy is ended promptly when the run is stopped
+// (bubblewrap killed, as a SIGTERM to sandboxauth run does): the helper
+// gets the parent-death signal, and the namespace ends with its exit,
+// which runs on its scheduling. Starved, it took some 45 s.
+func TestSchedulingStoppedRunEndsPromptly(t *testing.T) {
+	sb, _, p := dirs(t)
+	cmd := exec.Command("python3", "-c", `
+import os, time
+cpus = sorted(os.sched_getaffinity(0))
+first = cpus[0]
+for tid in os.listdir("/proc/1/task"):
+    tid = int(tid)
+    for f in (lambda: os.sched_setaffinity(tid, {first}),
+              lambda: os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0)),
+              lambda: os.setpriority(os.PRIO_PROCESS, tid, 19)):
+        try:
+            f()
+        except OSError:
+            pass
+for _ in range(32):
+    if os.fork() == 0:
+        os.sched_setaffinity(0, {first})
+        while True:
+            pass
+while True:
+    with open("beat", "w") as f:
+        f.write(str(time.time()))
+    time.sleep(0.02)
+`)
+	cmd.Dir = sb
+	require.NoError(t, Start(cmd, p))
+	beat := filepath.Join(sb, "beat")
+	require.Eventually(t, func() bool { _, err := os.Stat(beat); return err == nil }, 20*time.Second, 10*time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
+	require.NoError(t, cmd.Process.Kill())
+	_ = cmd.Wait()
+	stopped := time.Now()
+	// The command is gone once its beat stops changing (it beats every
+	// 20 ms when it gets the CPU).
+	last, _ := os.ReadFile(beat)
+	for {
+		time.Sleep(500 * time.Millisecond)
+		b, _ := os.ReadFile(beat)
+		if string(b) == string(last) {
+			break
+		}
+		last = b
+		require.Less(t, time.Since(stopped), 10*time.Second, "the command went on for more than 10 s after the run was stopped")
+	}
+	t.Logf("the command's beat stopped within %v of the stop", time.Since(stopped))
 }
