@@ -190,7 +190,11 @@
 //   - Scheduling: the helper sets RLIMIT_RTPRIO and RLIMIT_NICE to 0
 //     before it starts the command, which cannot raise them: no process
 //     of the command takes a real-time policy or a lower nice value than
-//     it started with, so none is scheduled ahead of the helper. A
+//     it started with, so none is scheduled ahead of the helper. The
+//     helper's threads that kill take the kernel's shortest slice (0.1
+//     ms, Linux 6.12), which runs them first when they wake; the command
+//     cannot set a slice (sched_setattr fails with EPERM; chrt uses it
+//     only for SCHED_DEADLINE, which needs a capability anyway). A
 //     command may lower its own priority and its children inherit it:
 //     nice -n 10 make, ionice -c3, chrt -i 0, taskset -c 0 (which start a
 //     program), and a process changing itself by pid 0 (os.nice,
@@ -285,10 +289,10 @@
 //   - Between a rename outside that detaches a mount inside the writable
 //     places and the helper's kill (0.25 ms on an idle machine, a few
 //     milliseconds when the command loads every CPU; none of its
-//     processes is scheduled ahead of the helper, but the helper gets
-//     only its fair share, so a command that keeps a hundred processes
-//     busy delays the kill by tens to hundreds of milliseconds, 1.2 s
-//     once with 128 on a loaded two-CPU machine), a command polling
+//     processes is scheduled ahead of the helper, whose killing threads
+//     take the kernel's shortest slice, but on a machine loaded by others
+//     too, 128 busy processes of the command delayed the kill by up to
+//     75 ms (600 ms and more with the default slice)), a command polling
 //     for it can read or write the path: read the .env the user just
 //     saved, append to .git/config. The kill stops it from going on; what
 //     it wrote stays (sandboxauth's quarantine moves a git configuration

@@ -119,7 +119,7 @@ func runHelper(spec string, argv []string) int {
 	var orphaned atomic.Bool
 	if s.LifelineW >= s.Keep && s.Lifeline >= s.Keep {
 		unix.Close(s.LifelineW)
-		go func() {
+		onShortSlice(func() {
 			// bubblewrap writes its status there; the end of file is
 			// what counts.
 			var b [512]byte
@@ -132,7 +132,7 @@ func runHelper(spec string, argv []string) int {
 			}
 			orphaned.Store(true)
 			_ = unix.Kill(-1, unix.SIGKILL)
-		}()
+		})
 	}
 	status := 126
 	watch, err := newMountWatch(s.Watch)
@@ -151,7 +151,7 @@ func runHelper(spec string, argv []string) int {
 		var pid int
 		if pid, err = startCommand(s, argv); err == nil {
 			var reaped atomic.Bool
-			go func() {
+			onShortSlice(func() {
 				lost, err := watch.lost()
 				if reaped.Load() {
 					return // the command has ended: nothing to stop
@@ -166,7 +166,7 @@ func runHelper(spec string, argv []string) int {
 				orphaned.Store(true) // kill what is left, as when bubblewrap is gone
 				_ = unix.Kill(-1, unix.SIGKILL)
 				fmt.Fprintf(os.Stderr, "sandboxauth confinement: %v\n", err)
-			}()
+			})
 			status = reapAll(pid, &orphaned)
 			reaped.Store(true)
 		}
@@ -278,6 +278,14 @@ func forkRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-c
 		if listener, err = installConnectFilter(addressReuseFor(s.Network, true)); err != nil {
 			return 0, nil, err
 		}
+	}
+	// The command gets the default slice, and cannot take the helper's
+	// (scheduling_linux.go).
+	if err := setSlice(0); err != nil {
+		return 0, nil, err
+	}
+	if err := refuseSlices(); err != nil {
+		return 0, nil, err
 	}
 	<-taken
 	pid, err := syscall.ForkExec(s.Path, argv, &syscall.ProcAttr{Env: env, Files: files})

@@ -2,6 +2,9 @@ package confine
 
 import (
 	"fmt"
+	"os"
+	"runtime"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -56,8 +59,13 @@ import (
 //     one it started with (SCHED_DEADLINE needs CAP_SYS_NICE already).
 //
 // Then the command's processes are scheduled as the helper is or worse.
-// The helper still gets only a fair share of the CPU: a command that
-// keeps many processes busy delays it (doc.go, what is not enforced).
+// A fair share is not enough, though: with the same slice, a woken thread
+// of the helper waits behind the command's busy processes, tens to
+// hundreds of milliseconds with a hundred of them. So the helper's
+// threads that kill (the mount watch, the watch on bubblewrap) take the
+// shortest slice (helperSlice), and the command cannot take one
+// (refuseSlices).
+//
 // Undoing, when the helper wakes, what was done to it would not do: a
 // helper made to wait may not wake in time. Nor would a watcher outside
 // the sandbox that kills it: a PID namespace ends with its first
@@ -133,6 +141,93 @@ func capScheduling() error {
 		if err := unix.Setrlimit(r.res, &unix.Rlimit{}); err != nil {
 			return fmt.Errorf("setrlimit(%s, 0): %v", r.name, err)
 		}
+	}
+	return nil
+}
+
+// helperSlice is the time slice the helper's threads that kill ask for
+// (the kernel's least, 0.1 ms; the default is some milliseconds). Linux's
+// fair scheduler (EEVDF, 6.6 and later) runs first, among tasks of the
+// same weight, the one whose virtual deadline is earliest, a slice past
+// where it starts; and from 6.12 a waking task with a shorter slice
+// preempts the running one. So a thread of the helper that wakes when a
+// mount is lost runs at once, however many processes of the command wait
+// for the CPU with their default slice; with the default slice it waited
+// behind them, tens to hundreds of milliseconds on a busy machine.
+const helperSlice = 100_000 // nanoseconds
+
+// schedAttr is the kernel's struct sched_attr (linux/sched/types.h), 56
+// bytes.
+type schedAttr struct {
+	size, policy     uint32
+	flags            uint64
+	nice             int32
+	priority         uint32
+	runtime          uint64 // a fair task's slice (Linux 6.12), in ns
+	deadline, period uint64
+	utilMin, utilMax uint32
+}
+
+// setSlice gives the calling thread the slice slice (0: the kernel's
+// default), keeping its policy and nice value. Kernels before 6.12 take
+// the call and ignore the slice. A thread whose policy is not SCHED_OTHER
+// or SCHED_BATCH (a caller that runs the helper otherwise) is left alone.
+func setSlice(slice uint64) error {
+	policy, _, errno := unix.RawSyscall(unix.SYS_SCHED_GETSCHEDULER, 0, 0, 0)
+	if errno != 0 {
+		return os.NewSyscallError("sched_getscheduler", errno)
+	}
+	if policy != unix.SCHED_NORMAL && policy != unix.SCHED_BATCH {
+		return nil
+	}
+	// getpriority returns 20 - nice, so as not to be negative.
+	prio, err := unix.Getpriority(unix.PRIO_PROCESS, 0)
+	if err != nil {
+		return fmt.Errorf("getpriority: %v", err)
+	}
+	attr := schedAttr{policy: uint32(policy), nice: int32(20 - prio), runtime: slice}
+	attr.size = uint32(unsafe.Sizeof(attr))
+	if _, _, errno := unix.RawSyscall(unix.SYS_SCHED_SETATTR, 0, uintptr(unsafe.Pointer(&attr)), 0); errno != 0 {
+		return os.NewSyscallError("sched_setattr", errno)
+	}
+	return nil
+}
+
+// onShortSlice runs f on a thread of its own with the slice helperSlice
+// (see there); f is what kills the sandbox. Not getting the slice is no
+// reason not to kill.
+func onShortSlice(f func()) {
+	go func() {
+		runtime.LockOSThread()
+		_ = setSlice(helperSlice)
+		f()
+	}()
+}
+
+// refuseSlices installs, on the calling thread (the one the command is
+// started from, which has given up the helper's slice), a filter under
+// which sched_setattr fails with EPERM: only that call sets a slice, so
+// the command cannot take the short slice the helper's threads have and
+// wait before them again. The sandbox's filter has let the helper make
+// the call on itself (pid 0); the command makes every other scheduling
+// change with sched_setscheduler and setpriority, which chrt uses for all
+// but SCHED_DEADLINE (which needs a capability the command lacks).
+func refuseSlices() error {
+	var a asm
+	a.load(offArch)
+	a.jumpIf(unix.BPF_JEQ, auditArch(), "", "allow")
+	a.load(offNr)
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_SCHED_SETATTR, "", "allow")
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
+	a.label("allow")
+	a.ret(unix.SECCOMP_RET_ALLOW)
+	f, err := a.assemble()
+	if err != nil {
+		return err
+	}
+	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog))); errno != 0 {
+		return os.NewSyscallError("seccomp", errno)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,6 +181,13 @@ sc(%d, 1, ctypes.addressof(attr), 0)`, unix.SYS_SCHED_SETATTR)), false, false},
 		{"taskset -p of a child (ignored)", `sleep 5 & taskset -p -c 0 $!; m=$(taskset -p $!); kill $!; case "$m" in *": 1") exit 0;; esac; exit 1`, false, false},
 		{"renice -p of a child", `sleep 5 & renice -n 5 -p $!; s=$?; kill $!; exit $s`, false, false},
 
+		// A slice of its own (Linux 6.12): the helper's threads that kill
+		// have the shortest, which lets them run first.
+		{"sched_setattr of the caller (a 0.1 ms slice)", py(fmt.Sprintf(`
+attr = (ctypes.c_uint32 * 14)()
+attr[0], attr[6] = 56, 100000
+sc(%d, 0, ctypes.addressof(attr), 0)`, unix.SYS_SCHED_SETATTR)), false, false},
+
 		// Ahead of the helper: refused by the limits the helper sets.
 		{"chrt -f 1 (SCHED_FIFO)", `chrt -f 1 true`, false, true},
 		{"chrt -r 1 (SCHED_RR)", `chrt -r 1 true`, false, true},
@@ -306,4 +315,34 @@ while True:
 		require.Less(t, time.Since(stopped), 10*time.Second, "the command went on for more than 10 s after the run was stopped")
 	}
 	t.Logf("the command's beat stopped within %v of the stop", time.Since(stopped))
+}
+
+// TestSchedulingHelperShortSlice: the helper's threads that kill the
+// sandbox (the mount watch, the watch on bubblewrap) ask for the
+// shortest slice, so that, woken, they run before the command's
+// processes; the command has the default slice and cannot take a
+// shorter one (the live case above). Read from the command's /proc
+// (se.slice, Linux 6.12 and later).
+func TestSchedulingHelperShortSlice(t *testing.T) {
+	sb, _, p := dirs(t)
+	config := filepath.Join(sb, "config")
+	require.NoError(t, os.WriteFile(config, []byte("old\n"), 0o644))
+	p.ReadOnly = []string{config} // a mount to watch
+	out, err := sh(t, p, sb, `sleep 0.2; for f in /proc/1/task/*/sched /proc/self/sched; do printf '%s ' "$f"; grep '^se.slice' "$f" || echo none; done`)
+	require.NoError(t, err, out)
+	if !strings.Contains(out, "se.slice") {
+		t.Skipf("this kernel does not show a task's slice (se.slice, Linux 6.12): %s", out)
+	}
+	var helperShort int
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Fields(line)
+		require.GreaterOrEqual(t, len(f), 2, "%q", line)
+		slice := f[len(f)-1]
+		if strings.HasPrefix(f[0], "/proc/self/") {
+			assert.NotEqual(t, strconv.Itoa(helperSlice), slice, "the command has the helper's short slice: %s", out)
+		} else if slice == strconv.Itoa(helperSlice) {
+			helperShort++
+		}
+	}
+	assert.GreaterOrEqual(t, helperShort, 2, "the helper's mount watch and bubblewrap watch do not have the short slice: %s", out)
 }
