@@ -205,23 +205,11 @@ func onShortSlice(f func()) {
 }
 
 // refuseSlices installs, on the calling thread (the one the command is
-// started from, which has given up the helper's slice), a filter under
-// which sched_setattr fails with EPERM: only that call sets a slice, so
-// the command cannot take the short slice the helper's threads have and
-// wait before them again. The sandbox's filter has let the helper make
-// the call on itself (pid 0); the command makes every other scheduling
-// change with sched_setscheduler and setpriority, which chrt uses for all
-// but SCHED_DEADLINE (which needs a capability the command lacks).
+// started from, which has given up the helper's slice), slicesFilter: the
+// command cannot take the short slice the helper's threads have, which
+// would run its processes as soon as the helper's again.
 func refuseSlices() error {
-	var a asm
-	a.load(offArch)
-	a.jumpIf(unix.BPF_JEQ, auditArch(), "", "allow")
-	a.load(offNr)
-	a.jumpIf(unix.BPF_JEQ, unix.SYS_SCHED_SETATTR, "", "allow")
-	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
-	a.label("allow")
-	a.ret(unix.SECCOMP_RET_ALLOW)
-	f, err := a.assemble()
+	f, err := slicesFilter()
 	if err != nil {
 		return err
 	}
@@ -230,4 +218,22 @@ func refuseSlices() error {
 		return os.NewSyscallError("seccomp", errno)
 	}
 	return nil
+}
+
+// slicesFilter is a filter under which sched_setattr, the only call that
+// sets a slice, fails with EPERM. The sandbox's filter has let the helper
+// make it on itself (pid 0); the command makes every other scheduling
+// change with sched_setscheduler and setpriority, which chrt uses for all
+// but SCHED_DEADLINE (which needs a capability the command lacks). Calls
+// of another architecture are the sandbox's filter's to kill.
+func slicesFilter() ([]unix.SockFilter, error) {
+	var a asm
+	a.load(offArch)
+	a.jumpIf(unix.BPF_JEQ, auditArch(), "", "allow")
+	a.load(offNr)
+	a.jumpIf(unix.BPF_JEQ, unix.SYS_SCHED_SETATTR, "", "allow")
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM))
+	a.label("allow")
+	a.ret(unix.SECCOMP_RET_ALLOW)
+	return a.assemble()
 }

@@ -73,6 +73,34 @@ func TestFilterScheduling(t *testing.T) {
 	}
 }
 
+// TestFilterSlices: the command-only filter refuses sched_setattr,
+// whatever its target, and lets everything else through.
+func TestFilterSlices(t *testing.T) {
+	arch := auditArch()
+	if arch == 0 {
+		t.Skip("no system-call filter is built for this architecture")
+	}
+	prog, err := slicesFilter()
+	require.NoError(t, err)
+	const allow, eperm = unix.SECCOMP_RET_ALLOW, unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	for _, tt := range []struct {
+		name string
+		nr   uint32
+		args [6]uint64
+		want uint32
+	}{
+		{"sched_setattr of the caller", unix.SYS_SCHED_SETATTR, [6]uint64{0}, eperm},
+		{"sched_setattr of PID 1", unix.SYS_SCHED_SETATTR, [6]uint64{1}, eperm},
+		{"sched_setscheduler of the caller", unix.SYS_SCHED_SETSCHEDULER, [6]uint64{0, unix.SCHED_IDLE}, allow},
+		{"sched_getattr", unix.SYS_SCHED_GETATTR, [6]uint64{0}, allow},
+		{"read", unix.SYS_READ, [6]uint64{}, allow},
+	} {
+		assert.Equal(t, tt.want, runFilter(t, prog, arch, tt.nr, tt.args), tt.name)
+	}
+	// Another architecture's number is not read as this one's.
+	assert.Equal(t, uint32(allow), runFilter(t, prog, unix.AUDIT_ARCH_I386, unix.SYS_SCHED_SETATTR, [6]uint64{}))
+}
+
 // TestSchedulingOwnOnly runs the programs that change scheduling, and the
 // calls they make, confined: on the command itself (by pid 0, or through
 // a program it starts) they work; on the helper (PID 1 and each of its
