@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -52,6 +53,13 @@ const helperEnv = "SANDBOXAUTH_CONFINE_HELPER"
 // the command's own empty file system, where bubblewrap can make the
 // mount point whatever the program's own path.
 const helperPath = "/run/sandboxauth-confine-helper"
+
+// saySlack is how long the helper, once it has killed the sandbox for a
+// lost mount, waits for its message on the command's standard error
+// before it lets the sandbox end: the write blocks while a terminal's
+// output is suspended (the command's tcflow, put back only after the
+// end).
+const saySlack = time.Second
 
 // helperSpec is what the helper needs to know.
 type helperSpec struct {
@@ -150,12 +158,15 @@ func runHelper(spec string, argv []string) int {
 		}()
 		var pid int
 		if pid, err = startCommand(s, argv); err == nil {
-			var reaped atomic.Bool
+			var reaped, stopped atomic.Bool
+			said := make(chan struct{})
 			onShortSlice(func() {
 				lost, err := watch.lost()
 				if reaped.Load() {
 					return // the command has ended: nothing to stop
 				}
+				stopped.Store(true)
+				defer close(said)
 				if err == nil {
 					err = fmt.Errorf("%s was renamed or removed outside while the command ran, which lifts its protection inside; the command was stopped", lost)
 				}
@@ -169,6 +180,14 @@ func runHelper(spec string, argv []string) int {
 			})
 			status = reapAll(pid, &orphaned)
 			reaped.Store(true)
+			if stopped.Load() {
+				// Say why before the sandbox ends, unless the write
+				// blocks: then it is the kill that counts.
+				select {
+				case <-said:
+				case <-time.After(saySlack):
+				}
+			}
 		}
 	}
 	if err != nil {
