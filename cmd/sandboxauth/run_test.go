@@ -339,7 +339,7 @@ func TestRunSurvivesGroupKill(t *testing.T) {
 	}
 	git("init", "-q")
 	git("commit", "-q", "--allow-empty", "-m", "x")
-	require.NoError(t, os.WriteFile(filepath.Join(sb, "payload.sh"), []byte(`#!/bin/sh
+	require.NoError(t, os.WriteFile(filepath.Join(sb, "groupkill-payload.sh"), []byte(`#!/bin/sh
 set -e
 mkdir evil && cd evil && git init -q && git commit -q --allow-empty -m x
 printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> .git/config
@@ -349,7 +349,7 @@ while :; do sleep 1; done
 `), 0o755))
 	placeholder := filepath.Join(sb, ".envrc") // missing, so a placeholder during the run
 
-	cmd := exec.Command(bin, "run", "--", "./payload.sh")
+	cmd := exec.Command(bin, "run", "--", "./groupkill-payload.sh")
 	cmd.Dir, cmd.Env = sb, append(os.Environ(), gitEnv...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.StdoutPipe()
@@ -373,7 +373,9 @@ while :; do sleep 1; done
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, c := range procs {
 		b, _ := os.ReadFile(c)
-		assert.NotContains(t, string(b), "payload.sh", "a process of the sandbox outlived run: %s", c)
+		// The name is this test's own: the escape corpus's payload.sh
+		// runs beside it.
+		assert.NotContains(t, string(b), "groupkill-payload.sh", "a process of the sandbox outlived run: %s", c)
 	}
 }
 
