@@ -15,6 +15,7 @@ import (
 // here as bash reads it, for what sets PATH: direnv's PATH_add DIR... and
 // path_add PATH DIR... (a relative directory from the project's top, as
 // direnv's expand_path takes it), load_prefix DIR (DIR/bin and DIR/sbin),
+// the layouts of direnv's standard library (layoutDirs),
 // and an assignment to PATH (PATH=..., export PATH=..., declare, local),
 // whose pieces may be literal (quoted or not), $PWD, ${PWD} or $HOME, and
 // $PATH alone; a relative piece stays relative on PATH (see
@@ -144,6 +145,8 @@ func (r *envrcReader) call(c *syntax.CallExpr, depth int) {
 			return
 		}
 		r.source(args[0], depth)
+	case "layout":
+		r.layout(args)
 	case "eval":
 		r.everywhere()
 	default:
@@ -152,6 +155,35 @@ func (r *envrcReader) call(c *syntax.CallExpr, depth int) {
 				r.everywhere()
 			}
 		}
+	}
+}
+
+// layoutDirs are the directories of the project direnv's layouts put on
+// PATH beyond projectBinDirs (.direnv/go/bin, .direnv/python-3.12/bin,
+// .direnv/ruby/bin and node_modules/.bin are among those), by layout; a
+// layout not listed is not understood.
+var layoutDirs = map[string][]string{
+	"go": nil, "node": nil, "perl": nil, "python": nil, "python2": nil, "python3": nil,
+	"pipenv": nil, "pyenv": nil, "julia": nil,
+	"php":  {"vendor/bin"},
+	"ruby": {".direnv/bin"},
+	"opam": {"_opam/bin", "_opam/sbin"},
+}
+
+// layout reads a layout line: the directories of the layouts direnv's
+// standard library knows; another (a function of the user's direnvrc, an
+// environment named by a path) is not understood.
+func (r *envrcReader) layout(args []*syntax.Word) {
+	if len(args) == 0 {
+		return
+	}
+	dirs, ok := layoutDirs[args[0].Lit()]
+	if !ok {
+		r.everywhere()
+		return
+	}
+	for _, d := range dirs {
+		r.p.addInside(filepath.Join(r.sandbox, d))
 	}
 }
 
