@@ -20,8 +20,10 @@ import (
 //     outside the sandbox to an interpreter of such a name, as venv and uv
 //     make them;
 //   - a script whose first line names an interpreter of its own directory
-//     (pip's and uv's wrappers), in the place of a program that is itself a
-//     Python script (/usr/bin/pip, /usr/bin/pytest).
+//     (pip's and uv's wrappers), called pip, pip3 or pip3.12 (what venv
+//     itself writes; the user's pip may be a version manager's shim), or
+//     in the place of a program that is itself a Python script
+//     (/usr/bin/pytest).
 //
 // Nothing written by the command proves more (a RECORD file or an entry
 // point of site-packages is the command's to write too). So a script or
@@ -39,7 +41,15 @@ func environmentsOwn(sandbox, dir, p, other string) bool {
 			pythonName(filepath.Base(p)) && pythonName(filepath.Base(real))
 	}
 	interp, ok := shebangProgram(p)
-	return ok && filepath.Dir(interp) == dir && pythonName(filepath.Base(interp)) && pythonScript(other)
+	return ok && filepath.Dir(interp) == dir && pythonName(filepath.Base(interp)) &&
+		(pipName(filepath.Base(p)) || pythonScript(other))
+}
+
+// pipName reports whether name is one venv's ensurepip writes: pip, then
+// a version of digits and dots.
+func pipName(name string) bool {
+	v, ok := strings.CutPrefix(name, "pip")
+	return ok && strings.Trim(v, "0123456789.") == ""
 }
 
 // pythonScript reports whether the file p is a script Python runs: its

@@ -53,6 +53,12 @@ func TestEnvironmentsOwn(t *testing.T) {
 		{"console script for a tool env runs", func(bin string) string {
 			return write(filepath.Join(bin, "pip"), "#!"+bin+"/python3\nfrom pip import main\n")
 		}, envTool, true},
+		{"venv's own pip for a shim", func(bin string) string {
+			return write(filepath.Join(bin, "pip3.12"), "#!"+bin+"/python\nfrom pip._internal.cli.main import main\n")
+		}, shTool, true},
+		{"pip-like name that is not venv's", func(bin string) string {
+			return write(filepath.Join(bin, "pipx"), "#!"+bin+"/python\nimport os\n")
+		}, shTool, false},
 		{"Python script for a native program", func(bin string) string {
 			return write(filepath.Join(bin, "ls"), "#!"+bin+"/python3\nimport os\n")
 		}, native, false},
