@@ -136,13 +136,17 @@ func (p *pathDirs) addRelative() {
 			rests = append(rests, e)
 		}
 	}
-	from := func(dir string) {
+	// A one-piece entry (bin, ".") is found by the walk itself; a longer
+	// one is resolved from each directory.
+	from := func(dir string, all bool) {
 		for _, r := range rests {
-			p.addInside(filepath.Join(dir, r))
+			if all || strings.Contains(r, "/") {
+				p.addInside(filepath.Join(dir, r))
+			}
 		}
 	}
 	for d := filepath.Dir(p.sandbox); ; d = filepath.Dir(d) {
-		from(d)
+		from(d, true)
 		if d == filepath.Dir(d) {
 			break
 		}
@@ -155,7 +159,13 @@ func (p *pathDirs) addRelative() {
 			return nil
 		}
 		if d.IsDir() {
-			from(path)
+			from(path, false)
+			if slices.Contains(rests, ".") && !slices.Contains(p.inside, path) {
+				p.inside = append(p.inside, path) // no link on the way: real
+			}
+		}
+		if (d.IsDir() || d.Type()&fs.ModeSymlink != 0) && path != p.sandbox && slices.Contains(rests, d.Name()) {
+			p.addInside(path)
 		}
 		return nil
 	})
@@ -185,7 +195,10 @@ func gatherPathDirs(sandbox string) *pathDirs {
 // name, and the directories on PATH inside it that cannot be listed.
 func pathShadows(sandbox string) []string {
 	p := gatherPathDirs(sandbox)
-	names := outsideNames(p.outside)
+	var names map[string]bool // a filter of names, when many directories are looked at
+	if len(p.relative) > 0 {
+		names = outsideNames(p.outside)
+	}
 	own := ownNames()
 	var out []string
 	for _, d := range p.inside {
@@ -201,7 +214,7 @@ func pathShadows(sandbox string) []string {
 			name := e.Name()
 			git := name == "git" || strings.HasPrefix(name, "git-")
 			mine := slices.Contains(own, name)
-			if !git && !mine && !names[name] {
+			if names != nil && !git && !mine && !names[name] {
 				continue
 			}
 			path := filepath.Join(d, name)
