@@ -222,7 +222,8 @@ func (r *envrcReader) source(w *syntax.Word, depth int) {
 	r.file(name, depth+1)
 }
 
-// text returns the value of a word made of literal text (quoted or not),
+// text returns the value of a word made of literal text (quoted, or
+// unquoted without pattern or brace characters),
 // $PWD (the project's top), $HOME and, when path is true, $PATH (as
 // pathMarker); it reports false for anything else.
 func (r *envrcReader) text(w *syntax.Word, path bool) (string, bool) {
@@ -232,6 +233,9 @@ func (r *envrcReader) text(w *syntax.Word, path bool) (string, bool) {
 		for _, part := range ps {
 			switch part := part.(type) {
 			case *syntax.Lit:
+				if strings.ContainsAny(part.Value, "*?[{") {
+					return false // a pattern or a brace expansion: more words
+				}
 				b.WriteString(part.Value)
 			case *syntax.SglQuoted:
 				if part.Dollar {

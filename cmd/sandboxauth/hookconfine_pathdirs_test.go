@@ -33,6 +33,8 @@ func TestHookConfinePathDirsEverywhere(t *testing.T) {
 		{name: "entry through the project from above it", entry: "project/bin", runIn: ".", plantIn: "bin", laterIn: ".."},
 		{name: "dot-bin a link the command made", entry: "./bin", runIn: "sub", plantIn: "sub/real", laterIn: ".", extra: "cd .. && ln -s sub/real bin\n"},
 		{name: "envrc PATH_add of a command substitution", envrc: `PATH_add "$(pwd)/tools"`, runIn: ".", plantIn: "tools", laterIn: ".", later: "P/tools"},
+		{name: "envrc PATH_add of a pattern", envrc: "PATH_add tools/*", runIn: ".", plantIn: "tools/x", laterIn: ".", later: "P/tools/x"},
+		{name: "envrc PATH_add of a brace expansion", envrc: "PATH_add {tools,bin}", runIn: ".", plantIn: "tools", laterIn: ".", later: "P/tools"},
 		{name: "envrc layout php", envrc: "layout php", runIn: ".", plantIn: "vendor/bin", laterIn: ".", later: "P/vendor/bin"},
 		{name: "envrc layout ruby", envrc: "layout ruby", runIn: ".", plantIn: ".direnv/bin", laterIn: ".", later: "P/.direnv/bin"},
 	} {
