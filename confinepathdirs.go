@@ -52,8 +52,10 @@ var projectBinDirs = [...]string{".venv/bin", "venv/bin", ".direnv/*/bin", ".con
 // pathDirs are the directories on PATH, as pathShadows gathers them.
 type pathDirs struct {
 	sandbox string
-	// inside are the real directories inside the sandbox.
+	// inside are the real directories inside the sandbox, once each
+	// (known).
 	inside []string
+	known  map[string]bool
 	// outside are the directories outside it, in PATH's order.
 	outside []string
 	// relative are the relative entries, cleaned, each taken from every
@@ -70,15 +72,23 @@ func (p *pathDirs) add(d string) {
 	}
 	if !pathres.Within(p.sandbox, real) {
 		p.outside = append(p.outside, real)
-	} else if !slices.Contains(p.inside, real) {
-		p.inside = append(p.inside, real)
+	} else {
+		p.insideDir(real)
+	}
+}
+
+// insideDir records the real directory d inside the sandbox.
+func (p *pathDirs) insideDir(d string) {
+	if !p.known[d] {
+		p.known[d] = true
+		p.inside = append(p.inside, d)
 	}
 }
 
 // addInside records d, resolved, when it lies inside the sandbox.
 func (p *pathDirs) addInside(d string) {
-	if real, err := pathres.Resolve(d); err == nil && pathres.Within(p.sandbox, real) && !slices.Contains(p.inside, real) {
-		p.inside = append(p.inside, real)
+	if real, err := pathres.Resolve(d); err == nil && pathres.Within(p.sandbox, real) {
+		p.insideDir(real)
 	}
 }
 
@@ -153,15 +163,15 @@ func (p *pathDirs) addRelative() {
 	}
 	_ = filepath.WalkDir(p.sandbox, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if d != nil && d.IsDir() && !slices.Contains(p.inside, path) {
-				p.inside = append(p.inside, path) // cannot be listed
+			if d != nil && d.IsDir() {
+				p.insideDir(path) // cannot be listed
 			}
 			return nil
 		}
 		if d.IsDir() {
 			from(path, false)
-			if slices.Contains(rests, ".") && !slices.Contains(p.inside, path) {
-				p.inside = append(p.inside, path) // no link on the way: real
+			if slices.Contains(rests, ".") {
+				p.insideDir(path) // no link on the way: real
 			}
 		}
 		if (d.IsDir() || d.Type()&fs.ModeSymlink != 0) && path != p.sandbox && slices.Contains(rests, d.Name()) {
@@ -174,7 +184,7 @@ func (p *pathDirs) addRelative() {
 // gatherPathDirs returns the directories on PATH (the calling process's,
 // and those the project's .envrc adds) and the sandbox's projectBinDirs.
 func gatherPathDirs(sandbox string) *pathDirs {
-	p := &pathDirs{sandbox: sandbox}
+	p := &pathDirs{sandbox: sandbox, known: map[string]bool{}}
 	for _, e := range filepath.SplitList(os.Getenv("PATH")) {
 		p.entry(e)
 	}

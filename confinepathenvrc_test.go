@@ -24,7 +24,7 @@ func envrcDirs(t *testing.T, envrc string, files map[string]string) (string, *pa
 	for name, content := range files {
 		require.NoError(t, os.WriteFile(filepath.Join(sb, name), []byte(content), 0o644))
 	}
-	p := &pathDirs{sandbox: sb}
+	p := &pathDirs{sandbox: sb, known: map[string]bool{}}
 	readEnvrcPath(sb, p)
 	return sb, p
 }
@@ -95,7 +95,7 @@ func FuzzEnvrcPath(f *testing.F) {
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, envrc string) {
 		require.NoError(t, os.WriteFile(filepath.Join(sb, ".envrc"), []byte(envrc), 0o644))
-		p := &pathDirs{sandbox: sb}
+		p := &pathDirs{sandbox: sb, known: map[string]bool{}}
 		readEnvrcPath(sb, p)
 		for _, d := range p.inside {
 			assert.True(t, pathres.Within(sb, d), d)
