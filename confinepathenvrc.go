@@ -9,11 +9,12 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// The project's .envrc names directories direnv puts on PATH when the
-// user enters the project, which the agent's own PATH may lack (an agent
-// started from an editor, a shell without direnv's hook). It is read
-// here as bash reads it, for what sets PATH: direnv's PATH_add DIR... and
-// path_add PATH DIR... (a relative directory from the project's top, as
+// The project's .envrc files (at its top and two levels down, one per
+// package of a repository of several) name directories direnv puts on
+// PATH when the user enters their directory, which the agent's own PATH
+// may lack (an agent started from an editor, a shell without direnv's
+// hook). Each is read as bash reads it, for what sets PATH: direnv's PATH_add DIR... and
+// path_add PATH DIR... (a relative directory from the .envrc's, as
 // direnv's expand_path takes it), load_prefix DIR (DIR/bin and DIR/sbin),
 // the layouts of direnv's standard library (layoutDirs),
 // and an assignment to PATH (PATH=..., export PATH=..., declare, local),
@@ -32,14 +33,25 @@ const envrcDepth = 4
 // readEnvrcPath records in p the directories the project's .envrc puts
 // on PATH.
 func readEnvrcPath(sandbox string, p *pathDirs) {
-	r := envrcReader{sandbox: sandbox, p: p}
-	r.file(filepath.Join(sandbox, ".envrc"), 0)
+	for _, pattern := range envrcPlaces {
+		files, _ := filepath.Glob(filepath.Join(sandbox, pattern))
+		for _, f := range files {
+			r := envrcReader{dir: filepath.Dir(f), p: p}
+			r.file(f, 0)
+		}
+	}
 }
+
+// envrcPlaces are where the .envrc files read lie: direnv loads the
+// nearest one above the user's working directory, and a repository of
+// several packages has one in each (the depths projectBinDirs looks at).
+var envrcPlaces = [...]string{".envrc", "*/.envrc", "*/*/.envrc"}
 
 // envrcReader reads the project's .envrc and the files it reads.
 type envrcReader struct {
-	sandbox string
-	p       *pathDirs
+	// dir is the directory of the .envrc, its working directory.
+	dir string
+	p   *pathDirs
 }
 
 // everywhere records that something touching PATH was not understood.
@@ -141,7 +153,7 @@ func (r *envrcReader) call(c *syntax.CallExpr, depth int) {
 		r.source(args[0], depth)
 	case "dotenv", "dotenv_if_exists":
 		if len(args) == 0 {
-			r.file(filepath.Join(r.sandbox, ".env"), depth+1)
+			r.file(filepath.Join(r.dir, ".env"), depth+1)
 			return
 		}
 		r.source(args[0], depth)
@@ -183,12 +195,12 @@ func (r *envrcReader) layout(args []*syntax.Word) {
 		return
 	}
 	for _, d := range dirs {
-		r.p.addInside(filepath.Join(r.sandbox, d))
+		r.p.addInside(filepath.Join(r.dir, d))
 	}
 }
 
 // dirs records the directories words name (below each, sub), relative
-// ones from the project's top.
+// ones from the .envrc's directory.
 func (r *envrcReader) dirs(words []*syntax.Word, sub string) {
 	for _, w := range words {
 		d, ok := r.text(w, false)
@@ -200,12 +212,12 @@ func (r *envrcReader) dirs(words []*syntax.Word, sub string) {
 		case filepath.IsAbs(d):
 			r.p.addInside(filepath.Join(d, sub))
 		default:
-			r.p.addInside(filepath.Join(r.sandbox, d, sub))
+			r.p.addInside(filepath.Join(r.dir, d, sub))
 		}
 	}
 }
 
-// source reads the file a word names, from the project's top (a
+// source reads the file a word names, from the .envrc's directory (a
 // directory stands for its .envrc, as source_env takes it).
 func (r *envrcReader) source(w *syntax.Word, depth int) {
 	name, ok := r.text(w, false)
@@ -214,7 +226,7 @@ func (r *envrcReader) source(w *syntax.Word, depth int) {
 		return
 	}
 	if !filepath.IsAbs(name) {
-		name = filepath.Join(r.sandbox, name)
+		name = filepath.Join(r.dir, name)
 	}
 	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
 		name = filepath.Join(name, ".envrc")
@@ -224,7 +236,7 @@ func (r *envrcReader) source(w *syntax.Word, depth int) {
 
 // text returns the value of a word made of literal text (quoted, or
 // unquoted without pattern or brace characters),
-// $PWD (the project's top), $HOME and, when path is true, $PATH (as
+// $PWD (the .envrc's directory), $HOME and, when path is true, $PATH (as
 // pathMarker); it reports false for anything else.
 func (r *envrcReader) text(w *syntax.Word, path bool) (string, bool) {
 	var b strings.Builder
@@ -253,7 +265,7 @@ func (r *envrcReader) text(w *syntax.Word, path bool) (string, bool) {
 				}
 				switch part.Param.Value {
 				case "PWD":
-					b.WriteString(r.sandbox)
+					b.WriteString(r.dir)
 				case "HOME":
 					home := os.Getenv("HOME")
 					if !filepath.IsAbs(home) {

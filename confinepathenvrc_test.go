@@ -17,7 +17,7 @@ func envrcDirs(t *testing.T, envrc string, files map[string]string) (string, *pa
 	t.Helper()
 	sb, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	for _, d := range []string{"tools", "bin", "a/bin", "pfx/bin", "pfx/sbin"} {
+	for _, d := range []string{"tools", "bin", "a/bin", "pfx/bin", "pfx/sbin", "a/b"} {
 		require.NoError(t, os.MkdirAll(filepath.Join(sb, d), 0o755))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(sb, ".envrc"), []byte(envrc), 0o644))
@@ -54,6 +54,7 @@ func TestEnvrcPath(t *testing.T) {
 		{name: "inside an if", envrc: "if true; then\n  PATH_add a/bin\nfi\n", inside: []string{"a/bin"}},
 		{name: "sourced file", envrc: "source_env .envrc.local\n", files: map[string]string{".envrc.local": "PATH_add tools\n"}, inside: []string{"tools"}},
 		{name: "dotenv", envrc: "dotenv\n", files: map[string]string{".env": "PATH=./bin:$PATH\n"}, relative: []string{"bin"}},
+		{name: "a package's .envrc", envrc: "", files: map[string]string{"a/.envrc": "PATH_add bin\n"}, inside: []string{"a/bin"}},
 		{name: "no PATH", envrc: "export FOO=bar\nlayout python3\nlayout go\n"},
 		{name: "layout php", envrc: "layout php\n", inside: []string{"vendor/bin"}},
 		{name: "layout ruby", envrc: "layout ruby\n", inside: []string{".direnv/bin"}},

@@ -22,6 +22,7 @@ func TestHookConfinePathDirsEverywhere(t *testing.T) {
 		name    string
 		entry   string // the PATH entry the agent and the user have ("" for none)
 		envrc   string // the project's .envrc ("" for none)
+		pkgrc   string // packages/api/.envrc ("" for none)
 		runIn   string // the agent's working directory
 		plantIn string // where the command plants git
 		laterIn string // the user's later working directory ("..": above the project)
@@ -35,6 +36,7 @@ func TestHookConfinePathDirsEverywhere(t *testing.T) {
 		{name: "envrc PATH_add of a command substitution", envrc: `PATH_add "$(pwd)/tools"`, runIn: ".", plantIn: "tools", laterIn: ".", later: "P/tools"},
 		{name: "envrc PATH_add of a pattern", envrc: "PATH_add tools/*", runIn: ".", plantIn: "tools/x", laterIn: ".", later: "P/tools/x"},
 		{name: "envrc PATH_add of a brace expansion", envrc: "PATH_add {tools,bin}", runIn: ".", plantIn: "tools", laterIn: ".", later: "P/tools"},
+		{name: "a package's envrc", pkgrc: "PATH_add bin", runIn: ".", plantIn: "packages/api/bin", laterIn: "packages/api", later: "P/packages/api/bin"},
 		{name: "envrc layout php", envrc: "layout php", runIn: ".", plantIn: "vendor/bin", laterIn: ".", later: "P/vendor/bin"},
 		{name: "envrc layout ruby", envrc: "layout ruby", runIn: ".", plantIn: ".direnv/bin", laterIn: ".", later: "P/.direnv/bin"},
 	} {
@@ -42,6 +44,10 @@ func TestHookConfinePathDirsEverywhere(t *testing.T) {
 			c := newConfinedProject(t)
 			for _, d := range []string{"sub", "src"} {
 				require.NoError(t, os.MkdirAll(filepath.Join(c.project, d), 0o755))
+			}
+			if tc.pkgrc != "" {
+				require.NoError(t, os.MkdirAll(filepath.Join(c.project, "packages", "api"), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(c.project, "packages", "api", ".envrc"), []byte(tc.pkgrc+"\n"), 0o644))
 			}
 			if tc.envrc != "" {
 				require.NoError(t, os.WriteFile(filepath.Join(c.project, ".envrc"), []byte(tc.envrc+"\n"), 0o644))
