@@ -146,17 +146,22 @@ func (r *envrcReader) call(c *syntax.CallExpr, depth int) {
 	case "load_prefix":
 		r.dirs(args, "bin")
 		r.dirs(args, "sbin")
-	case "source_env", "source_env_if_exists", "source", ".":
+	case "source_env", "source_env_if_exists":
 		if len(args) == 0 {
 			return
 		}
-		r.source(args[0], depth)
+		r.source(args[0], depth, true)
+	case "source", ".":
+		if len(args) == 0 {
+			return
+		}
+		r.source(args[0], depth, false)
 	case "dotenv", "dotenv_if_exists":
 		if len(args) == 0 {
 			r.file(filepath.Join(r.dir, ".env"), depth+1)
 			return
 		}
-		r.source(args[0], depth)
+		r.source(args[0], depth, false)
 	case "layout":
 		r.layout(args)
 	case "eval":
@@ -218,8 +223,10 @@ func (r *envrcReader) dirs(words []*syntax.Word, sub string) {
 }
 
 // source reads the file a word names, from the .envrc's directory (a
-// directory stands for its .envrc, as source_env takes it).
-func (r *envrcReader) source(w *syntax.Word, depth int) {
+// directory stands for its .envrc, as source_env takes it); with cd, from
+// the file's own directory, which source_env makes the working directory
+// while it reads it.
+func (r *envrcReader) source(w *syntax.Word, depth int, cd bool) {
 	name, ok := r.text(w, false)
 	if !ok || strings.HasPrefix(name, "~") {
 		r.everywhere()
@@ -230,6 +237,11 @@ func (r *envrcReader) source(w *syntax.Word, depth int) {
 	}
 	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
 		name = filepath.Join(name, ".envrc")
+	}
+	if cd {
+		sub := envrcReader{dir: filepath.Dir(name), p: r.p}
+		sub.file(name, depth+1)
+		return
 	}
 	r.file(name, depth+1)
 }

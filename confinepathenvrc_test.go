@@ -55,6 +55,8 @@ func TestEnvrcPath(t *testing.T) {
 		{name: "sourced file", envrc: "source_env .envrc.local\n", files: map[string]string{".envrc.local": "PATH_add tools\n"}, inside: []string{"tools"}},
 		{name: "dotenv", envrc: "dotenv\n", files: map[string]string{".env": "PATH=./bin:$PATH\n"}, relative: []string{"bin"}},
 		{name: "a package's .envrc", envrc: "", files: map[string]string{"a/.envrc": "PATH_add bin\n"}, inside: []string{"a/bin"}},
+		{name: "source_env reads from the file's directory", envrc: "", files: map[string]string{"a/.envrc": "source_env b/env.sh\n", "a/b/env.sh": "PATH_add bin\n"}, inside: []string{"a/b/bin"}},
+		{name: "plain source stays in the .envrc's directory", envrc: "", files: map[string]string{"a/.envrc": "source ../x.sh\n", "x.sh": "PATH_add b\n"}, inside: []string{"a/b"}},
 		{name: "no PATH", envrc: "export FOO=bar\nlayout python3\nlayout go\n"},
 		{name: "layout php", envrc: "layout php\n", inside: []string{"vendor/bin"}},
 		{name: "layout ruby", envrc: "layout ruby\n", inside: []string{".direnv/bin"}},
