@@ -85,7 +85,16 @@ func hookConfinementFor(files []hookConfig, cfgs []*sandboxauth.Config, req *hoo
 		if err != nil {
 			return nil
 		}
-		policy := decisionPolicy(cfgs[i], req.ProjectDir)
+		// run refuses a sandbox named through a symbolic link (an
+		// earlier command could have planted it); the project the agent
+		// was started in is the user's, fixed before any command ran, so
+		// its real directory is the sandbox. The working directory of the
+		// rewritten command is the agent's, unchanged.
+		project, err := filepath.EvalSymlinks(req.ProjectDir)
+		if err != nil {
+			return nil
+		}
+		policy := decisionPolicy(cfgs[i], project)
 		if confine.CheckSandbox(policy) != nil {
 			// run would refuse the project as a sandbox (the home
 			// directory, say): answer as without confinement.
@@ -134,7 +143,7 @@ func (c *hookConfinement) confined(req *hookproto.Request, d hookproto.Decision)
 	if c == nil || d.Action != hookproto.Allow || req.Kind != hookproto.KindShell {
 		return d
 	}
-	d.Command = c.command(req.ProjectDir, req.Command)
+	d.Command = c.command(c.policy.Sandbox, req.Command)
 	return d
 }
 
