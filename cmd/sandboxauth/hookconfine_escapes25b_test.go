@@ -1,0 +1,111 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// hookRunFrom has the hook decide command as Claude Code's Bash tool in
+// cwd, and runs the rewritten command there as the agent would. It
+// returns the rewritten line's output and exit status.
+func hookRunFrom(t *testing.T, c confinedProject, env []string, cwd, command string) (string, int) {
+	t.Helper()
+	r := runHookBin(t, cwd, env, claudeBash(t, cwd, command), "hook", "--for", "claude-code")
+	decision, input := rewriteOf(t, r)
+	require.Equal(t, "allow", decision, "stdout: %s", r.stdout)
+	line, _ := input["command"].(string)
+	require.NotEmpty(t, line, "the allow rewrites nothing: %s", r.stdout)
+	return shRun(t, cwd, env, line)
+}
+
+// plantGit is a script that writes, at dir/git (dir absolute), a program
+// that touches mark and runs the real git.
+func plantGit(t *testing.T, dir, mark string) string {
+	t.Helper()
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skipf("git is not installed: %v", err)
+	}
+	return "#!/bin/sh\nmkdir -p " + dir + " && printf '#!/bin/sh\\ntouch " + mark + "\\nexec " + gitPath +
+		" \"$@\"\\n' > " + dir + "/git && chmod +x " + dir + "/git\n"
+}
+
+// TestEscape25bRelativePathEntryFromSubdirectory (round 25b): the user's
+// PATH has a relative entry, `./bin` (the Rails habit of putting the
+// project's binstubs first: export PATH="./bin:$PATH"), which the agent
+// and the user's terminal inherit. The agent's shell is in a subdirectory
+// of the project (Claude Code keeps the cwd of an earlier `cd sub`); the
+// hook answers `./p.sh` (project code) with the confined rewrite, run in
+// sub. pathShadows resolves a relative PATH entry from run's own working
+// directory only (sub/bin, absent), so the program p.sh plants at the
+// project's top, bin/git, is neither kept as it was nor moved aside after
+// the run: the user's next `git` in the project's top (their terminal,
+// the agent's own git calls) runs it unconfined. PATH="." is the same: a
+// git planted in any directory of the project but run's own runs when the
+// user's shell is there.
+//
+//	cwd sub, PATH=./bin:$PATH; sub/p.sh: mkdir -p ../bin; printf '#!/bin/sh\ntouch MARK; exec git "$@"' > ../bin/git; chmod +x ../bin/git
+//	later, in the project: git --version   -> MARK
+//
+// Verified with the hook's rewrite run by bash as root and as sbtest.
+func TestEscape25bRelativePathEntryFromSubdirectory(t *testing.T) {
+	for _, tc := range []struct {
+		name, entry, runIn, plantIn, laterIn string
+	}{
+		{"dot-bin from a subdirectory", "./bin", "sub", "bin", "."},
+		{"bin from a subdirectory", "bin", "sub", "bin", "."},
+		{"dot, planted beside the user's later directory", ".", ".", "src", "src"},
+		{"dot, planted at the top from a subdirectory", ".", "sub", ".", "."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newConfinedProject(t)
+			for _, d := range []string{"sub", "src"} {
+				require.NoError(t, os.MkdirAll(filepath.Join(c.project, d), 0o755))
+			}
+			env := c.env(t, "PATH="+tc.entry+string(os.PathListSeparator)+os.Getenv("PATH"))
+			mark := filepath.Join(c.outside, "PWNED")
+			runIn := filepath.Join(c.project, tc.runIn)
+			script := plantGit(t, filepath.Join(c.project, tc.plantIn), mark)
+			require.NoError(t, os.WriteFile(filepath.Join(runIn, "p.sh"), []byte(script), 0o755))
+
+			out, rc := hookRunFrom(t, c, env, runIn, "./p.sh")
+			require.Equal(t, 0, rc, "output: %s", out)
+
+			// Later, unconfined: the user's git by name in laterIn.
+			later := exec.Command("sh", "-c", "git --version")
+			later.Dir, later.Env = filepath.Join(c.project, tc.laterIn), env
+			_, _ = later.CombinedOutput()
+			assert.NoFileExists(t, mark, "a git the confined command planted in a directory that the relative PATH entry %q names from another working directory than run's ran unconfined", tc.entry)
+		})
+	}
+}
+
+// TestEscape25bProjectThroughLinkEveryCommandFails (round 25b, a false
+// positive, not an escape): the user started Claude Code in a project
+// reached through a symbolic link (~/src -> /data/src, macOS's /tmp and
+// /var), so CLAUDE_PROJECT_DIR names the link. The hook checks the
+// sandbox with confine.CheckSandbox, which accepts it, and answers every
+// Bash command it allows with the rewrite `run --sandbox LINK`; run then
+// refuses each one (exit 126: "Policy.Sandbox ... is reached through the
+// symbolic link ..., name the real directory"). `ls` and `git status`
+// fail; the rewrite does not mean the original. The hook should name the
+// real directory (the link is the user's, fixed when the agent started)
+// or answer as without confinement.
+//
+// Verified with the hook's rewrite run by bash as root: `./p.sh` and `ls`
+// exit 126, cwd the link or the real directory.
+func TestEscape25bProjectThroughLinkEveryCommandFails(t *testing.T) {
+	c := newConfinedProject(t)
+	link := filepath.Join(c.outside, "proj-link")
+	require.NoError(t, os.Symlink(c.project, link))
+	env := append(c.env(t), "CLAUDE_PROJECT_DIR="+link)
+	for _, cwd := range []string{c.project, link} {
+		out, rc := hookRunFrom(t, c, env, cwd, "ls main.go")
+		assert.Equal(t, 0, rc, "in %s, the confined rewrite of `ls main.go` in a project named through a link failed: %s", cwd, out)
+	}
+}
