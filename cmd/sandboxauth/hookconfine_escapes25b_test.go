@@ -109,3 +109,50 @@ func TestEscape25bProjectThroughLinkEveryCommandFails(t *testing.T) {
 		assert.Equal(t, 0, rc, "in %s, the confined rewrite of `ls main.go` in a project named through a link failed: %s", cwd, out)
 	}
 }
+
+// TestEscape25bVenvPythonScriptShadowsSystemProgram (round 25b): round
+// 19's fix moves aside, after the run, a program the command put in an
+// activated virtual environment's bin directory under the name of one
+// found on PATH outside the sandbox (.venv/bin/git) — except what
+// environmentsOwn takes for the environment's own: any file whose first
+// line names an interpreter of that directory (#!.../.venv/bin/python3),
+// pip's console scripts. The content after that line is not looked at, so
+// a Python script of the command's, named like a system program (ls,
+// make, sudo, ssh), stays; the user's next `ls` in a shell with the
+// environment activated (anywhere: the home directory) runs it
+// unconfined.
+//
+//	p.sh: printf '#!PROJECT/.venv/bin/python3\nimport os,sys\nopen("MARK","w")\nos.execvp("/usr/bin/ls", ["ls"]+sys.argv[1:])\n' > .venv/bin/ls; chmod +x .venv/bin/ls
+//	later, venv active, in ~: ls   -> MARK
+//
+// Verified with the hook's rewrite run by bash as root and as sbtest
+// (a venv made by python3 -m venv).
+func TestEscape25bVenvPythonScriptShadowsSystemProgram(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skipf("python3 is not installed: %v", err)
+	}
+	python, err = filepath.EvalSymlinks(python)
+	require.NoError(t, err)
+	lsPath, err := exec.LookPath("ls")
+	require.NoError(t, err)
+	c := newConfinedProject(t)
+	venvBin := filepath.Join(c.project, ".venv", "bin")
+	require.NoError(t, os.MkdirAll(venvBin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(venvBin, "activate"), []byte("# venv\n"), 0o644))
+	require.NoError(t, os.Symlink(python, filepath.Join(venvBin, "python3")))
+	env := c.env(t, "PATH="+venvBin+string(os.PathListSeparator)+os.Getenv("PATH"), "VIRTUAL_ENV="+filepath.Dir(venvBin))
+	mark := filepath.Join(c.outside, "PWNED")
+	script := "#!/bin/sh\nprintf '#!" + venvBin + "/python3\\nimport os, sys\\nopen(\"" + mark + "\", \"w\").write(\"x\")\\nos.execv(\"" +
+		lsPath + "\", [\"ls\"] + sys.argv[1:])\\n' > .venv/bin/ls && chmod +x .venv/bin/ls\n"
+	require.NoError(t, os.WriteFile(filepath.Join(c.project, "p.sh"), []byte(script), 0o755))
+
+	out, rc := hookRunFrom(t, c, env, c.project, "./p.sh")
+	require.Equal(t, 0, rc, "output: %s", out)
+
+	// Later, unconfined: ls by name with the environment active.
+	later := exec.Command("sh", "-c", "ls")
+	later.Dir, later.Env = c.home, env
+	_, _ = later.CombinedOutput()
+	assert.NoFileExists(t, mark, "a Python script the confined command put in .venv/bin under the name ls ran unconfined as ls")
+}
