@@ -156,3 +156,40 @@ func TestEscape25bVenvPythonScriptShadowsSystemProgram(t *testing.T) {
 	_, _ = later.CombinedOutput()
 	assert.NoFileExists(t, mark, "a Python script the confined command put in .venv/bin under the name ls ran unconfined as ls")
 }
+
+// TestEscape25bVenvLinkToOutsideProgramShadows (round 25b): the other
+// half of environmentsOwn: a link in the activated environment's bin
+// directory to any program outside the sandbox passes for the
+// environment's own (a venv's python is such a link), whatever its name
+// and target. The command links .venv/bin/ls to make and writes a
+// Makefile; the user's next `ls` in the project, with the environment
+// activated, is make, and runs the Makefile's recipe unconfined.
+//
+//	p.sh: ln -sf /usr/bin/make .venv/bin/ls; printf 'all:\n\t@touch MARK\n' > Makefile
+//	later, venv active, in the project: ls   -> MARK
+//
+// Verified with the hook's rewrite run by bash as root.
+func TestEscape25bVenvLinkToOutsideProgramShadows(t *testing.T) {
+	makePath, err := exec.LookPath("make")
+	if err != nil {
+		t.Skipf("make is not installed: %v", err)
+	}
+	makePath, err = filepath.EvalSymlinks(makePath)
+	require.NoError(t, err)
+	c := newConfinedProject(t)
+	venvBin := filepath.Join(c.project, ".venv", "bin")
+	require.NoError(t, os.MkdirAll(venvBin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(venvBin, "activate"), []byte("# venv\n"), 0o644))
+	env := c.env(t, "PATH="+venvBin+string(os.PathListSeparator)+os.Getenv("PATH"), "VIRTUAL_ENV="+filepath.Dir(venvBin))
+	mark := filepath.Join(c.outside, "PWNED")
+	script := "#!/bin/sh\nln -sf " + makePath + " .venv/bin/ls && printf 'all:\\n\\t@touch " + mark + "\\n' > Makefile\n"
+	require.NoError(t, os.WriteFile(filepath.Join(c.project, "p.sh"), []byte(script), 0o755))
+
+	out, rc := hookRunFrom(t, c, env, c.project, "./p.sh")
+	require.Equal(t, 0, rc, "output: %s", out)
+
+	later := exec.Command("sh", "-c", "ls")
+	later.Dir, later.Env = c.project, env
+	_, _ = later.CombinedOutput()
+	assert.NoFileExists(t, mark, "a link to make the confined command put in .venv/bin under the name ls ran the Makefile unconfined")
+}
