@@ -193,3 +193,46 @@ func TestEscape25bVenvLinkToOutsideProgramShadows(t *testing.T) {
 	_, _ = later.CombinedOutput()
 	assert.NoFileExists(t, mark, "a link to make the confined command put in .venv/bin under the name ls ran the Makefile unconfined")
 }
+
+// TestEscape25bEnvrcPathOtherSpellings (round 25b): pathShadows reads
+// the project's .envrc for the directories direnv puts on PATH when the
+// user enters the project (the agent's own environment may lack them: an
+// agent started from an editor, a shell without direnv's hook), but only
+// in the form `PATH_add DIR ...` with bare words. A quoted directory
+// (`PATH_add "tools"`), direnv's `path_add PATH tools`, or the common
+// `export PATH=$PWD/tools:$PATH` are not understood, so a git the
+// command plants in tools/ is not moved aside; the user's next git in
+// the project, where direnv has put tools/ first on PATH, runs it
+// unconfined. (.envrc is the user's, already allowed with direnv allow,
+// and read-only to the command.)
+//
+//	.envrc: export PATH=$PWD/tools:$PATH
+//	p.sh:   mkdir -p tools; printf '#!/bin/sh\ntouch MARK; exec git "$@"' > tools/git; chmod +x tools/git
+//	later, in the project (direnv: PATH=PROJECT/tools:...): git --version   -> MARK
+//
+// Verified with the hook's rewrite run by bash as root.
+func TestEscape25bEnvrcPathOtherSpellings(t *testing.T) {
+	for _, envrc := range []string{
+		`PATH_add "tools"`,
+		`export PATH=$PWD/tools:$PATH`,
+		`path_add PATH tools`,
+	} {
+		t.Run(envrc, func(t *testing.T) {
+			c := newConfinedProject(t)
+			require.NoError(t, os.WriteFile(filepath.Join(c.project, ".envrc"), []byte(envrc+"\n"), 0o644))
+			env := c.env(t)
+			mark := filepath.Join(c.outside, "PWNED")
+			tools := filepath.Join(c.project, "tools")
+			require.NoError(t, os.WriteFile(filepath.Join(c.project, "p.sh"), []byte(plantGit(t, tools, mark)), 0o755))
+
+			out, rc := hookRunFrom(t, c, env, c.project, "./p.sh")
+			require.Equal(t, 0, rc, "output: %s", out)
+
+			// Later, the user's shell in the project, with direnv's PATH.
+			later := exec.Command("sh", "-c", "git --version")
+			later.Dir, later.Env = c.project, append(env, "PATH="+tools+string(os.PathListSeparator)+os.Getenv("PATH"))
+			_, _ = later.CombinedOutput()
+			assert.NoFileExists(t, mark, "a git the confined command planted in the directory .envrc (%s) puts on PATH ran unconfined", envrc)
+		})
+	}
+}
