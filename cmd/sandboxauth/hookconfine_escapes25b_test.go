@@ -212,12 +212,12 @@ func TestEscape25bVenvLinkToOutsideProgramShadows(t *testing.T) {
 //
 // Verified with the hook's rewrite run by bash as root.
 func TestEscape25bEnvrcPathOtherSpellings(t *testing.T) {
-	for _, envrc := range []string{
-		`PATH_add "tools"`,
-		`export PATH=$PWD/tools:$PATH`,
-		`path_add PATH tools`,
+	for name, envrc := range map[string]string{
+		"quoted PATH_add": `PATH_add "tools"`,
+		"export":          `export PATH=$PWD/tools:$PATH`,
+		"path_add":        `path_add PATH tools`,
 	} {
-		t.Run(envrc, func(t *testing.T) {
+		t.Run(name, func(t *testing.T) {
 			c := newConfinedProject(t)
 			require.NoError(t, os.WriteFile(filepath.Join(c.project, ".envrc"), []byte(envrc+"\n"), 0o644))
 			env := c.env(t)
