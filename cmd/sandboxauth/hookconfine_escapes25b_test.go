@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -234,5 +235,37 @@ func TestEscape25bEnvrcPathOtherSpellings(t *testing.T) {
 			_, _ = later.CombinedOutput()
 			assert.NoFileExists(t, mark, "a git the confined command planted in the directory .envrc (%s) puts on PATH ran unconfined", envrc)
 		})
+	}
+}
+
+// TestEscape25bGrepGlobListReachesEnv (round 25b): Claude Code's Grep
+// tool runs ripgrep with --hidden and splits its glob parameter on
+// whitespace and, outside braces, on commas, passing each piece as its own
+// --glob (GrepTool's call: glob.split(/\s+/), then rawPattern.split(",")).
+// The hook takes the whole string for one pattern: "*.go .env" or
+// "*.go,.env" matches no file named .env, so a search of the project is
+// allowed, and ripgrep, given --glob '*.go' --glob .env, prints the
+// project's .env. No confinement applies: the agent's own tool reads it.
+//
+//	Grep {"pattern": "TOKEN", "path": PROJECT, "glob": "*.go,.env", "output_mode": "content"}
+//	-> allow; rg --hidden ... -n TOKEN --glob '*.go' --glob .env PROJECT prints .env:1:TOKEN=...
+//
+// Verified with the hook as root (no confine section needed) and rg 13
+// run with the arguments Claude Code builds.
+func TestEscape25bGrepGlobListReachesEnv(t *testing.T) {
+	project, home := hookProject(t)
+	env := hookEnv(home, "CLAUDE_PROJECT_DIR="+project)
+	for _, glob := range []string{"*.go .env", "*.go,.env", "main.go,.env*", "*.go\t.env"} {
+		event := map[string]any{
+			"session_id": "0b6c1a52-claude", "transcript_path": filepath.Join(project, ".transcript.jsonl"), "cwd": project,
+			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Grep",
+			"tool_input":  map[string]any{"pattern": "TOKEN", "path": project, "glob": glob, "output_mode": "content"},
+			"tool_use_id": "toolu_01",
+		}
+		b, err := json.Marshal(event)
+		require.NoError(t, err)
+		r := runHookBin(t, project, env, string(b), "hook", "--for", "claude-code")
+		assert.NotContains(t, r.stdout, `"permissionDecision":"allow"`,
+			"a Grep whose glob %q Claude Code splits into --glob pieces, one of them .env, was allowed: %s", glob, r.stdout)
 	}
 }
