@@ -269,3 +269,39 @@ func TestEscape25bGrepGlobListReachesEnv(t *testing.T) {
 			"a Grep whose glob %q Claude Code splits into --glob pieces, one of them .env, was allowed: %s", glob, r.stdout)
 	}
 }
+
+// TestEscape25bCredentialHeadersAndProxyInEnvironment (round 25b): the
+// rewritten command runs with the agent's environment less
+// confine.CredentialEnv, whose patterns (*_TOKEN, *_API_KEY, *_AUTH, ...)
+// miss the variables that carry credentials as headers or inside URLs,
+// which Claude Code itself documents and takes from its settings' "env"
+// (and so passes to every Bash command): ANTHROPIC_CUSTOM_HEADERS (an LLM
+// gateway's "x-api-key: ..." or "Authorization: Bearer ..."),
+// OTEL_EXPORTER_OTLP_HEADERS (its telemetry's "Authorization=Bearer
+// ..."), and a corporate proxy's user and password in HTTPS_PROXY. Project
+// code run confined prints them to the agent.
+//
+//	p.sh: env   -> ANTHROPIC_CUSTOM_HEADERS=x-api-key: sk-..., OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer ..., HTTPS_PROXY=http://me:pw@proxy:3128
+//
+// Verified with the hook's rewrite run by bash as root.
+func TestEscape25bCredentialHeadersAndProxyInEnvironment(t *testing.T) {
+	c := newConfinedProject(t)
+	secrets := map[string]string{
+		"ANTHROPIC_CUSTOM_HEADERS":          "x-api-key: sk-gateway-SECRET1",
+		"OTEL_EXPORTER_OTLP_HEADERS":        "Authorization=Bearer SECRET2",
+		"OTEL_EXPORTER_OTLP_TRACES_HEADERS": "api-key=SECRET3",
+		"HTTPS_PROXY":                       "http://me:SECRET4@proxy.corp.example:3128",
+		"https_proxy":                       "http://me:SECRET5@proxy.corp.example:3128",
+	}
+	var extra []string
+	for k, v := range secrets {
+		extra = append(extra, k+"="+v)
+	}
+	env := c.env(t, extra...)
+	require.NoError(t, os.WriteFile(filepath.Join(c.project, "p.sh"), []byte("#!/bin/sh\nenv\n"), 0o755))
+	out, rc := hookRunFrom(t, c, env, c.project, "./p.sh")
+	require.Equal(t, 0, rc, "output: %s", out)
+	for k, v := range secrets {
+		assert.NotContains(t, out, v, "the confined command read %s from its environment", k)
+	}
+}
