@@ -305,3 +305,48 @@ func TestEscape25bCredentialHeadersAndProxyInEnvironment(t *testing.T) {
 		assert.NotContains(t, out, v, "the confined command read %s from its environment", k)
 	}
 }
+
+// TestEscape25bEnvDirectoryReadWithoutAsking (round 25b): a read-protected
+// pattern that names a directory (.env as a directory, a .env.d matching
+// .env.*, each holding prod, staging, ...) protects, for the hook, only
+// the name itself: the Read tool on .env/prod, a Grep of the project
+// reaching .env/prod, and `cat .env/prod` are allowed without asking,
+// and the agent's own tools (never confined) print the secrets. The
+// confinement hides both directories ("hidden: .env, config/.env.d"), so
+// the two disagree on what is secret.
+//
+//	Read {"file_path": "PROJECT/.env/prod"}                  -> allow
+//	Grep {"pattern": "TOKEN", "path": PROJECT, "glob": "*"}  -> allow; rg prints .env/prod:1:TOKEN=...
+//	Bash cat .env/prod (no confine section)                  -> allow, unconfined
+//
+// Verified with the hook as root; the confined `cat .env/prod` finds
+// nothing there.
+func TestEscape25bEnvDirectoryReadWithoutAsking(t *testing.T) {
+	project, home := hookProject(t)
+	require.NoError(t, os.Remove(filepath.Join(project, ".env")))
+	for _, f := range []string{".env/prod", "config/.env.d/prod"} {
+		p := filepath.Join(project, filepath.FromSlash(f))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("TOKEN=sekrit\n"), 0o600))
+	}
+	env := hookEnv(home, "CLAUDE_PROJECT_DIR="+project)
+	event := func(tool string, input map[string]any) string {
+		b, err := json.Marshal(map[string]any{
+			"session_id": "0b6c1a52-claude", "transcript_path": filepath.Join(project, ".transcript.jsonl"), "cwd": project,
+			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool,
+			"tool_input": input, "tool_use_id": "toolu_01",
+		})
+		require.NoError(t, err)
+		return string(b)
+	}
+	for name, ev := range map[string]string{
+		"Read .env/prod":          event("Read", map[string]any{"file_path": filepath.Join(project, ".env", "prod")}),
+		"Read config/.env.d/prod": event("Read", map[string]any{"file_path": filepath.Join(project, "config", ".env.d", "prod")}),
+		"Grep the project":        event("Grep", map[string]any{"pattern": "TOKEN", "path": project, "glob": "*", "output_mode": "content"}),
+		"Bash cat .env/prod":      claudeBash(t, project, "cat .env/prod"),
+		"Bash cat .env.d/prod":    claudeBash(t, project, "cat config/.env.d/prod"),
+	} {
+		r := runHookBin(t, project, env, ev, "hook", "--for", "claude-code")
+		assert.NotContains(t, r.stdout, `"permissionDecision":"allow"`, "%s: a file in a read-protected directory was allowed: %s", name, r.stdout)
+	}
+}
