@@ -350,3 +350,38 @@ func TestEscape25bEnvDirectoryReadWithoutAsking(t *testing.T) {
 		assert.NotContains(t, r.stdout, `"permissionDecision":"allow"`, "%s: a file in a read-protected directory was allowed: %s", name, r.stdout)
 	}
 }
+
+// TestEscape25bTildePathEntry (round 25b): bash expands a leading ~ in a
+// PATH entry when it looks a program up, so a PATH written with the
+// tilde quoted (export PATH="~/src/tools/bin:$PATH", a common slip that
+// works in bash) names the project's bin directory. pathShadows (and
+// confine's pathPlaces) take the entry for a relative one, resolved from
+// run's working directory (PROJECT/~/src/tools/bin, absent), so the git
+// the command plants in bin/ is not moved aside, and the user's next git
+// in bash, anywhere, runs it unconfined. With the same entry written
+// absolute it is moved aside (git.sandboxauth-quarantine).
+//
+//	HOME=H, project H/src/tools, PATH=~/src/tools/bin:$PATH
+//	p.sh: printf '#!/bin/sh\ntouch MARK; exec git "$@"' > bin/git; chmod +x bin/git
+//	later, bash anywhere: git --version   -> MARK
+//
+// Verified with the hook's rewrite run by bash as root.
+func TestEscape25bTildePathEntry(t *testing.T) {
+	c := newConfinedProject(t)
+	// The project lies in the home: H/src/tools.
+	project := filepath.Join(c.home, "src", "tools")
+	require.NoError(t, os.MkdirAll(filepath.Join(project, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n"), 0o644))
+	c.project = project
+	env := c.env(t, "CLAUDE_PROJECT_DIR="+project, "PATH=~/src/tools/bin"+string(os.PathListSeparator)+os.Getenv("PATH"))
+	mark := filepath.Join(c.outside, "PWNED")
+	require.NoError(t, os.WriteFile(filepath.Join(project, "p.sh"), []byte(plantGit(t, filepath.Join(project, "bin"), mark)), 0o755))
+
+	out, rc := hookRunFrom(t, c, env, project, "./p.sh")
+	require.Equal(t, 0, rc, "output: %s", out)
+
+	later := exec.Command("bash", "-c", "git --version")
+	later.Dir, later.Env = c.outside, env
+	_, _ = later.CombinedOutput()
+	assert.NoFileExists(t, mark, "a git the confined command planted in the directory the PATH entry ~/src/tools/bin names ran unconfined")
+}
