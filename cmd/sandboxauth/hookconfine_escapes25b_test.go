@@ -245,7 +245,10 @@ func TestEscape25bEnvrcPathOtherSpellings(t *testing.T) {
 // The hook takes the whole string for one pattern: "*.go .env" or
 // "*.go,.env" matches no file named .env, so a search of the project is
 // allowed, and ripgrep, given --glob '*.go' --glob .env, prints the
-// project's .env. No confinement applies: the agent's own tool reads it.
+// project's .env. A glob of only white space or commas (" ", ",") is no
+// --glob at all for Claude Code, a search of every file, and matches no
+// name for the hook. No confinement applies: the agent's own tool reads
+// it.
 //
 //	Grep {"pattern": "TOKEN", "path": PROJECT, "glob": "*.go,.env", "output_mode": "content"}
 //	-> allow; rg --hidden ... -n TOKEN --glob '*.go' --glob .env PROJECT prints .env:1:TOKEN=...
@@ -255,7 +258,7 @@ func TestEscape25bEnvrcPathOtherSpellings(t *testing.T) {
 func TestEscape25bGrepGlobListReachesEnv(t *testing.T) {
 	project, home := hookProject(t)
 	env := hookEnv(home, "CLAUDE_PROJECT_DIR="+project)
-	for _, glob := range []string{"*.go .env", "*.go,.env", "main.go,.env*", "*.go\t.env"} {
+	for _, glob := range []string{"*.go .env", "*.go,.env", "main.go,.env*", "*.go\t.env", " ", ",", "\n"} {
 		event := map[string]any{
 			"session_id": "0b6c1a52-claude", "transcript_path": filepath.Join(project, ".transcript.jsonl"), "cwd": project,
 			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Grep",
