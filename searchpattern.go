@@ -22,11 +22,42 @@ func searchPatternsMatch(patterns []string, name string) bool {
 	}
 	name = strings.ToLower(name)
 	for _, p := range patterns {
-		if searchPatternMatches(p, name) {
-			return true
+		pieces := searchPatternPieces(p)
+		if len(pieces) == 0 {
+			return true // no glob at all: every file
+		}
+		for _, piece := range pieces {
+			if searchPatternMatches(piece, name) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// searchPatternPieces returns the globs a search tool's pattern parameter
+// stands for, the whole pattern among them: Claude Code's Grep splits its
+// glob on white space and, in a piece without braces, on commas, and
+// passes each piece to ripgrep as its own --glob ("*.go,.env" searches
+// .env). A pattern of only white space and commas is no glob at all, and
+// none is returned.
+func searchPatternPieces(p string) []string {
+	var out []string
+	for _, raw := range strings.Fields(p) {
+		if strings.Contains(raw, "{") && strings.Contains(raw, "}") {
+			out = append(out, raw)
+			continue
+		}
+		for _, piece := range strings.Split(raw, ",") {
+			if piece != "" {
+				out = append(out, piece)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return append(out, p)
 }
 
 // searchPatternMatches reports whether one pattern may match the lower-case
