@@ -388,3 +388,31 @@ func TestEscape25bTildePathEntry(t *testing.T) {
 	_, _ = later.CombinedOutput()
 	assert.NoFileExists(t, mark, "a git the confined command planted in the directory the PATH entry ~/src/tools/bin names ran unconfined")
 }
+
+// TestEscape25bEnvCopiesTheConfinementHides (round 25b): the confinement
+// hides copies of .env named with a "backup" word after "-" or "_"
+// (.env-backup, .env_backup: a confined `cat` gets "Permission
+// denied"), but the hook's read protection does not take them for copies
+// of .env: Claude Code's Read tool on them is allowed, and prints the
+// secrets. Round 24 aligned the two for other copy names (commit
+// "protected.go: the copies a read-protected pattern covers").
+//
+//	Read {"file_path": "PROJECT/.env-backup"}   -> allow
+//
+// Verified with the hook as root; the confined cat is refused.
+func TestEscape25bEnvCopiesTheConfinementHides(t *testing.T) {
+	project, home := hookProject(t)
+	env := hookEnv(home, "CLAUDE_PROJECT_DIR="+project)
+	for _, name := range []string{".env-backup", ".env_backup"} {
+		p := filepath.Join(project, name)
+		require.NoError(t, os.WriteFile(p, []byte("TOKEN=sekrit\n"), 0o600))
+		b, err := json.Marshal(map[string]any{
+			"session_id": "0b6c1a52-claude", "transcript_path": filepath.Join(project, ".transcript.jsonl"), "cwd": project,
+			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Read",
+			"tool_input": map[string]any{"file_path": p}, "tool_use_id": "toolu_01",
+		})
+		require.NoError(t, err)
+		r := runHookBin(t, project, env, string(b), "hook", "--for", "claude-code")
+		assert.NotContains(t, r.stdout, `"permissionDecision":"allow"`, "Read %s, a copy of .env the confinement hides, was allowed: %s", name, r.stdout)
+	}
+}
