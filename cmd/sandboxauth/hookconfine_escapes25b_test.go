@@ -390,11 +390,14 @@ func TestEscape25bTildePathEntry(t *testing.T) {
 }
 
 // TestEscape25bEnvCopiesTheConfinementHides (round 25b): the confinement
-// hides copies of .env named with a "backup" word after "-" or "_"
-// (.env-backup, .env_backup: a confined `cat` gets "Permission
-// denied"), but the hook's read protection does not take them for copies
-// of .env: Claude Code's Read tool on them is allowed, and prints the
-// secrets. Round 24 aligned the two for other copy names (commit
+// hides copies of .env named with a copy word after "-", "_" or a space
+// (.env-backup, .env_backup, .env-bak, .env_old, ".env backup", .env~1)
+// and of .npmrc (.npmrc.gz, .npmrc.zip, .npmrc.tgz, .npmrc.bk, .npmrc.tmp,
+// .npmrc-backup, dated): a confined `cat` gets "Permission denied". The
+// hook's read protection does not take them for copies: Claude Code's
+// Read tool on them is allowed, and prints the secrets. (50 such names of
+// .env and .npmrc out of 322 tried; .dev.vars, *.tfstate, *.tfvars,
+// local.settings.json and .secrets.* agreed.) Round 24 aligned the two for other copy names (commit
 // "protected.go: the copies a read-protected pattern covers").
 //
 //	Read {"file_path": "PROJECT/.env-backup"}   -> allow
@@ -403,7 +406,8 @@ func TestEscape25bTildePathEntry(t *testing.T) {
 func TestEscape25bEnvCopiesTheConfinementHides(t *testing.T) {
 	project, home := hookProject(t)
 	env := hookEnv(home, "CLAUDE_PROJECT_DIR="+project)
-	for _, name := range []string{".env-backup", ".env_backup"} {
+	for _, name := range []string{".env-backup", ".env_backup", ".env-bak", ".env_old", ".env backup", ".env-copy", ".env~1", ".env_2024-01-01",
+		".npmrc.gz", ".npmrc.zip", ".npmrc.tgz", ".npmrc.bk", ".npmrc.bck", ".npmrc.tmp", ".npmrc-backup", ".npmrc.20240101"} {
 		p := filepath.Join(project, name)
 		require.NoError(t, os.WriteFile(p, []byte("TOKEN=sekrit\n"), 0o600))
 		b, err := json.Marshal(map[string]any{
