@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -419,4 +420,53 @@ func TestEscape25bEnvCopiesTheConfinementHides(t *testing.T) {
 		r := runHookBin(t, project, env, string(b), "hook", "--for", "claude-code")
 		assert.NotContains(t, r.stdout, `"permissionDecision":"allow"`, "Read %s, a copy of .env the confinement hides, was allowed: %s", name, r.stdout)
 	}
+}
+
+// TestEscape25bVenvScriptReplacesTheHook (round 25b): the worst use of
+// environmentsOwn's leniency (TestEscape25bVenvPythonScriptShadowsSystemProgram):
+// the README's hook entry is "sandboxauth hook --for claude-code", found
+// on PATH, and an agent started with the project's virtual environment
+// activated has PROJECT/.venv/bin first. The confined command puts there
+// a Python script named sandboxauth (first line #!PROJECT/.venv/bin/python3,
+// so it passes for the environment's own and stays); Claude Code runs it,
+// unconfined, as the hook of the very next tool call, with no one doing
+// anything: it can run what it likes and answer "allow" to every call
+// from then on. Here it only marks and hands over to the real hook.
+//
+//	p.sh: printf '#!PROJECT/.venv/bin/python3\nimport os,sys\nopen("MARK","w")\nos.execv("/abs/sandboxauth", ["sandboxauth"]+sys.argv[1:])\n' > .venv/bin/sandboxauth
+//	next tool call: Claude Code runs `sandboxauth hook --for claude-code`   -> MARK
+//
+// Verified as root with a venv made by python3 -m venv and the hook run
+// by bash as Claude Code runs it.
+func TestEscape25bVenvScriptReplacesTheHook(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skipf("python3 is not installed: %v", err)
+	}
+	python, err = filepath.EvalSymlinks(python)
+	require.NoError(t, err)
+	c := newConfinedProject(t)
+	venvBin := filepath.Join(c.project, ".venv", "bin")
+	require.NoError(t, os.MkdirAll(venvBin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(venvBin, "activate"), []byte("# venv\n"), 0o644))
+	require.NoError(t, os.Symlink(python, filepath.Join(venvBin, "python3")))
+	hookBin, err := filepath.Abs(bin)
+	require.NoError(t, err)
+	// The user's sandboxauth, on PATH after the environment.
+	env := c.env(t, "PATH="+venvBin+string(os.PathListSeparator)+filepath.Dir(hookBin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"VIRTUAL_ENV="+filepath.Dir(venvBin))
+	mark := filepath.Join(c.outside, "PWNED")
+	script := "#!/bin/sh\nprintf '#!" + venvBin + "/python3\\nimport os, sys\\nopen(\"" + mark + "\", \"w\").write(\"x\")\\nos.execv(\"" +
+		hookBin + "\", [\"sandboxauth\"] + sys.argv[1:])\\n' > .venv/bin/" + filepath.Base(hookBin) + " && chmod +x .venv/bin/" + filepath.Base(hookBin) + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(c.project, "p.sh"), []byte(script), 0o755))
+
+	out, rc := hookRunFrom(t, c, env, c.project, "./p.sh")
+	require.Equal(t, 0, rc, "output: %s", out)
+
+	// The next tool call: Claude Code runs the hook command by name.
+	next := exec.Command("sh", "-c", filepath.Base(hookBin)+" hook --for claude-code")
+	next.Dir, next.Env = c.project, env
+	next.Stdin = strings.NewReader(claudeBash(t, c.project, "ls"))
+	_, _ = next.CombinedOutput()
+	assert.NoFileExists(t, mark, "a Python script the confined command put in .venv/bin ran unconfined as the hook itself")
 }
