@@ -31,7 +31,7 @@ import (
 func DefaultPolicy(sandbox string) Policy {
 	home, _ := os.UserHomeDir()
 	homes := userHomes()
-	p := Policy{Sandbox: sandbox, Hidden: systemCredentials(), HiddenEnv: CredentialEnv()}
+	p := Policy{Sandbox: sandbox, Hidden: systemCredentials(), HiddenEnv: CredentialEnv(), HiddenEnvUserinfo: []string{"*"}}
 	for _, h := range homes {
 		p.Hidden = append(p.Hidden, homeCredentials(h)...)
 	}
@@ -73,8 +73,13 @@ func goBuildCache(home string) string {
 
 // CredentialEnv returns the patterns of environment variables that carry
 // credentials (tokens, keys, passwords of cloud providers, registries,
-// forges and model providers): DefaultPolicy keeps them from the command.
-// The slice is new on each call.
+// forges and model providers, and the HTTP headers and cookies a program
+// is told to send, *_HEADERS and *_HEADER, *_COOKIE and *_COOKIES: an
+// "Authorization: Bearer ..." or "x-api-key: ..." in
+// ANTHROPIC_CUSTOM_HEADERS or OTEL_EXPORTER_OTLP_HEADERS): DefaultPolicy
+// keeps them from the command. The passwords inside URLs, a proxy's
+// among them, are taken out of every other variable (see
+// Policy.HiddenEnvUserinfo). The slice is new on each call.
 func CredentialEnv() []string {
 	return []string{
 		"*_TOKEN", "*_SECRET", "*_SECRET_KEY", "*_SECRET_ACCESS_KEY", "*_PASSWORD", "*_PASSWD",
@@ -88,6 +93,7 @@ func CredentialEnv() []string {
 		"DATABASE_URL", "REDIS_URL", "*_PASSPHRASE", "TF_TOKEN_*", "POETRY_PYPI_TOKEN_*",
 		"POETRY_HTTP_BASIC_*", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL",
 		"UV_EXTRA_INDEX_URL", "OCI_CLI_KEY_CONTENT",
+		"*_HEADERS", "*_HEADER", "*_COOKIE", "*_COOKIES",
 	}
 }
 
