@@ -364,7 +364,7 @@ func homeCredentials(home string) []string {
 		// Editors' copies of what they edit kept in a directory of their
 		// own (Vim's and Neovim's swap, undo and backup directories,
 		// Emacs's backups); copies kept beside the file (NAME~, #NAME#,
-		// .NAME.swp) are hidden with it (see backupOf).
+		// .NAME.swp) are hidden with it (see copyname.Of).
 		".local/state/nvim/swap", ".local/state/nvim/undo", ".local/state/nvim/backup",
 		".local/share/nvim/swap", ".vim/swap", ".vim/undo", ".vim/undodir", ".vim/backup",
 		".emacs.d/backups", ".config/emacs/backups",
