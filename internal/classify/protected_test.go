@@ -11,7 +11,8 @@ import (
 
 // TestProtectedMatch covers the element kinds a pattern can have: literal
 // ones (compared as strings), wildcards, classes and escapes (path.Match),
-// at the root or at any depth, with and without a subtree.
+// at the root or at any depth, with and without a subtree: every pattern
+// matches what lies below its matches too.
 func TestProtectedMatch(t *testing.T) {
 	tests := []struct {
 		pattern string
@@ -22,7 +23,14 @@ func TestProtectedMatch(t *testing.T) {
 		{".env", "a/b/.env", true},
 		{".env", ".ENV", true},
 		{".env", ".envrc", false},
-		{".env", ".env/x", false},
+		{".env", ".env/x", true}, // a directory named .env: everything in it (round 25b)
+		{".env", "a/.env/b/x", true},
+		{".env.*", "config/.env.d/prod", true},
+		{"**/.cargo/config.toml", ".cargo/config.toml/x", true},
+		{"web/.env", "web/.env/x", true},
+		{"web/.env", "sub/web/.env/x", false},
+		{".env", ".envx/x", false},
+		{".env", "x/.env", true},
 		{".env.*", ".env.local", true},
 		{".env.*", "x/.env.local", true},
 		{".env.*", ".env", false},
