@@ -129,3 +129,25 @@ func TestProtectedDirectoriesAgreeWithConfinement(t *testing.T) {
 		assert.NotNil(t, classify.ProtectedFor(rules, false, sb, sb, abs, real), "%s is not read-protected", f)
 	}
 }
+
+// TestProtectedCopiesDeepAnchored: a copy of a file that a deep pattern
+// names (Vagrant's machine keys, five levels down, below the walk's
+// depth) is hidden by the confinement as the read protection asks about
+// it.
+func TestProtectedCopiesDeepAnchored(t *testing.T) {
+	sb := escapeSandbox(t)
+	files := []string{".vagrant/machines/default/virtualbox/private_key.bak", ".vagrant/machines/default/virtualbox/Copy of private_key"}
+	var script strings.Builder
+	for _, f := range files {
+		write15(t, filepath.Join(sb, filepath.FromSlash(f)), "KEY\n", 0o600)
+		script.WriteString(`cat -- '` + f + `' >/dev/null 2>&1 && echo 'READ:` + f + "'\n")
+	}
+	script.WriteString("echo DONE\n")
+	out := runProtected20(t, sb, script.String())
+	require.Contains(t, out, "DONE")
+	for _, f := range files {
+		abs := filepath.Join(sb, filepath.FromSlash(f))
+		assert.NotContains(t, out, "READ:"+f+"\n", "the confined command read %s", f)
+		assert.NotNil(t, classify.ProtectedFor(defaultOptions().protected, false, sb, sb, abs, abs), "%s is not read-protected", f)
+	}
+}
