@@ -26,6 +26,8 @@ var (
 		"N_2024-01-01", "N.gz", "N.zip", "N.tgz", "N.bk", "N.bck", "N.tmp", "N.20240101", "N.tar.gz", "N.save",
 		"N-1234.tmp", "N.dpkg-old", "N-", "N.backup.1732000000", "N (1)", "N - Copy", "N.BAK", "N_Backup",
 		"N (another copy)", "N.tar.zst", "N.7z", "N.old.1", "N-2024.bak", "Copy of N.bak", "N.bak~",
+		// Copies of copies: the confinement hides the copies beside what it hides.
+		"#N-backup#", ".N-backup.un~", "#N.tgz#", "N_old.swp", "Copy of N-backup", "N-backup (copy)",
 		// Not copies (of the original; .env.* and the like may match them all the same).
 		"N.example", "N-example", "N.pub", "Nx", "N.sample", "N-prod", "xN", "N.d.ts",
 	}

@@ -225,20 +225,50 @@ func (r *Protected) lastMatches(name string) bool {
 }
 
 // copyOfLast reports whether the lower-case name is a copy (copyname.Of)
-// of a name the pattern's last element matches. A copy holds the
-// original's name, and so the text the element begins and ends with: a
-// cheap first test.
+// of a name the pattern's last element matches, or a copy of such a copy
+// (#.env-backup#, ..env-backup.un~): the confinement hides the copies
+// beside every path it hides, copies included.
 func (r *Protected) copyOfLast(name string) bool {
-	last := len(r.elems) - 1
-	if r.literal[last] {
-		if !strings.Contains(name, r.elems[last]) {
-			return false
-		}
-	} else if !strings.Contains(name, r.lastPrefix) || !strings.Contains(name, r.lastSuffix) {
+	if !r.mayBeCopy(name) {
+		return false
+	}
+	if len(name) > maxNameLen {
+		// No file has such a name, and telling costs the square of
+		// its length: taken for a copy.
+		return true
+	}
+	_, ok := copyname.Of(name, r.lastOrCopyOfIt)
+	return ok
+}
+
+// maxNameLen is the longest name of a directory entry (NAME_MAX on Linux
+// and the BSDs).
+const maxNameLen = 255
+
+// lastOrCopyOfIt reports whether the lower-case name matches the
+// pattern's last element or is a copy of a name that does (one level:
+// what the confinement hides beside a hidden path is not looked at for
+// copies again).
+func (r *Protected) lastOrCopyOfIt(name string) bool {
+	if r.lastMatches(name) {
+		return true
+	}
+	if !r.mayBeCopy(name) {
 		return false
 	}
 	_, ok := copyname.Of(name, r.lastMatches)
 	return ok
+}
+
+// mayBeCopy is a cheap first test of copyOfLast: a copy holds the
+// original's name, and so the text the last element begins and ends
+// with.
+func (r *Protected) mayBeCopy(name string) bool {
+	last := len(r.elems) - 1
+	if r.literal[last] {
+		return len(name) > len(r.elems[last]) && strings.Contains(name, r.elems[last])
+	}
+	return strings.Contains(name, r.lastPrefix) && strings.Contains(name, r.lastSuffix)
 }
 
 // AtTop returns the path the pattern names at the top of the sandbox

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,4 +86,40 @@ func TestMatchesLastPrefilter(t *testing.T) {
 			assert.Equal(t, want, r.MatchesLast(name), "%s against %s", pat, name)
 		}
 	}
+}
+
+// TestProtectedCopies: a copies rule matches the copies of what its
+// pattern matches and the copies of those copies (round 25b: the
+// confinement hides #.env-backup# beside the .env-backup it hides),
+// what lies below them, and nothing else; telling costs no allocation,
+// and a long name of separators costs no more than a few thousand tests.
+func TestProtectedCopies(t *testing.T) {
+	env, err := CompileProtected(".env", true, true)
+	require.NoError(t, err)
+	c, ok := env.Copies()
+	require.True(t, ok)
+	assert.Equal(t, "copies of .env", c.Pattern)
+	assert.False(t, c.Write)
+	for rel, want := range map[string]bool{
+		".env-backup": true, "#.env-backup#": true, "..env-backup.un~": true, ".env-backup.swp": true,
+		"copy of .env-backup": true, "a/.env_old/x": true, ".env.bak.gz": true,
+		".env": false, ".env-example": false, "#.env-example#": false, ".envrc": false, "x.bak": false,
+	} {
+		assert.Equal(t, want, c.Match(rel), "%s", rel)
+	}
+	_, ok = c.Copies()
+	assert.False(t, ok, "a copies rule has no copies rule")
+	w, err := CompileProtected(".git/", false, true)
+	require.NoError(t, err)
+	_, ok = w.Copies()
+	assert.False(t, ok, "a rule for writes only has no copies rule")
+	rules := []Protected{c}
+	for _, p := range []string{"/p/.env-backup", "/p/#.env-backup#", "/p/main.go", "/p/.env-example"} {
+		assert.Zero(t, testing.AllocsPerRun(50, func() { ProtectedFor(rules, false, "/p", "/p", p, p) }), "%s", p)
+	}
+	start := time.Now()
+	assert.True(t, c.Match(".env"+strings.Repeat("-x", 50_000)), "a name longer than any file's is taken for a copy")
+	assert.False(t, c.Match("main"+strings.Repeat("-x", 50_000)))
+	assert.False(t, c.Match(".env"+strings.Repeat("-x", 125)), "a name of 254 bytes is told")
+	assert.Less(t, time.Since(start), 2*time.Second, "long names are not told at a quadratic cost")
 }
