@@ -213,7 +213,7 @@ func (pr *presence) backups(paths []string) []string {
 }
 
 // usualBackups are the names of copies of name looked at where a
-// directory cannot be listed: the fixed forms among those backupOf
+// directory cannot be listed: the fixed forms among those copyname.Of
 // recognizes (a dated or numbered copy cannot be guessed).
 func usualBackups(name string) []string {
 	swap := "." + name
