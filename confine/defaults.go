@@ -76,7 +76,8 @@ func goBuildCache(home string) string {
 // forges and model providers, and the HTTP headers and cookies a program
 // is told to send, *_HEADERS and *_HEADER, *_COOKIE and *_COOKIES: an
 // "Authorization: Bearer ..." or "x-api-key: ..." in
-// ANTHROPIC_CUSTOM_HEADERS or OTEL_EXPORTER_OTLP_HEADERS): DefaultPolicy
+// ANTHROPIC_CUSTOM_HEADERS or OTEL_EXPORTER_OTLP_HEADERS; and npm's
+// per-registry tokens, npm_config_//HOST/:_authToken, as *_AUTHTOKEN): DefaultPolicy
 // keeps them from the command. The passwords inside URLs, a proxy's
 // among them, are taken out of every other variable (see
 // Policy.HiddenEnvUserinfo). The slice is new on each call.
@@ -93,7 +94,7 @@ func CredentialEnv() []string {
 		"DATABASE_URL", "REDIS_URL", "*_PASSPHRASE", "TF_TOKEN_*", "POETRY_PYPI_TOKEN_*",
 		"POETRY_HTTP_BASIC_*", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL",
 		"UV_EXTRA_INDEX_URL", "OCI_CLI_KEY_CONTENT",
-		"*_HEADERS", "*_HEADER", "*_COOKIE", "*_COOKIES",
+		"*_HEADERS", "*_HEADER", "*_COOKIE", "*_COOKIES", "*_AUTHTOKEN",
 	}
 }
 
