@@ -107,7 +107,7 @@ func TestEscape24MavenJvmConfig(t *testing.T) {
 //
 // Verified with sandboxauth run as root (the three printed; .env and
 // .env.bak not).
-// Closed: editorCopies adds "NAME (*)", "NAME *copy*", "copy*of NAME",
+// Closed then: editorCopies (since replaced by copyname.Of) added "NAME (*)", "NAME *copy*", "copy*of NAME",
 // .NAME.un~ and NAME,v.
 func TestEscape24ProjectSecretCopiesWithSpaces(t *testing.T) {
 	sb := escapeSandbox(t)

@@ -32,7 +32,13 @@ func (c *confinePaths) anchoredMatches() {
 				}
 				for _, e := range entries {
 					name := e.Name()
-					if ok, _ := path.Match(elem, strings.ToLower(name)); !ok {
+					if depth == len(elems)-1 {
+						// The rule's own test: a copies rule matches
+						// the copies of what the element names.
+						if !r.MatchesLast(name) {
+							continue
+						}
+					} else if ok, _ := path.Match(elem, strings.ToLower(name)); !ok {
 						continue
 					}
 					if depth < len(elems)-1 && !e.IsDir() {

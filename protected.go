@@ -17,8 +17,11 @@ import (
 //   - a pattern with a slash matches from the sandbox root (".git/config"),
 //     unless it begins with "**/", which makes it match at any depth
 //     ("**/.cargo/config.toml" matches sub/.cargo/config.toml too);
-//   - a trailing slash matches the directory and everything below it
-//     (".git/hooks/").
+//   - a pattern matches a path and everything below it: a trailing slash
+//     only says that a directory is meant (".git/hooks/"), and a pattern
+//     that matches a directory (.env made a directory, a .env.d matching
+//     .env.*) protects every file in it, as the confinement hides it
+//     whole.
 //
 // Each element is matched with path.Match, so '*', '?' and character classes
 // work within one element, without regard to letter case (.GIT is .git on
@@ -54,10 +57,11 @@ type ProtectedPath struct {
 //     *.tfvars.json: a confined terraform cannot read its local state)
 //     and the SSH keys of Vagrant's machines
 //     (.vagrant/machines/*/*/private_key); a read-protected pattern also
-//     protects the copies editors and file managers keep of its files
-//     (NAME~, NAME.~N~, #NAME#, Vim's swap and undo files, NAME.bak,
-//     NAME.orig, NAME,v, NAME (copy), NAME copy, Copy of NAME; see
-//     compileProtected);
+//     protects the copies editors, file managers, archivers and people
+//     keep of its files (NAME~, NAME.~N~, #NAME#, Vim's swap and undo
+//     files, NAME.bak, NAME.orig, NAME-backup, NAME_old, NAME,v, "NAME
+//     (copy)", "NAME copy", "Copy of NAME", NAME.tar.gz, NAME.2024-01-31;
+//     the confinement hides the same copies, by the same definition);
 //   - writes to configuration that makes other programs run code or grant
 //     permissions without asking anybody again: editor and IDE settings
 //     (.vscode/, .idea/, .zed/, *.code-workspace: tasks run on opening,
@@ -249,8 +253,9 @@ func WithProtectedPaths(ps ...ProtectedPath) Option {
 }
 
 // compileProtected compiles ps, each read-protected pattern followed by
-// the patterns of the copies editors keep of its files (editorCopies), or
-// names the first malformed one in an error matching ErrInvalidConfig.
+// the rule for the copies kept of what it matches (classify.Protected's
+// Copies: the definition the confinement hides copies by), or names the
+// first malformed one in an error matching ErrInvalidConfig.
 func compileProtected(ps []ProtectedPath) ([]classify.Protected, error) {
 	out := make([]classify.Protected, 0, len(ps))
 	for i, p := range ps {
@@ -262,10 +267,8 @@ func compileProtected(ps []ProtectedPath) ([]classify.Protected, error) {
 			return nil, invalid(ErrInvalidConfig, "sandboxauth: protected path %d (%q): %v", i, p.Pattern, err)
 		}
 		out = append(out, r)
-		for _, c := range editorCopies(p) {
-			if r, err := classify.CompileProtected(c.Pattern, c.Read, c.Write); err == nil {
-				out = append(out, r)
-			}
+		if c, ok := r.Copies(); ok {
+			out = append(out, c)
 		}
 	}
 	return out, nil

@@ -26,7 +26,18 @@ func TestProtectedPathMatch(t *testing.T) {
 		{"sub/.envrc", true, true},
 		{"envrc", false, false},
 		{"env", false, false},
-		{".env/x", false, false},
+		{".env/x", true, true}, // .env made a directory: everything in it, as the confinement hides it whole
+		{"config/.env.d/prod", true, true},
+		{".env-backup", true, false}, // copies (round 25b): read only
+		{".env_old", true, false},
+		{".env backup", true, false},
+		{".env~1", true, false},
+		{".npmrc.tgz", true, false},
+		{".npmrc-backup", true, false},
+		{".npmrc.20240101", true, false},
+		{".env-backup/x", true, false}, // a copy of a directory
+		{".envx", false, false},
+		{".env-example", false, false},
 		{".git/config", false, true},
 		{"sub/.git/config", false, true}, // any depth
 		{".GIT/config", false, true},     // any letter case

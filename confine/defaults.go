@@ -31,7 +31,7 @@ import (
 func DefaultPolicy(sandbox string) Policy {
 	home, _ := os.UserHomeDir()
 	homes := userHomes()
-	p := Policy{Sandbox: sandbox, Hidden: systemCredentials(), HiddenEnv: CredentialEnv()}
+	p := Policy{Sandbox: sandbox, Hidden: systemCredentials(), HiddenEnv: CredentialEnv(), HiddenEnvUserinfo: []string{"*"}}
 	for _, h := range homes {
 		p.Hidden = append(p.Hidden, homeCredentials(h)...)
 	}
@@ -73,8 +73,14 @@ func goBuildCache(home string) string {
 
 // CredentialEnv returns the patterns of environment variables that carry
 // credentials (tokens, keys, passwords of cloud providers, registries,
-// forges and model providers): DefaultPolicy keeps them from the command.
-// The slice is new on each call.
+// forges and model providers, and the HTTP headers and cookies a program
+// is told to send, *_HEADERS and *_HEADER, *_COOKIE and *_COOKIES: an
+// "Authorization: Bearer ..." or "x-api-key: ..." in
+// ANTHROPIC_CUSTOM_HEADERS or OTEL_EXPORTER_OTLP_HEADERS; and npm's
+// per-registry tokens, npm_config_//HOST/:_authToken, as *_AUTHTOKEN): DefaultPolicy
+// keeps them from the command. The passwords inside URLs, a proxy's
+// among them, are taken out of every other variable (see
+// Policy.HiddenEnvUserinfo). The slice is new on each call.
 func CredentialEnv() []string {
 	return []string{
 		"*_TOKEN", "*_SECRET", "*_SECRET_KEY", "*_SECRET_ACCESS_KEY", "*_PASSWORD", "*_PASSWD",
@@ -88,6 +94,7 @@ func CredentialEnv() []string {
 		"DATABASE_URL", "REDIS_URL", "*_PASSPHRASE", "TF_TOKEN_*", "POETRY_PYPI_TOKEN_*",
 		"POETRY_HTTP_BASIC_*", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL",
 		"UV_EXTRA_INDEX_URL", "OCI_CLI_KEY_CONTENT",
+		"*_HEADERS", "*_HEADER", "*_COOKIE", "*_COOKIES", "*_AUTHTOKEN",
 	}
 }
 
@@ -358,7 +365,7 @@ func homeCredentials(home string) []string {
 		// Editors' copies of what they edit kept in a directory of their
 		// own (Vim's and Neovim's swap, undo and backup directories,
 		// Emacs's backups); copies kept beside the file (NAME~, #NAME#,
-		// .NAME.swp) are hidden with it (see backupOf).
+		// .NAME.swp) are hidden with it (see copyname.Of).
 		".local/state/nvim/swap", ".local/state/nvim/undo", ".local/state/nvim/backup",
 		".local/share/nvim/swap", ".vim/swap", ".vim/undo", ".vim/undodir", ".vim/backup",
 		".emacs.d/backups", ".config/emacs/backups",

@@ -426,7 +426,10 @@
 //     though the setting is put back: the user resumes it (bg).
 //   - Resource use (CPU, memory, disk, time), and secrets in the
 //     environment under names HiddenEnv does not list: the command gets
-//     cmd.Env (the caller's environment when nil) less HiddenEnv.
+//     cmd.Env (the caller's environment when nil) less HiddenEnv, and
+//     less the user and password of the URLs in the variables
+//     HiddenEnvUserinfo lists (a proxy stays usable, unless it wants a
+//     password).
 //
 // # Limits of the API
 //

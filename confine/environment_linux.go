@@ -18,14 +18,20 @@ var offlineHints = [...]string{
 }
 
 // commandEnv returns the environment the command runs with: env less the
-// hidden variables, with TMPDIR set to /tmp (its own) when it names a
-// directory the command could not write, and, without the network, the
-// offline hints.
-func commandEnv(env []string, v *view, network bool, hidden []string) []string {
+// hidden variables, the URLs in those userinfo matches without their
+// user and password (see envWithoutUserinfo), with TMPDIR set to /tmp
+// (its own) when it names a directory the command could not write, and,
+// without the network, the offline hints.
+func commandEnv(env []string, v *view, network bool, hidden, userinfo []string) []string {
 	out := slices.DeleteFunc(slices.Clone(env), func(e string) bool {
 		name, _, _ := strings.Cut(e, "=")
 		return envHidden(name, hidden)
 	})
+	for i, e := range out {
+		if name, value, ok := strings.Cut(e, "="); ok && envHidden(name, userinfo) {
+			out[i] = name + "=" + envWithoutUserinfo(name, value)
+		}
+	}
 	for i := len(out) - 1; i >= 0; i-- {
 		dir, ok := strings.CutPrefix(out[i], "TMPDIR=")
 		if !ok {

@@ -25,7 +25,7 @@ func TestCommandEnv(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := append([]string(nil), tc.env...)
-			assert.Equal(t, tc.want, commandEnv(tc.env, v, tc.network, nil))
+			assert.Equal(t, tc.want, commandEnv(tc.env, v, tc.network, nil, nil))
 			assert.Equal(t, in, tc.env, "the caller's slice is not changed")
 		})
 	}
@@ -36,7 +36,7 @@ func TestCredentialEnvHidden(t *testing.T) {
 	env := []string{"PATH=/usr/bin", "AWS_SECRET_ACCESS_KEY=x", "aws_profile=dev", "GITHUB_TOKEN=x", "GH_TOKEN=x",
 		"ANTHROPIC_API_KEY=x", "OPENAI_API_KEY=x", "NPM_TOKEN=x", "DB_PASSWORD=x", "SSH_AUTH_SOCK=/run/x",
 		"HOME=/home/u", "GOFLAGS=-mod=mod", "TOKENIZERS_PARALLELISM=false", "DATABASE_URL=postgres://u:p@h/db"}
-	got := commandEnv(env, v, true, CredentialEnv())
+	got := commandEnv(env, v, true, CredentialEnv(), nil)
 	assert.Equal(t, []string{"PATH=/usr/bin", "HOME=/home/u", "GOFLAGS=-mod=mod", "TOKENIZERS_PARALLELISM=false"}, got)
 }
 

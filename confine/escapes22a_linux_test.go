@@ -120,7 +120,7 @@ func TestEscape22aMoreCredentialsNotHidden(t *testing.T) {
 // Closed in the engine, for every hidden path of every policy: the
 // listings that rule out missing hidden paths (presence_linux.go, which
 // now lists every directory holding one) show the copies beside them,
-// which backupOf tells (NAME~, #NAME#, .NAME.swp, NAME.bak, NAME.backup.N,
+// which copyname.Of tells (NAME~, #NAME#, .NAME.swp, NAME.bak, NAME.backup.N,
 // ...; not NAME.example); more in TestCopiesBesideHiddenPaths.
 func TestEscape22aBackupsOfHiddenFiles(t *testing.T) {
 	requireConfinement(t)

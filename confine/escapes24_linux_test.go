@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestEscape24CopiesNamedWithSpaces: backupOf took a copy's decoration
+// TestEscape24CopiesNamedWithSpaces: copyname.Of took a copy's decoration
 // only after one of . - _ ~, so the names file managers give a copy (GNOME
 // Files ".netrc (copy)", Dolphin ".netrc (1)", macOS Finder ".netrc copy",
 // Windows "Copy of .netrc") and the RCS and gzip copies (",v", ".gz") are
@@ -22,7 +22,7 @@ import (
 //	payload: for f in "$HOME"/.??* "$HOME"/Copy*; do cat "$f"; done
 //
 // Verified with sandboxauth run as root (every name below printed).
-// Closed: backupOf takes a space and a comma as separators and
+// Closed: copyname.Of takes a space and a comma as separators and
 // parentheses between words (NAME (copy), NAME (1), NAME copy, NAME,v),
 // "Copy of NAME", and Vim's undo file .NAME.un~.
 func TestEscape24CopiesNamedWithSpaces(t *testing.T) {
@@ -49,7 +49,7 @@ func TestEscape24CopiesNamedWithSpaces(t *testing.T) {
 // TestEscape24VimUndoFileOfHiddenFile: the same with a real Vim undo file:
 // the user deleted a line of ~/.netrc in Vim with `set undofile`; the
 // deleted password is in ~/..netrc.un~, readable by the confined command.
-// Closed: backupOf takes .NAME.un~ for a copy of NAME.
+// Closed: copyname.Of takes .NAME.un~ for a copy of NAME.
 func TestEscape24VimUndoFileOfHiddenFile(t *testing.T) {
 	requireConfinement(t)
 	vim, err := exec.LookPath("vim")
@@ -243,12 +243,12 @@ func TestEscape24EditorForksState(t *testing.T) {
 
 // TestEscape24ArchiveBesideHiddenDirectory: an archive of a hidden
 // directory kept beside it (tar czf ~/.ssh.tar.gz .ssh before a
-// reinstall, ~/.gnupg.tgz) is a copy whose decoration backupOf does not
+// reinstall, ~/.gnupg.tgz) is a copy whose decoration copyname.Of does not
 // take (".tar.gz" says no backup word), and is readable: the keys inside
 // come out with tar.
 //
 // Verified with sandboxauth run as root (~/.ssh.tar.gz printed).
-// Closed: backupOf takes an archive's or a compressed file's extension
+// Closed: copyname.Of takes an archive's or a compressed file's extension
 // after a hidden name (and after a copy's decoration, .ssh-2024.tar.gz).
 func TestEscape24ArchiveBesideHiddenDirectory(t *testing.T) {
 	requireConfinement(t)

@@ -109,6 +109,19 @@ type Policy struct {
 	// the usual names of credentials (see CredentialEnv).
 	HiddenEnv []string
 
+	// HiddenEnvUserinfo lists environment variables (patterns as in
+	// HiddenEnv) that the command gets without the user names and
+	// passwords of the URLs in their values: "scheme://user:pw@host/..."
+	// becomes "scheme://host/...", and a proxy variable (a name ending in
+	// PROXY, any case) without a scheme, "user:pw@proxy:3128", becomes
+	// "proxy:3128". The variable and the rest of its value are kept, so
+	// that a command allowed the network still goes through the proxy
+	// HTTPS_PROXY names; a proxy that wants a password then refuses it
+	// (407), as it refuses anyone who does not know the password.
+	// DefaultPolicy lists every variable ("*"): a password inside a URL
+	// is a credential under any name.
+	HiddenEnvUserinfo []string
+
 	// Readable restricts reads when non-nil: the command then sees only
 	// Sandbox, Writable, Private, Readable, the program it runs and the
 	// system directories a program needs to start (/usr, /bin, /sbin,

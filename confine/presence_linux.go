@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sandboxauth/sandboxauth/internal/copyname"
 	"golang.org/x/sys/unix"
 )
 
@@ -159,7 +160,7 @@ func (pr *presence) missing(p string) bool {
 	return false
 }
 
-// backups returns the copies left beside paths (see backupOf) that the
+// backups returns the copies left beside paths (see copyname.Of) that the
 // listings show, directory by directory (paths are those presence was
 // made of): the entries of a directory holding hidden paths that are
 // copies of one of them, but those that are hidden paths themselves. In a
@@ -188,7 +189,7 @@ func (pr *presence) backups(paths []string) []string {
 		if listed {
 			var found []string
 			for n := range listing {
-				if _, ok := backupOf(n, isHidden); ok && !isHidden(n) {
+				if _, ok := copyname.Of(n, isHidden); ok && !isHidden(n) {
 					found = append(found, filepath.Join(dir, n))
 				}
 			}
@@ -212,7 +213,7 @@ func (pr *presence) backups(paths []string) []string {
 }
 
 // usualBackups are the names of copies of name looked at where a
-// directory cannot be listed: the fixed forms among those backupOf
+// directory cannot be listed: the fixed forms among those copyname.Of
 // recognizes (a dated or numbered copy cannot be guessed).
 func usualBackups(name string) []string {
 	swap := "." + name

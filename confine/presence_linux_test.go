@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sandboxauth/sandboxauth/internal/copyname"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
@@ -116,13 +117,13 @@ func TestPresenceBackups(t *testing.T) {
 }
 
 // TestUsualBackupsAreBackups: every name looked at in a directory that
-// cannot be listed is one that backupOf counts as a copy, so that the
+// cannot be listed is one that copyname.Of counts as a copy, so that the
 // two ways of finding copies agree.
 func TestUsualBackupsAreBackups(t *testing.T) {
 	for _, name := range []string{".netrc", ".ssh", "credentials", ".env", "id_ed25519"} {
 		for _, n := range usualBackups(name) {
-			got, ok := backupOf(n, func(h string) bool { return h == name })
-			assert.True(t, ok, "%q is looked at as a copy of %q, but backupOf does not count it", n, name)
+			got, ok := copyname.Of(n, func(h string) bool { return h == name })
+			assert.True(t, ok, "%q is looked at as a copy of %q, but copyname.Of does not count it", n, name)
 			assert.Equal(t, name, got, "%q", n)
 		}
 	}

@@ -123,7 +123,7 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		return fmt.Errorf("confine: %w", err)
 	}
 
-	cmd.Env = commandEnv(cmd.Environ(), v, p.Network, p.HiddenEnv)
+	cmd.Env = commandEnv(cmd.Environ(), v, p.Network, p.HiddenEnv, p.HiddenEnvUserinfo)
 	cmd.ExtraFiles = append(append(cmd.ExtraFiles, ctl.childFiles()...), src.files...)
 	cmd.Args = append([]string{bwrap}, bwrapArgs(v, p.Network, keep, src, spec, argv)...)
 	cmd.Path = bwrap

@@ -3,7 +3,6 @@ package classify
 import (
 	"bytes"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -145,13 +144,7 @@ func (r *cmdClassifier) protectedName(names map[string]struct{}) (string, *Prote
 // matchesName reports whether the rule's last element matches an entry
 // name: any path the rule matches has such an element.
 func (r *Protected) matchesName(name string) bool {
-	last := len(r.elems) - 1
-	name = strings.ToLower(name)
-	if r.literal[last] {
-		return r.elems[last] == name
-	}
-	ok, _ := path.Match(r.elems[last], name)
-	return ok
+	return r.MatchesLastLower(strings.ToLower(name))
 }
 
 // gitImplicitNoIndex: git diff compares two files or directories of the

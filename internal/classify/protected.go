@@ -6,14 +6,19 @@ import (
 	"path"
 	"strings"
 
+	"github.com/sandboxauth/sandboxauth/internal/copyname"
 	"github.com/sandboxauth/sandboxauth/internal/pathres"
 )
 
 // Protected is a compiled protected path (the public ProtectedPath): a
 // slash-separated pattern relative to the sandbox, matched element by
 // element with path.Match without regard to letter case; without a slash
-// (or after a leading "**/") at any depth, with a trailing slash the
-// directory and everything below it.
+// (or after a leading "**/") at any depth. A path matches when it or one
+// of the directories above it matches: a pattern that names a directory
+// (.env made a directory, .env.d matching .env.*) protects everything
+// below it, whether or not it ends in a slash. A rule made by Copies
+// matches the copies of what the pattern's last element matches instead
+// (see copyname.Of), and everything below them.
 type Protected struct {
 	// Pattern is the pattern as given.
 	Pattern string
@@ -23,7 +28,8 @@ type Protected struct {
 	elems    []string // pattern elements
 	literal  []bool   // elems[i] has no wildcard or escape: compared with ==
 	anyDepth bool     // no slash: match the base name at any depth
-	subtree  bool     // trailing slash: match below too
+	subtree  bool     // trailing slash (matching below holds for every pattern)
+	copies   bool     // the last element matches the copies of its matches
 	// lastPrefix and lastSuffix are what every name the last element
 	// matches begins and ends with (its text before the first wildcard,
 	// and after a last "*" with no other wildcard behind it): a cheap
@@ -73,6 +79,22 @@ func CompileProtected(pattern string, read, write bool) (Protected, error) {
 	return r, nil
 }
 
+// Copies returns the rule that protects the copies of the files and
+// directories r protects (NAME~, #NAME#, NAME.bak, NAME-backup, "NAME
+// (copy)", "Copy of NAME", NAME.tar.gz, ...: see copyname.Of) for reads,
+// and false for a rule that protects no reads. Its Pattern names r's:
+// "copies of .env". The confinement hides such copies beside what it
+// hides by the same definition, so that a copy the command cannot read
+// is one the read protection asks about.
+func (r Protected) Copies() (Protected, bool) {
+	if !r.Read || r.copies {
+		return Protected{}, false
+	}
+	c := r
+	c.Pattern, c.Write, c.copies = "copies of "+r.Pattern, false, true
+	return c, true
+}
+
 // Match reports whether rel (slash-separated, relative to the sandbox) is
 // protected by r, for either access.
 func (r *Protected) Match(rel string) bool {
@@ -99,15 +121,11 @@ func protectedElems(rel string, buf []string) []string {
 	}
 }
 
-// matchElems is Match for a path already split by protectedElems.
+// matchElems is Match for a path already split by protectedElems: the
+// pattern matches the path or one of the directories above it.
 func (r *Protected) matchElems(elems []string) bool {
 	if !r.anyDepth {
 		return r.matchAt(elems)
-	}
-	if !r.subtree {
-		// Only the path's last len(r.elems) elements can match.
-		i := len(elems) - len(r.elems)
-		return i >= 0 && r.matchAt(elems[i:])
 	}
 	for i := range elems {
 		if r.matchAt(elems[i:]) {
@@ -118,13 +136,19 @@ func (r *Protected) matchElems(elems []string) bool {
 }
 
 // matchAt reports whether the pattern matches elems from their first
-// element: exactly, or as a prefix when the pattern names a subtree.
+// element: exactly, or as a prefix (what lies below a match).
 func (r *Protected) matchAt(elems []string) bool {
-	if len(elems) < len(r.elems) || (len(elems) > len(r.elems) && !r.subtree) {
+	if len(elems) < len(r.elems) {
 		return false
 	}
 	last := len(r.elems) - 1
 	for i, pe := range r.elems {
+		if i == last && r.copies {
+			if !r.copyOfLast(elems[i]) {
+				return false
+			}
+			continue
+		}
 		if r.literal[i] {
 			if pe != elems[i] {
 				return false
@@ -186,13 +210,74 @@ func relInside(root, p string) (string, bool) {
 	return p[len(root)+1:], true
 }
 
+// lastMatches reports whether the lower-case name matches the pattern's
+// last element itself.
+func (r *Protected) lastMatches(name string) bool {
+	last := len(r.elems) - 1
+	if r.literal[last] {
+		return r.elems[last] == name
+	}
+	if !strings.HasPrefix(name, r.lastPrefix) || !strings.HasSuffix(name, r.lastSuffix) {
+		return false
+	}
+	ok, _ := path.Match(r.elems[last], name)
+	return ok
+}
+
+// copyOfLast reports whether the lower-case name is a copy (copyname.Of)
+// of a name the pattern's last element matches, or a copy of such a copy
+// (#.env-backup#, ..env-backup.un~): the confinement hides the copies
+// beside every path it hides, copies included.
+func (r *Protected) copyOfLast(name string) bool {
+	if !r.mayBeCopy(name) {
+		return false
+	}
+	if len(name) > maxNameLen {
+		// No file has such a name, and telling costs the square of
+		// its length: taken for a copy.
+		return true
+	}
+	_, ok := copyname.Of(name, r.lastOrCopyOfIt)
+	return ok
+}
+
+// maxNameLen is the longest name of a directory entry (NAME_MAX on Linux
+// and the BSDs).
+const maxNameLen = 255
+
+// lastOrCopyOfIt reports whether the lower-case name matches the
+// pattern's last element or is a copy of a name that does (one level:
+// what the confinement hides beside a hidden path is not looked at for
+// copies again).
+func (r *Protected) lastOrCopyOfIt(name string) bool {
+	if r.lastMatches(name) {
+		return true
+	}
+	if !r.mayBeCopy(name) {
+		return false
+	}
+	_, ok := copyname.Of(name, r.lastMatches)
+	return ok
+}
+
+// mayBeCopy is a cheap first test of copyOfLast: a copy holds the
+// original's name, and so the text the last element begins and ends
+// with.
+func (r *Protected) mayBeCopy(name string) bool {
+	last := len(r.elems) - 1
+	if r.literal[last] {
+		return len(name) > len(r.elems[last]) && strings.Contains(name, r.elems[last])
+	}
+	return strings.Contains(name, r.lastPrefix) && strings.Contains(name, r.lastSuffix)
+}
+
 // AtTop returns the path the pattern names at the top of the sandbox
 // (slash-separated, lower-cased as the pattern is matched), and whether
 // every element is literal, so that the path can be named before it
 // exists. A pattern that matches at any depth names this path at the top
 // too.
 func (r *Protected) AtTop() (rel string, literal bool) {
-	literal = true
+	literal = !r.copies
 	for _, l := range r.literal {
 		literal = literal && l
 	}
@@ -214,15 +299,10 @@ func (r *Protected) MatchesLast(name string) bool {
 // MatchesLastLower is MatchesLast for a name already in lower case, for a
 // walk that tests each name against many patterns.
 func (r *Protected) MatchesLastLower(name string) bool {
-	last := r.elems[len(r.elems)-1]
-	if r.literal[len(r.literal)-1] {
-		return last == name
+	if r.copies {
+		return r.copyOfLast(name)
 	}
-	if !strings.HasPrefix(name, r.lastPrefix) || !strings.HasSuffix(name, r.lastSuffix) {
-		return false
-	}
-	ok, _ := path.Match(last, name)
-	return ok
+	return r.lastMatches(name)
 }
 
 // ProtectedDefaults returns sandboxauth.DefaultProtectedPaths compiled, from

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -11,7 +12,8 @@ import (
 
 // TestProtectedMatch covers the element kinds a pattern can have: literal
 // ones (compared as strings), wildcards, classes and escapes (path.Match),
-// at the root or at any depth, with and without a subtree.
+// at the root or at any depth, with and without a subtree: every pattern
+// matches what lies below its matches too.
 func TestProtectedMatch(t *testing.T) {
 	tests := []struct {
 		pattern string
@@ -22,7 +24,14 @@ func TestProtectedMatch(t *testing.T) {
 		{".env", "a/b/.env", true},
 		{".env", ".ENV", true},
 		{".env", ".envrc", false},
-		{".env", ".env/x", false},
+		{".env", ".env/x", true}, // a directory named .env: everything in it (round 25b)
+		{".env", "a/.env/b/x", true},
+		{".env.*", "config/.env.d/prod", true},
+		{"**/.cargo/config.toml", ".cargo/config.toml/x", true},
+		{"web/.env", "web/.env/x", true},
+		{"web/.env", "sub/web/.env/x", false},
+		{".env", ".envx/x", false},
+		{".env", "x/.env", true},
 		{".env.*", ".env.local", true},
 		{".env.*", "x/.env.local", true},
 		{".env.*", ".env", false},
@@ -77,4 +86,40 @@ func TestMatchesLastPrefilter(t *testing.T) {
 			assert.Equal(t, want, r.MatchesLast(name), "%s against %s", pat, name)
 		}
 	}
+}
+
+// TestProtectedCopies: a copies rule matches the copies of what its
+// pattern matches and the copies of those copies (round 25b: the
+// confinement hides #.env-backup# beside the .env-backup it hides),
+// what lies below them, and nothing else; telling costs no allocation,
+// and a long name of separators costs no more than a few thousand tests.
+func TestProtectedCopies(t *testing.T) {
+	env, err := CompileProtected(".env", true, true)
+	require.NoError(t, err)
+	c, ok := env.Copies()
+	require.True(t, ok)
+	assert.Equal(t, "copies of .env", c.Pattern)
+	assert.False(t, c.Write)
+	for rel, want := range map[string]bool{
+		".env-backup": true, "#.env-backup#": true, "..env-backup.un~": true, ".env-backup.swp": true,
+		"copy of .env-backup": true, "a/.env_old/x": true, ".env.bak.gz": true,
+		".env": false, ".env-example": false, "#.env-example#": false, ".envrc": false, "x.bak": false,
+	} {
+		assert.Equal(t, want, c.Match(rel), "%s", rel)
+	}
+	_, ok = c.Copies()
+	assert.False(t, ok, "a copies rule has no copies rule")
+	w, err := CompileProtected(".git/", false, true)
+	require.NoError(t, err)
+	_, ok = w.Copies()
+	assert.False(t, ok, "a rule for writes only has no copies rule")
+	rules := []Protected{c}
+	for _, p := range []string{"/p/.env-backup", "/p/#.env-backup#", "/p/main.go", "/p/.env-example"} {
+		assert.Zero(t, testing.AllocsPerRun(50, func() { ProtectedFor(rules, false, "/p", "/p", p, p) }), "%s", p)
+	}
+	start := time.Now()
+	assert.True(t, c.Match(".env"+strings.Repeat("-x", 50_000)), "a name longer than any file's is taken for a copy")
+	assert.False(t, c.Match("main"+strings.Repeat("-x", 50_000)))
+	assert.False(t, c.Match(".env"+strings.Repeat("-x", 125)), "a name of 254 bytes is told")
+	assert.Less(t, time.Since(start), 2*time.Second, "long names are not told at a quadratic cost")
 }

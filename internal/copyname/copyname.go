@@ -1,9 +1,9 @@
-package confine
+package copyname
 
 import "strings"
 
-// backupOf returns the hidden name that name, an entry of the same
-// directory, is a copy of, as editors, package managers, tools and people
+// Of returns the name that name, an entry of the same directory, is a
+// copy of (one for which original is true), as editors, package managers, tools and people
 // leave them beside a file: NAME~ and NAME.~N~ (Emacs, Vim, cp -b),
 // #NAME# (Emacs's auto-save), .NAME.swp and NAME.swp for a dot name
 // (Vim's swap, .swo and the rest), .NAME.un~ (Vim's persistent undo file,
@@ -17,38 +17,40 @@ import "strings"
 // NAME.dpkg-old, NAME.rpmsave, NAME.pacnew, NAME- as vipw leaves; the
 // names file managers give a copy: "NAME (copy)", "NAME (another copy)",
 // "NAME copy", "NAME copy 2", "NAME - Copy") or only digits (a dated copy,
-// NAME.2024-01-31; "NAME (1)"). Other names beginning with a hidden one
+// NAME.2024-01-31; "NAME (1)"). Other names beginning with an original one
 // are not copies (.env.example, ssh_host_rsa_key.pub, .yarnrc.yml). ok is
-// false when name is no copy of a hidden name.
-func backupOf(name string, hidden func(string) bool) (string, bool) {
-	if len(name) > 2 && name[0] == '#' && name[len(name)-1] == '#' && hidden(name[1:len(name)-1]) {
+// false when name is no copy of a name original accepts. original is
+// asked about proper parts of name only, and never allocates here: a
+// name that is no copy costs no allocation.
+func Of(name string, original func(string) bool) (string, bool) {
+	if len(name) > 2 && name[0] == '#' && name[len(name)-1] == '#' && original(name[1:len(name)-1]) {
 		return name[1 : len(name)-1], true
 	}
 	if n := len(name); n > 4 && name[n-4:n-1] == ".sw" && name[n-1] >= 'a' && name[n-1] <= 'z' {
 		// Vim puts a dot before a name that has none.
 		base := name[:n-4]
-		if hidden(base) && strings.HasPrefix(base, ".") {
+		if original(base) && strings.HasPrefix(base, ".") {
 			return base, true
 		}
-		if b, ok := strings.CutPrefix(base, "."); ok && b != "" && hidden(b) {
+		if b, ok := strings.CutPrefix(base, "."); ok && b != "" && original(b) {
 			return b, true
 		}
 	}
-	if n := len(name); n > 5 && name[0] == '.' && name[n-4:] == ".un~" && hidden(name[1:n-4]) {
+	if n := len(name); n > 5 && name[0] == '.' && name[n-4:] == ".un~" && original(name[1:n-4]) {
 		// Vim's undo file: a dot before the name, even a name that
 		// begins with one.
 		return name[1 : n-4], true
 	}
 	if rest, ok := copyOfPrefix(name); ok {
-		if hidden(rest) {
+		if original(rest) {
 			return rest, true
 		}
-		return backupOf(rest, hidden)
+		return Of(rest, original)
 	}
-	// The longest hidden name that name begins with, followed by a
+	// The longest original name that name begins with, followed by a
 	// separator.
 	for i := len(name) - 1; i > 0; i-- {
-		if !strings.ContainsRune(".-_~ ,", rune(name[i])) || !hidden(name[:i]) {
+		if !strings.ContainsRune(".-_~ ,", rune(name[i])) || !original(name[:i]) {
 			continue
 		}
 		if backupDecoration(name[i:]) {
@@ -80,10 +82,10 @@ func copyOfPrefix(name string) (string, bool) {
 	return rest[len(of):], true
 }
 
-// backupDecoration reports whether rest, what follows a hidden name,
+// backupDecoration reports whether rest, what follows an original name,
 // marks a copy: "~", "-", ",v", ".~N~", or words that say backup or
 // name an archive or a compressed file, or only digits, between
-// separators (. - _ ~, spaces and parentheses).
+// separators (. - _ ~, spaces and parentheses). It does not allocate.
 func backupDecoration(rest string) bool {
 	if rest == "~" || rest == "-" || rest == ",v" {
 		return true
@@ -91,27 +93,49 @@ func backupDecoration(rest string) bool {
 	if rest[0] == ',' {
 		return false
 	}
-	words := strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool { return strings.ContainsRune(".-_~ ()", r) })
-	if len(words) == 0 {
-		return false
-	}
-	allDigits := true
-	for _, w := range words {
-		digits := strings.TrimLeft(w, "0123456789") == ""
+	words, allDigits := 0, true
+	for len(rest) > 0 {
+		i := strings.IndexFunc(rest, isDecorationSeparator)
+		if i == 0 {
+			rest = rest[1:]
+			continue
+		}
+		w := rest
+		if i > 0 {
+			w, rest = rest[:i], rest[i:]
+		} else {
+			rest = ""
+		}
+		words++
 		if backupWord(strings.TrimRight(w, "0123456789")) {
 			return true
 		}
-		allDigits = allDigits && digits
+		allDigits = allDigits && strings.TrimLeft(w, "0123456789") == ""
 	}
-	return allDigits
+	return words > 0 && allDigits
 }
 
-// backupWord reports whether w (lower case, without trailing digits)
+// isDecorationSeparator reports whether r separates the words of a copy's
+// decoration.
+func isDecorationSeparator(r rune) bool { return strings.ContainsRune(".-_~ ()", r) }
+
+// backupWord reports whether w (any case, without trailing digits)
 // says that a name is a copy of another: a word of backups, or the
 // extension of an archive or a compressed file (tar, gz, tgz, zip, 7z,
 // ...: the archive of a hidden directory beside it, .ssh.tar.gz).
 func backupWord(w string) bool {
-	switch w {
+	var buf [len("previous")]byte
+	if len(w) == 0 || len(w) > len(buf) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	switch string(buf[:len(w)]) {
 	case "bak", "bk", "bkp", "bck", "backup", "backups", "old", "orig", "original", "save", "saved",
 		"sav", "tmp", "temp", "new", "prev", "previous", "copy", "keep", "swp", "swo", "dpkg", "ucf",
 		"rpmsave", "rpmnew", "rpmorig", "pacsave", "pacnew", "cfsaved",

@@ -1,4 +1,4 @@
-package confine
+package copyname
 
 import (
 	"strings"
@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestBackupOf: the copies editors, package managers and people leave
+// TestOf: the copies editors, package managers and people leave
 // beside a file are told from other names that begin with it.
-func TestBackupOf(t *testing.T) {
+func TestOf(t *testing.T) {
 	hidden := map[string]bool{".netrc": true, ".env": true, ".claude.json": true, "ssh_host_rsa_key": true,
 		"credentials": true, ".bash_history": true, ".yarnrc": true, "shadow": true, ".ssh": true}
 	is := func(n string) bool { return hidden[n] }
@@ -44,15 +44,15 @@ func TestBackupOf(t *testing.T) {
 		{"Copy (x) of .netrc", ""}, {"Copy () of .netrc", ""}, {"Copy (2)of .netrc", ""}, {"Copy .netrc", ""},
 		{".sshtar.gz", ""}, {".yarnrc.yml.pub", ""}, {".ssh.targz", ""}, {".ssh.zipper", ""},
 	} {
-		of, ok := backupOf(c.name, is)
+		of, ok := Of(c.name, is)
 		assert.Equal(t, c.of != "", ok, "%s", c.name)
 		assert.Equal(t, c.of, of, "%s", c.name)
 	}
 }
 
-// FuzzBackupOf: whatever the name, backupOf does not panic, and a copy it
+// FuzzOf: whatever the name, Of does not panic, and a copy it
 // finds is of a hidden name that is a proper part of the name.
-func FuzzBackupOf(f *testing.F) {
+func FuzzOf(f *testing.F) {
 	for _, s := range []string{".netrc~", "#.netrc#", ".netrc.swp", "..netrc.swp", ".netrc.bak.1", ".env.example",
 		"~", "#", "##", ".sw", "", ".netrc-", ".netrc.~1~", "\xff.netrc.bak", ".netrc (copy)", ".netrc (1)",
 		".netrc copy", "Copy of .netrc", "Copy (2) of .netrc", "Copy of Copy of .netrc", ".netrc,v", "..netrc.un~",
@@ -60,12 +60,21 @@ func FuzzBackupOf(f *testing.F) {
 		f.Add(s, ".netrc")
 	}
 	f.Fuzz(func(t *testing.T, name, hiddenName string) {
-		of, ok := backupOf(name, func(n string) bool { return n == hiddenName })
+		of, ok := Of(name, func(n string) bool { return n == hiddenName })
 		if !ok {
 			return
 		}
 		if of != hiddenName || len(of) >= len(name) || !strings.Contains(name, of) {
-			t.Fatalf("backupOf(%q) = %q with hidden %q", name, of, hiddenName)
+			t.Fatalf("Of(%q) = %q with hidden %q", name, of, hiddenName)
 		}
 	})
+}
+
+// TestOfAllocates: telling a name costs no allocation, a copy or not, so
+// that the read protection can ask on every path it checks.
+func TestOfAllocates(t *testing.T) {
+	is := func(n string) bool { return n == ".env" || n == ".npmrc" }
+	for _, name := range []string{".env-backup", ".env.example", "main.go", "Copy of .npmrc.BAK", ".env.local.tar.gz", ".env (1)"} {
+		assert.Zero(t, testing.AllocsPerRun(100, func() { Of(name, is) }), "%s", name)
+	}
 }
