@@ -57,3 +57,26 @@ func TestEscape25aQuarantinedNpmrcReadable(t *testing.T) {
 		})
 	}
 }
+
+// TestEscape25aQuarantinedRenvironReadable: the same with an existing
+// .Renviron (read- and write-protected: R's per-project environment,
+// where API keys go). The user saves it by rename while a command runs
+// (RStudio, usethis::edit_r_environ("project"), an editor); the watch
+// stops the run and the quarantine moves the user's new file aside as
+// .Renviron.sandboxauth-quarantine, which no read-protected pattern
+// covers: the next confined run reads the key.
+//
+//	before:  echo OPENAI_API_KEY=old > .Renviron
+//	run 1:   sleep 3
+//	user:    echo OPENAI_API_KEY=NEW > .Renviron.tmp && mv .Renviron.tmp .Renviron
+//	run 2:   cat .Renviron.sandboxauth-quarantine
+//
+// Verified with sandboxauth run as root: run 2 printed the new key.
+func TestEscape25aQuarantinedRenvironReadable(t *testing.T) {
+	sb := escapeSandbox(t)
+	renviron := filepath.Join(sb, ".Renviron")
+	require.NoError(t, os.WriteFile(renviron, []byte("OPENAI_API_KEY=old\n"), 0o600))
+	while17(t, sb, func() { renameOver17(t, renviron, "OPENAI_API_KEY=SECRET25A\n") })
+	out := runProtected20(t, sb, `for f in .Renviron*; do echo "== $f"; cat "$f"; done`)
+	assert.NotContains(t, out, "SECRET25A", "the next confined run read the .Renviron the user saved during the previous one, moved aside by the quarantine")
+}
