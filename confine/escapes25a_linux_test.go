@@ -1,0 +1,108 @@
+package confine
+
+import "testing"
+
+// Red-team round 25a: credentials of the home that CredentialPaths and
+// codingAgents do not name. Each file was planted under a fake HOME and
+// read with `HOME=FAKE sandboxauth run --sandbox SB -- ./read.sh` (cat
+// "$HOME/NAME") as root: every one printed.
+
+// TestEscape25aPackageRegistryTokens: the tokens of package registries
+// and artifact stores not listed beside .npmrc, .pypirc, cargo's and
+// gem's credentials:
+//
+//   - bun's global bunfig (~/.bunfig.toml, $XDG_CONFIG_HOME/.bunfig.toml):
+//     [install.scopes] and [install.registry] tokens;
+//   - JFrog CLI (~/.jfrog/jfrog-cli.conf.v6): Artifactory access tokens
+//     and passwords;
+//   - Dart and Flutter's pub (~/.config/dart/pub-tokens.json, and the
+//     legacy pub.dev OAuth credentials ~/.pub-cache/credentials.json);
+//   - Hex (~/.hex/hex.config: api_key; rebar3's ~/.config/rebar3/hex.config);
+//   - Conan (~/.conan2/credentials.json; Conan 1's token database
+//     ~/.conan/.conan.db);
+//   - Coursier (~/.config/coursier/credentials.properties), Hackage
+//     through stack (~/.stack/upload/credentials.json), Julia's package
+//     servers (~/.julia/servers/<server>/auth.toml), anaconda.org
+//     (~/.continuum/anaconda-client/tokens/*.token);
+//   - uv's user settings (~/.config/uv/uv.toml: an index URL with its
+//     password, as pip.conf, which is hidden).
+func TestEscape25aPackageRegistryTokens(t *testing.T) {
+	requireConfinement(t)
+	home := fakeHome(t)
+	t.Setenv("GOCACHE", home+"/.cache/go-build")
+	assertSecretsHidden(t, home, map[string]string{
+		".bunfig.toml":                               "[install.registry]\ntoken = \"BUNFIGHOMESECRET\"",
+		".config/.bunfig.toml":                       "[install.scopes]\nmyorg = { token = \"BUNFIGXDGSECRET\" }",
+		".jfrog/jfrog-cli.conf.v6":                   `{"servers":[{"accessToken":"JFROGSECRET"}]}`,
+		".config/dart/pub-tokens.json":               `{"hosted":[{"url":"https://pub.example","token":"PUBTOKENSECRET"}]}`,
+		".pub-cache/credentials.json":                `{"refreshToken":"PUBCACHESECRET"}`,
+		".hex/hex.config":                            `{api_key,<<"HEXSECRET">>}.`,
+		".config/rebar3/hex.config":                  `#{<<"hexpm">> => #{repo_key => <<"REBARHEXSECRET">>}}.`,
+		".conan2/credentials.json":                   `{"credentials":[{"remote":"r","user":"u","password":"CONANSECRET"}]}`,
+		".conan/.conan.db":                           "SQLite format 3 token CONAN1SECRET",
+		".config/coursier/credentials.properties":    "repo.password=COURSIERSECRET",
+		".stack/upload/credentials.json":             `{"username":"u","password":"STACKHACKAGESECRET"}`,
+		".julia/servers/pkg.julialang.org/auth.toml": "access_token = \"JULIAPKGSECRET\"",
+		".continuum/anaconda-client/tokens/https%3A%2F%2Fapi.anaconda.org.token": "ANACONDASECRET",
+		".config/uv/uv.toml": "[[index]]\nurl = \"https://u:UVINDEXSECRET@pypi.example/simple\"",
+	})
+}
+
+// TestEscape25aCloudAndServiceTokens: command-line tools of hosting and
+// cloud services that keep their token in a file of their own:
+// Backblaze B2 (~/.b2_account_info, its account database with the
+// application key), OVH (~/.ovh.conf), gsutil's credential store
+// (~/.gsutil/credstore2; ~/.boto is hidden), Chef's client key and
+// credentials (~/.chef), Google's and Gerrit's git cookie file
+// (~/.gitcookies, http.cookieFile), the legacy Vercel CLI (~/.now), Turso,
+// Neon, PlanetScale, Convex, Render, Buildkite's bk and lab (a GitLab
+// CLI), fastlane's Apple session cookies (~/.fastlane/spaceship) and
+// davfs2's secrets.
+func TestEscape25aCloudAndServiceTokens(t *testing.T) {
+	requireConfinement(t)
+	home := fakeHome(t)
+	t.Setenv("GOCACHE", home+"/.cache/go-build")
+	assertSecretsHidden(t, home, map[string]string{
+		".b2_account_info":                         "SQLite format 3 application_key B2SECRET",
+		".ovh.conf":                                "[ovh-eu]\napplication_secret=OVHSECRET\nconsumer_key=OVHCK",
+		".gsutil/credstore2":                       `{"refresh_token":"GSUTILSECRET"}`,
+		".chef/user.pem":                           "-----BEGIN RSA PRIVATE KEY-----CHEFKEYSECRET",
+		".chef/credentials":                        "[default]\nclient_key = \"CHEFCREDSECRET\"",
+		".gitcookies":                              ".googlesource.com\tTRUE\t/\tTRUE\t2147483647\to\tgit-u=GITCOOKIESECRET",
+		".now/auth.json":                           `{"token":"NOWSECRET"}`,
+		".config/turso/settings.json":              `{"config":{"token":"TURSOSECRET"}}`,
+		".config/neonctl/credentials.json":         `{"access_token":"NEONSECRET"}`,
+		".config/planetscale/access-token":         "PLANETSCALESECRET",
+		".convex/config.json":                      `{"accessToken":"CONVEXSECRET"}`,
+		".render/cli.yaml":                         "api_key: RENDERSECRET",
+		".config/bk.yaml":                          "organizations:\n  o:\n    api_token: BUILDKITESECRET",
+		".config/lab/lab.toml":                     "[core]\ntoken = \"LABSECRET\"",
+		".fastlane/spaceship/u@example.com/cookie": "myacinfo=FASTLANESECRET",
+		".davfs2/secrets":                          "https://dav.example u DAVFSSECRET",
+	})
+}
+
+// TestEscape25aChatPasswordsAndStreamKeys: clients that keep passwords in
+// plain text in their settings: Pidgin (~/.purple/accounts.xml), irssi
+// (~/.irssi/config: NickServ and server passwords), HexChat
+// (servlist.conf), WeeChat's secured data (sec.conf, in the clear when no
+// passphrase is set); OBS Studio's streaming keys (service.json of each
+// profile); lftp's bookmarks (passwords saved with bmk:save-passwords);
+// Jupyter's runtime files (jpserver-*.json: the running server's token;
+// kernel-*.json: the kernels' signing keys).
+func TestEscape25aChatPasswordsAndStreamKeys(t *testing.T) {
+	requireConfinement(t)
+	home := fakeHome(t)
+	t.Setenv("GOCACHE", home+"/.cache/go-build")
+	assertSecretsHidden(t, home, map[string]string{
+		".purple/accounts.xml":                                "<password>PIDGINSECRET</password>",
+		".irssi/config":                                       `servers = ( { address = "irc.example"; password = "IRSSISECRET"; } );`,
+		".config/hexchat/servlist.conf":                       "N=net\nP=HEXCHATSECRET",
+		".config/weechat/sec.conf":                            "[data]\nfreenode_password = \"WEECHATSECRET\"",
+		".weechat/sec.conf":                                   "[data]\npw = \"WEECHATOLDSECRET\"",
+		".config/obs-studio/basic/profiles/Main/service.json": `{"settings":{"key":"live_OBSSTREAMSECRET"}}`,
+		".lftp/bookmarks":                                     "prod ftp://u:LFTPSECRET@ftp.example/",
+		".local/share/jupyter/runtime/jpserver-1234.json":     `{"token":"JUPYTERSERVERSECRET"}`,
+		".local/share/jupyter/runtime/kernel-abc.json":        `{"key":"JUPYTERKERNELSECRET"}`,
+	})
+}
