@@ -3,6 +3,7 @@ package sandboxauth
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -79,4 +80,75 @@ func TestEscape25aQuarantinedRenvironReadable(t *testing.T) {
 	while17(t, sb, func() { renameOver17(t, renviron, "OPENAI_API_KEY=SECRET25A\n") })
 	out := runProtected20(t, sb, `for f in .Renviron*; do echo "== $f"; cat "$f"; done`)
 	assert.NotContains(t, out, "SECRET25A", "the next confined run read the .Renviron the user saved during the previous one, moved aside by the quarantine")
+}
+
+// TestEscape25aProjectSecretsOtherFrameworks: the project's secrets that
+// frameworks and tools document under names no read-protected pattern
+// takes (.env, .env.*, .envrc, .dev.vars, master.key, .Renviron,
+// local.settings.json, .secrets.*, Terraform's state and variables are
+// hidden):
+//
+//   - Flutter's and Android's release signing: android/key.properties
+//     (storePassword, keyPassword: Flutter's documented name, git-ignored
+//     by its template) and the upload keystore it names (*.jks,
+//     *.keystore);
+//
+//   - Google's API quickstarts: credentials.json (the OAuth client
+//     secret) and token.json (the user's refresh token, written by the
+//     quickstart on the first run), a service account's key file;
+//
+//   - Amplify's amplify/team-provider-info.json, WordPress's
+//     wp-config.php, Apache's .htpasswd, Rails' config/secrets.yml
+//     (before encrypted credentials);
+//
+//   - env files named otherwise than .env.*: prod.env and app.env (docker
+//     compose's env_file, systemd's EnvironmentFile), .env_prod,
+//     .env-prod;
+//
+//   - the home's credential files kept in a project (a CI or container
+//     home checked out beside the code, a tool run with HOME=$PWD): .netrc,
+//     .pypirc, .git-credentials, .aws/credentials, .docker/config.json,
+//     .pgpass, .vault-token, .ssh/id_ed25519, which are hidden in the home
+//     but not in the sandbox.
+//
+//     payload: cat android/key.properties token.json credentials.json prod.env .netrc ...
+//
+// Verified with sandboxauth run as root: all printed.
+func TestEscape25aProjectSecretsOtherFrameworks(t *testing.T) {
+	sb := escapeSandbox(t)
+	secrets := map[string]string{
+		"android/key.properties":          "storePassword=KEYPROPSSECRET\nkeyPassword=KEYPROPSSECRET",
+		"android/app/upload-keystore.jks": "JKSKEYSTORESECRET",
+		"release.keystore":                "ANDROIDKEYSTORESECRET",
+		"credentials.json":                `{"installed":{"client_secret":"GOOGLECLIENTSECRET"}}`,
+		"token.json":                      `{"refresh_token":"GOOGLETOKENSECRET"}`,
+		"service-account.json":            `{"type":"service_account","private_key":"SERVICEACCOUNTSECRET"}`,
+		"amplify/team-provider-info.json": `{"dev":{"categories":{"auth":{"x":{"clientSecret":"AMPLIFYSECRET"}}}}}`,
+		"wp-config.php":                   "define('DB_PASSWORD', 'WPCONFIGSECRET');",
+		".htpasswd":                       "admin:$apr1$HTPASSWDSECRET",
+		"config/secrets.yml":              "production:\n  secret_key_base: RAILSSECRETSYMLSECRET",
+		"prod.env":                        "DATABASE_URL=postgres://u:PRODENVSECRET@db/x",
+		"app.env":                         "API_KEY=APPENVSECRET",
+		".env_prod":                       "API_KEY=ENVUNDERSCORESECRET",
+		".env-prod":                       "API_KEY=ENVDASHSECRET",
+		".netrc":                          "machine api.example login u password PROJNETRCSECRET",
+		".pypirc":                         "[pypi]\npassword = PROJPYPIRCSECRET",
+		".git-credentials":                "https://u:PROJGITCREDSECRET@example.invalid",
+		".aws/credentials":                "[default]\naws_secret_access_key = PROJAWSSECRET",
+		".docker/config.json":             `{"auths":{"r":{"auth":"PROJDOCKERSECRET"}}}`,
+		".pgpass":                         "db:5432:*:u:PROJPGPASSSECRET",
+		".vault-token":                    "hvs.PROJVAULTSECRET",
+		".ssh/id_ed25519":                 "-----BEGIN OPENSSH PRIVATE KEY-----\nPROJSSHKEYSECRET",
+	}
+	for rel, body := range secrets {
+		write15(t, filepath.Join(sb, rel), body+"\n", 0o600)
+	}
+	var script strings.Builder
+	for rel := range secrets {
+		script.WriteString("cat '" + rel + "'; ")
+	}
+	out := runProtected20(t, sb, script.String())
+	for rel, body := range secrets {
+		assert.NotContains(t, out, body, "%s, a project's secrets, was readable", rel)
+	}
 }
