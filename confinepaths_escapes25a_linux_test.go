@@ -152,3 +152,43 @@ func TestEscape25aProjectSecretsOtherFrameworks(t *testing.T) {
 		assert.NotContains(t, out, body, "%s, a project's secrets, was readable", rel)
 	}
 }
+
+// TestEscape25aProjectSecretsToolDefaults: files where tools look for a
+// project's secrets by default, under names no pattern takes:
+// cookiecutter-django's .envs/.production/.django (and .postgres), act's
+// secret file .secrets (`act` reads it for the workflows' secrets),
+// Ansible's vault password file (vault_password_file = .vault_pass in
+// the project's ansible.cfg), Composer's auth.json beside composer.json
+// (registry and GitHub tokens), sentry-cli's .sentryclirc (read from the
+// project upwards), an App Store Connect or APNs key (AuthKey_ID.p8),
+// Firebase's service account key (PROJECT-firebase-adminsdk-ID.json), a
+// compose secret file (secrets/db_password.txt).
+//
+//	payload: cat .envs/.production/.django .secrets .vault_pass auth.json .sentryclirc ...
+//
+// Verified with sandboxauth run as root: all printed.
+func TestEscape25aProjectSecretsToolDefaults(t *testing.T) {
+	sb := escapeSandbox(t)
+	secrets := map[string]string{
+		".envs/.production/.django":          "DJANGO_SECRET_KEY=COOKIECUTTERSECRET",
+		".envs/.production/.postgres":        "POSTGRES_PASSWORD=COOKIEPGSECRET",
+		".secrets":                           "GITHUB_TOKEN=ACTSECRETSSECRET",
+		".vault_pass":                        "ANSIBLEVAULTPROJECTSECRET",
+		"auth.json":                          `{"github-oauth":{"github.com":"COMPOSERAUTHSECRET"}}`,
+		".sentryclirc":                       "[auth]\ntoken=SENTRYPROJECTSECRET",
+		"AuthKey_ABC123DEFG.p8":              "-----BEGIN PRIVATE KEY-----\nAPPLEP8SECRET",
+		"myapp-firebase-adminsdk-x1y2z.json": `{"type":"service_account","private_key":"FIREBASEADMINSECRET"}`,
+		"secrets/db_password.txt":            "COMPOSESECRETFILESECRET",
+	}
+	for rel, body := range secrets {
+		write15(t, filepath.Join(sb, rel), body+"\n", 0o600)
+	}
+	var script strings.Builder
+	for rel := range secrets {
+		script.WriteString("cat '" + rel + "'; ")
+	}
+	out := runProtected20(t, sb, script.String())
+	for rel, body := range secrets {
+		assert.NotContains(t, out, body, "%s, a project's secrets, was readable", rel)
+	}
+}
