@@ -27,7 +27,11 @@ func editorCopies(p ProtectedPath) []ProtectedPath {
 		swap = last + ".sw?"
 	}
 	names := [...]string{last + "~", last + ".~*~", "#" + last + "#", swap, "." + last + ".un~", last + ".bak",
-		last + ".orig", last + ",v", last + " (*)", last + " *copy*", "copy*of " + last}
+		last + ".orig", last + ",v", last + " (*)", last + " *copy*", "copy*of " + last,
+		// What the quarantine moved aside (a file the user saved there
+		// while a command ran): NAME.sandboxauth-quarantine, ".N" after
+		// it when taken.
+		last + quarantineSuffix, last + quarantineSuffix + ".*"}
 	out := make([]ProtectedPath, 0, len(names))
 	for _, name := range names {
 		out = append(out, ProtectedPath{Pattern: dir + name, Read: true})
