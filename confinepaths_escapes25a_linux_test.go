@@ -2,6 +2,7 @@ package sandboxauth
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -190,5 +191,48 @@ func TestEscape25aProjectSecretsToolDefaults(t *testing.T) {
 	out := runProtected20(t, sb, script.String())
 	for rel, body := range secrets {
 		assert.NotContains(t, out, body, "%s, a project's secrets, was readable", rel)
+	}
+}
+
+// TestEscape25aPytestVersionRunsConftest: RunsProjectCode takes a lone
+// --version or --help as running nothing of the project, so `pytest
+// --version` and `pytest --help` are safe (auto-allowed, and run as they
+// are, unconfined, where nothing rewrites them: without confinement, and
+// for the agents whose hooks do not rewrite). But pytest loads the
+// rootdir's conftest.py (and the ini file's addopts, -p PLUGIN included)
+// before it handles either option: --help lists the options conftest.py
+// adds. A conftest.py written by a confined command (or by the agent's
+// own file tool: it is a file of the project) runs with the user's
+// rights at the next `pytest --version`, with no question asked, while
+// `pytest -q` is asked about.
+//
+//	payload: echo 'open("/root/v/pwned","w")' > conftest.py
+//	agent:   pytest --version        (sandboxauth check: safe; hook for
+//	                                  claude-code without "confine": allow)
+//
+// Verified as root with Debian's python3-pytest 7.2.1: `sandboxauth check
+// -- pytest --version` says safe, `sandboxauth hook --for claude-code`
+// answers allow (and ask for `pytest -q`), and pytest --version, run in
+// the project, made the marker; so did pytest --help.
+func TestEscape25aPytestVersionRunsConftest(t *testing.T) {
+	for _, args := range [][]string{{"pytest", "--version"}, {"pytest", "--help"}} {
+		t.Run(args[1], func(t *testing.T) {
+			sb := escapeSandbox(t)
+			marker := homeMarker(t)
+			runProtected20(t, sb, "echo 'open(\""+marker+"\", \"w\").write(\"conftest ran\")' > conftest.py")
+			res, err := NewShellAllowedCommands().Check(args)
+			require.NoError(t, err)
+			if res == CommandCheckResultSafe {
+				// What the agent's shell does with a safe command: run it.
+				if pytest, err := exec.LookPath("pytest"); err == nil {
+					cmd := exec.Command(pytest, args[1:]...)
+					cmd.Dir = sb
+					out, _ := cmd.CombinedOutput()
+					t.Logf("%v: %.200s", args, out)
+				}
+			}
+			assert.NotEqual(t, CommandCheckResultSafe, res, "%v loads the project's conftest.py, yet is safe", args)
+			assert.NoFileExists(t, marker, "%v, safe, ran the project's conftest.py unconfined", args)
+		})
 	}
 }
