@@ -1,6 +1,13 @@
 package confine
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
 
 // Red-team round 25a: credentials of the home that CredentialPaths and
 // codingAgents do not name. Each file was planted under a fake HOME and
@@ -105,4 +112,85 @@ func TestEscape25aChatPasswordsAndStreamKeys(t *testing.T) {
 		".local/share/jupyter/runtime/jpserver-1234.json":     `{"token":"JUPYTERSERVERSECRET"}`,
 		".local/share/jupyter/runtime/kernel-abc.json":        `{"key":"JUPYTERKERNELSECRET"}`,
 	})
+}
+
+// TestEscape25aMoreSystemSecretsAsRoot: as root the command reads every
+// root-only file but the system secrets systemCredentials names. More of
+// the same kind stay readable: the password history of pam_pwhistory
+// (/etc/security/opasswd: old password hashes), the bind passwords of
+// LDAP clients (/etc/ldap.secret, /etc/libnss-ldap.secret,
+// /etc/pam_ldap.secret, sssd.conf's ldap_default_authtok), Samba's
+// password database, the SMTP relay passwords of exim, ssmtp and the
+// system msmtprc, ddclient's dynamic DNS password, BIND's rndc and TSIG
+// keys, Ceph's admin keyring, Jenkins' master key and credentials, root's
+// crontab (the commands with their tokens) and mail spool, PgBouncer's
+// userlist, Redis's requirepass, Datadog's agent API key, Grafana's and
+// Gitea's secrets, containerd's registry credentials, a cloudflared
+// tunnel's credentials, hostapd's passphrase.
+//
+//	cat /etc/security/opasswd /etc/ldap.secret /etc/sssd/sssd.conf /etc/exim4/passwd.client ...
+//
+// Verified with sandboxauth run as root: all printed. The files are made
+// only where missing, and removed afterwards.
+func TestEscape25aMoreSystemSecretsAsRoot(t *testing.T) {
+	requireConfinement(t)
+	if os.Geteuid() != 0 {
+		t.Log("not root: root-only files are closed to the command anyway")
+		return
+	}
+	secrets := map[string]string{
+		"/etc/security/opasswd":                 "u:1000:1:$6$OPASSWDSECRET",
+		"/etc/ldap.secret":                      "LDAPSECRETSECRET",
+		"/etc/libnss-ldap.secret":               "LIBNSSLDAPSECRET",
+		"/etc/pam_ldap.secret":                  "PAMLDAPSECRETXX",
+		"/etc/sssd/sssd.conf":                   "[domain/x]\nldap_default_authtok = SSSDAUTHTOKSECRET",
+		"/var/lib/samba/private/passdb.tdb":     "TDB NTHASH SAMBAPASSDBSECRET",
+		"/etc/samba/smbpasswd":                  "u:1000:XXXX:SMBPASSWDSECRET:[U]:LCT-0:",
+		"/etc/exim4/passwd.client":              "*.example:u:EXIMCLIENTSECRET",
+		"/etc/ssmtp/ssmtp.conf":                 "AuthPass=SSMTPAUTHSECRET",
+		"/etc/msmtprc":                          "account default\npassword MSMTPSYSSECRET",
+		"/etc/ddclient.conf":                    "password=DDCLIENTSECRET",
+		"/etc/bind/rndc.key":                    `key "rndc-key" { secret "RNDCKEYSECRETX"; };`,
+		"/etc/ceph/ceph.client.admin.keyring":   "[client.admin]\nkey = CEPHADMINSECRET",
+		"/var/lib/jenkins/secrets/master.key":   "JENKINSMASTERSECRET",
+		"/var/lib/jenkins/credentials.xml":      "<password>JENKINSCREDSECRET</password>",
+		"/var/spool/cron/crontabs/root":         "0 * * * * curl -H 'Authorization: CRONTABSECRET' x",
+		"/var/mail/root":                        "Subject: reset\n\nyour code MAILSPOOLSECRET",
+		"/etc/pgbouncer/userlist.txt":           `"u" "PGBOUNCERSECRET"`,
+		"/etc/redis/redis.conf":                 "requirepass REDISCONFSECRET",
+		"/etc/datadog-agent/datadog.yaml":       "api_key: DATADOGAPISECRET",
+		"/etc/grafana/grafana.ini":              "[security]\nsecret_key = GRAFANASECRETKEY",
+		"/etc/gitea/app.ini":                    "[security]\nINTERNAL_TOKEN = GITEAINTERNALSECRET",
+		"/etc/containerd/config.toml":           `[plugins."io.containerd.grpc.v1.cri".registry.configs."r".auth]\npassword = "CONTAINERDSECRET"`,
+		"/etc/cloudflared/00000000-tunnel.json": `{"TunnelSecret":"CLOUDFLAREDTUNSECRET"}`,
+		"/etc/hostapd/hostapd.conf":             "wpa_passphrase=HOSTAPDPASSSECRET",
+	}
+	for path, body := range secrets {
+		if _, err := os.Lstat(path); err == nil {
+			delete(secrets, path) // the machine's own: left alone
+			continue
+		}
+		var made []string
+		for d := filepath.Dir(path); ; d = filepath.Dir(d) {
+			if _, err := os.Lstat(d); err == nil {
+				break
+			}
+			made = append(made, d)
+		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o600))
+		t.Cleanup(func() {
+			_ = os.Remove(path)
+			for _, d := range made {
+				_ = os.Remove(d)
+			}
+		})
+	}
+	sb, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	p := DefaultPolicy(sb)
+	for path, body := range secrets {
+		out, _ := sh(t, p, sb, "cat "+path)
+		assert.NotContains(t, out, body[len(body)-12:], "%s was readable by a command confined as root", path)
+	}
 }
