@@ -236,3 +236,20 @@ func TestEscape25aPytestVersionRunsConftest(t *testing.T) {
 		})
 	}
 }
+
+// TestEscape25aKateSwapOfDotEnv: Kate and KWrite keep the unsaved changes
+// of a file being edited in a swap file beside it named
+// .NAME.kate-swp: for .env, ..env.kate-swp, which no pattern takes (Vim's
+// .env.swp is hidden, JetBrains' .env___jb_tmp___ too). The command reads
+// what the user is typing into .env.
+//
+//	payload: cat ..env.kate-swp
+//
+// Verified with sandboxauth run as root: printed.
+func TestEscape25aKateSwapOfDotEnv(t *testing.T) {
+	sb := escapeSandbox(t)
+	write15(t, filepath.Join(sb, ".env"), "API_KEY=old\n", 0o600)
+	write15(t, filepath.Join(sb, "..env.kate-swp"), "Kate Swap File 2.0 API_KEY=KATESWAPSECRET\n", 0o600)
+	out := runProtected20(t, sb, "cat ..env.kate-swp")
+	assert.NotContains(t, out, "KATESWAPSECRET", "Kate's swap file of .env was readable")
+}

@@ -194,3 +194,33 @@ func TestEscape25aMoreSystemSecretsAsRoot(t *testing.T) {
 		assert.NotContains(t, out, body[len(body)-12:], "%s was readable by a command confined as root", path)
 	}
 }
+
+// TestEscape25aEditorHistoriesInHome: the editors' own copies of what the
+// user edits, the hidden files and the project's .env among them, kept in
+// the home where no hidden path reaches (VS Code's and Cursor's History,
+// Vim's and Neovim's swap and undo directories, Emacs's backups are
+// hidden): JetBrains IDEs' Local History (~/.cache/JetBrains/PRODUCT/
+// LocalHistory: the content of every version of every file edited),
+// Sublime Text's sessions (hot exit keeps unsaved buffers' text in
+// Session.sublime_session and Auto Save Session.sublime_session), micro's
+// backups (~/.config/micro/backups/%path%of%file), Emacs undo-tree's
+// history files (~/.emacs.d/undo-tree-hist/).
+//
+//	cat ~/.cache/JetBrains/*/LocalHistory/* ~/.config/sublime-text/Local/*.sublime_session ...
+//
+// Verified with sandboxauth run as root (HOME a fake home): all printed.
+func TestEscape25aEditorHistoriesInHome(t *testing.T) {
+	requireConfinement(t)
+	home := fakeHome(t)
+	t.Setenv("GOCACHE", home+"/.cache/go-build")
+	secrets := map[string]string{
+		".cache/JetBrains/IntelliJIdea2024.1/LocalHistory/changes.storageData": "DB_PASSWORD=JBLOCALHISTSECRET",
+		".config/sublime-text/Local/Session.sublime_session":                   `{"buffers":[{"contents":"API_KEY=SUBLIMESESSIONSECRET"}]}`,
+		".config/micro/backups/%home%u%proj%.env":                              "API_KEY=MICROBACKUPSECRET",
+		".emacs.d/undo-tree-hist/.!home!u!proj!.env.~undo-tree~":               "API_KEY=UNDOTREEHISTSECRET",
+	}
+	for rel := range secrets {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o700))
+	}
+	assertSecretsHiddenQuoted(t, home, secrets)
+}
