@@ -253,3 +253,42 @@ func TestEscape25aKateSwapOfDotEnv(t *testing.T) {
 	out := runProtected20(t, sb, "cat ..env.kate-swp")
 	assert.NotContains(t, out, "KATESWAPSECRET", "Kate's swap file of .env was readable")
 }
+
+// TestEscape25aUserSettingsSavedDuringRunMovedAside: a missing protected
+// directory (.vscode/, .claude/) is an empty placeholder directory on the
+// user's disk while a command runs, bound read-only over itself in the
+// command's view, so the command cannot put anything in it. When the user
+// saves a file there meanwhile (VS Code's "Preferences: Open Workspace
+// Settings", Claude Code's /permissions writing .claude/settings.local.json,
+// both unconfined), the run's end moves the user's own directory aside
+// (.vscode.sandboxauth-quarantine) as if the command had made it: the
+// user's settings are gone from where the editor and the agent read them,
+// with no word to the user but a line on the command's standard error.
+//
+//	run:   sleep 3
+//	user:  mkdir -p .vscode && echo '{"editor.tabSize": 2}' > .vscode/settings.json
+//	after: ls -a  ->  .vscode.sandboxauth-quarantine, no .vscode
+//
+// Verified with sandboxauth run as root.
+func TestEscape25aUserSettingsSavedDuringRunMovedAside(t *testing.T) {
+	sb := escapeSandbox(t)
+	files := map[string]string{
+		".vscode/settings.json":       `{"editor.tabSize": 2}`,
+		".claude/settings.local.json": `{"permissions":{"allow":["Bash(ls:*)"]}}`,
+	}
+	while17(t, sb, func() {
+		for rel, body := range files {
+			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(sb, rel)), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(sb, rel), []byte(body), 0o644))
+		}
+	})
+	entries, _ := os.ReadDir(sb)
+	for _, e := range entries {
+		t.Logf("after the run: %s", e.Name())
+	}
+	for rel, body := range files {
+		b, err := os.ReadFile(filepath.Join(sb, rel))
+		assert.NoError(t, err, "the user's %s, saved while the command ran, is no longer where the user saved it", rel)
+		assert.Equal(t, body, string(b))
+	}
+}
