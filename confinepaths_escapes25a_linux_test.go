@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/sandboxauth/sandboxauth/internal/programs"
 )
 
 // Red-team round 25a: files the user writes in the project while a
@@ -290,5 +292,46 @@ func TestEscape25aUserSettingsSavedDuringRunMovedAside(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(sb, rel))
 		assert.NoError(t, err, "the user's %s, saved while the command ran, is no longer where the user saved it", rel)
 		assert.Equal(t, body, string(b))
+	}
+}
+
+// TestEscape25aLoneVersionOrHelpLoadsProjectPlugins: RunsProjectCode takes
+// a lone --version or --help as running nothing of the project, so these
+// are on no list (the Permissive policy allows them; the Sandbox policy
+// asks) where the same program on the project is project code (asked
+// about under both). But flake8 loads the project's local plugins
+// ([flake8:local-plugins] in .flake8, setup.cfg or tox.ini, paths = .)
+// to list them in --version and their options in --help, and pylint runs
+// its rcfile's init-hook before printing --help.
+//
+//	payload: printf '[flake8:local-plugins]\nextension =\n    ABC = evil:Plugin\npaths = .\n' > .flake8; echo 'import os; ...' > evil.py
+//	         printf "[MAIN]\ninit-hook='import os; ...'\n" > .pylintrc
+//	agent:   flake8 --version; flake8 --help; pylint --help   (Permissive: allow)
+//
+// Verified as root with Debian's flake8 5.0.4 and pylint 2.16: each made
+// its marker, run in the project; tox --version and pylint --version did
+// not.
+func TestEscape25aLoneVersionOrHelpLoadsProjectPlugins(t *testing.T) {
+	for _, args := range [][]string{{"flake8", "--version"}, {"flake8", "--help"}, {"pylint", "--help"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			sb := escapeSandbox(t)
+			marker := homeMarker(t)
+			code := "open(\"" + marker + "\", \"w\").write(\"ran\")"
+			runProtected20(t, sb, "printf '[flake8:local-plugins]\\nextension =\\n    ABC = evilplug:Plugin\\npaths = .\\n' > .flake8; "+
+				"printf '%s\\nclass Plugin:\\n    name = \"evil\"\\n    version = \"1\"\\n    def __init__(self, tree): pass\\n    def run(self): return iter(())\\n' '"+code+"' > evilplug.py; "+
+				"printf \"[MAIN]\\ninit-hook='%s'\\n\" '"+code+"' > .pylintrc")
+			what, known := programs.RunsProjectCode(args[0], args[1:])
+			if known && what == "" {
+				// What a policy that lets it run does: run it, unconfined.
+				if path, err := exec.LookPath(args[0]); err == nil {
+					cmd := exec.Command(path, args[1:]...)
+					cmd.Dir = sb
+					out, _ := cmd.CombinedOutput()
+					t.Logf("%v: %.200s", args, out)
+				}
+			}
+			assert.NotEqual(t, "", what, "%v runs the project's plugins, yet is not project code", args)
+			assert.NoFileExists(t, marker, "%v ran the project's code unconfined", args)
+		})
 	}
 }
