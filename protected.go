@@ -53,9 +53,18 @@ type ProtectedPath struct {
 //     state and variables (*.tfstate, *.tfstate.*, *.tfvars,
 //     *.tfvars.json: a confined terraform cannot read its local state)
 //     and the SSH keys of Vagrant's machines
-//     (.vagrant/machines/*/*/private_key); a read-protected pattern also
+//     (.vagrant/machines/*/*/private_key); release signing (Android's
+//     key.properties, keystores), private key files (*.p8, *.p12, *.pfx),
+//     Google's API credentials.json and token.json, service accounts'
+//     keys, other frameworks' secrets (Amplify, WordPress, .htpasswd,
+//     Rails' config/secrets.yml), env files named otherwise (NAME.env,
+//     .env_NAME, .env-NAME, .envs/), the files where tools read a
+//     project's secrets (act's .secrets, Ansible's .vault_pass, Composer's
+//     auth.json, .sentryclirc, the top secrets/ directory), and the home's
+//     credential files kept in a project (.netrc, .pypirc, .aws/credentials,
+//     .ssh/id_*, ...); a read-protected pattern also
 //     protects the copies editors and file managers keep of its files
-//     (NAME~, NAME.~N~, #NAME#, Vim's swap and undo files, NAME.bak,
+//     (NAME~, NAME.~N~, #NAME#, Vim's swap and undo files, Kate's swap, NAME.bak,
 //     NAME.orig, NAME,v, NAME (copy), NAME copy, Copy of NAME; see
 //     compileProtected);
 //   - writes to configuration that makes other programs run code or grant
@@ -232,6 +241,62 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: "*.tfvars", Read: true},
 		{Pattern: "*.tfvars.json", Read: true},
 		{Pattern: "**/.vagrant/machines/*/*/private_key", Read: true},
+		// Android's and Flutter's release signing: the passwords
+		// (key.properties is Flutter's documented name, keystore.properties
+		// Android's) and the keystores they open.
+		{Pattern: "key.properties", Read: true},
+		{Pattern: "keystore.properties", Read: true},
+		{Pattern: "*.jks", Read: true},
+		{Pattern: "*.keystore", Read: true},
+		// Private keys in files of their own: PKCS#8 (App Store Connect's
+		// and APNs' AuthKey_ID.p8) and PKCS#12 containers.
+		{Pattern: "*.p8", Read: true},
+		{Pattern: "*.p12", Read: true},
+		{Pattern: "*.pfx", Read: true},
+		// Google's API quickstarts: the OAuth client secret and the user's
+		// refresh token they write on the first run; service accounts' keys
+		// (Firebase's admin SDK key is PROJECT-firebase-adminsdk-ID.json).
+		{Pattern: "credentials.json", Read: true},
+		{Pattern: "token.json", Read: true},
+		{Pattern: "*service-account*.json", Read: true},
+		{Pattern: "*service_account*.json", Read: true},
+		{Pattern: "*-firebase-adminsdk-*.json", Read: true},
+		// Frameworks' and servers' files of secrets: Amplify's per-stage
+		// secrets, WordPress's database password, Apache's password file,
+		// Rails' secrets before its encrypted credentials.
+		{Pattern: "**/amplify/team-provider-info.json", Read: true},
+		{Pattern: "wp-config.php", Read: true},
+		{Pattern: ".htpasswd", Read: true},
+		{Pattern: "**/config/secrets.yml", Read: true},
+		// Environment files named otherwise than .env.*: NAME.env (compose's
+		// env_file, systemd's EnvironmentFile), .env_NAME and .env-NAME,
+		// cookiecutter-django's .envs/ directory of them. (?*.env leaves
+		// .env itself to its own rule, which a policy file may remove.)
+		{Pattern: "?*.env", Read: true},
+		{Pattern: ".env_*", Read: true},
+		{Pattern: ".env-*", Read: true},
+		{Pattern: ".envs/", Read: true},
+		// Where tools read a project's secrets by default: act's secret
+		// file, Ansible's vault password file, Composer's auth.json,
+		// sentry-cli's .sentryclirc, compose's secret files (what lies in
+		// the project's top secrets/ directory: a package of that name
+		// deeper in a source tree is code, not secrets).
+		{Pattern: ".secrets", Read: true},
+		{Pattern: ".vault_pass*", Read: true},
+		{Pattern: ".vault-pass*", Read: true},
+		{Pattern: "auth.json", Read: true},
+		{Pattern: ".sentryclirc", Read: true},
+		{Pattern: "secrets/*/", Read: true},
+		// The home's credential files kept in a project (a CI or container
+		// home checked out beside the code, a tool run with HOME there).
+		{Pattern: ".netrc", Read: true},
+		{Pattern: ".pypirc", Read: true},
+		{Pattern: ".git-credentials", Read: true},
+		{Pattern: "**/.aws/credentials", Read: true},
+		{Pattern: "**/.docker/config.json", Read: true},
+		{Pattern: ".pgpass", Read: true},
+		{Pattern: ".vault-token", Read: true},
+		{Pattern: "**/.ssh/id_*", Read: true},
 	}
 }
 

@@ -8,7 +8,8 @@ import "strings"
 // the backup of Emacs, Vim with backup set, nano -B, gedit and Kate
 // (NAME~), Emacs's numbered backups (NAME.~1~) and auto-save file
 // (#NAME#), Vim's swap files (.NAME.swp, .swo, ...; NAME.swp for a name
-// that begins with a dot, as .env.swp), and the copies other editors,
+// that begins with a dot, as .env.swp), Kate's swap file
+// (.NAME.kate-swp: ..env.kate-swp for .env), and the copies other editors,
 // merge tools and patch leave (NAME.bak, NAME.orig). A pattern for a directory
 // (a trailing slash) has none: what lies below it is protected already.
 func editorCopies(p ProtectedPath) []ProtectedPath {
@@ -28,6 +29,8 @@ func editorCopies(p ProtectedPath) []ProtectedPath {
 	}
 	names := [...]string{last + "~", last + ".~*~", "#" + last + "#", swap, "." + last + ".un~", last + ".bak",
 		last + ".orig", last + ",v", last + " (*)", last + " *copy*", "copy*of " + last,
+		// Kate's and KWrite's swap file: the edits not yet saved.
+		"." + last + ".kate-swp",
 		// What the quarantine moved aside (a file the user saved there
 		// while a command ran): NAME.sandboxauth-quarantine, ".N" after
 		// it when taken.

@@ -7,7 +7,8 @@ import "strings"
 // leave them beside a file: NAME~ and NAME.~N~ (Emacs, Vim, cp -b),
 // #NAME# (Emacs's auto-save), .NAME.swp and NAME.swp for a dot name
 // (Vim's swap, .swo and the rest), .NAME.un~ (Vim's persistent undo file,
-// which holds the lines changed: ..netrc.un~ for .netrc), NAME,v (RCS),
+// which holds the lines changed: ..netrc.un~ for .netrc), .NAME.kate-swp
+// (Kate's and KWrite's swap file: the edits not yet saved), NAME,v (RCS),
 // "Copy of NAME" and "Copy (2) of NAME" (Windows), an archive or a
 // compressed copy (NAME.tar, NAME.tar.gz, NAME.tgz, NAME.tar.xz,
 // NAME.tar.zst, NAME.zip, NAME.7z, NAME.gz, ...: tar czf ~/.ssh.tar.gz
@@ -39,6 +40,10 @@ func backupOf(name string, hidden func(string) bool) (string, bool) {
 		// begins with one.
 		return name[1 : n-4], true
 	}
+	if base, ok := strings.CutSuffix(name, kateSwapSuffix); ok && len(base) > 1 && base[0] == '.' && hidden(base[1:]) {
+		// Kate's and KWrite's swap file, likewise: the unsaved edits.
+		return base[1:], true
+	}
 	if rest, ok := copyOfPrefix(name); ok {
 		if hidden(rest) {
 			return rest, true
@@ -57,6 +62,10 @@ func backupOf(name string, hidden func(string) bool) (string, bool) {
 	}
 	return "", false
 }
+
+// kateSwapSuffix ends the name of the swap file Kate and KWrite keep
+// beside a file being edited, after a dot and the file's name.
+const kateSwapSuffix = ".kate-swp"
 
 // copyOfPrefix returns what follows "Copy of " or "Copy (N) of " (any
 // case) at the start of name, as Windows names a copy.

@@ -29,6 +29,7 @@ func TestBackupOf(t *testing.T) {
 		{"copy of .netrc", ".netrc"}, {"Copy (2) of .netrc", ".netrc"}, {"Copy of .netrc.bak", ".netrc"},
 		{"Copy of Copy of .netrc", ".netrc"}, {".netrc,v", ".netrc"}, {"credentials,v", "credentials"},
 		{"..netrc.un~", ".netrc"}, {".credentials.un~", "credentials"}, {"..env.un~", ".env"},
+		{"..env.kate-swp", ".env"}, {".credentials.kate-swp", "credentials"},
 		// Archives and compressed copies.
 		{".ssh.tar", ".ssh"}, {".ssh.tar.gz", ".ssh"}, {".ssh.tgz", ".ssh"}, {".ssh.tar.xz", ".ssh"},
 		{".ssh.tar.zst", ".ssh"}, {".ssh.zip", ".ssh"}, {".ssh.7z", ".ssh"}, {".ssh.TAR.GZ", ".ssh"},
@@ -41,6 +42,7 @@ func TestBackupOf(t *testing.T) {
 		{".env.", ""}, {"x.bak", ""}, {".swp", ""}, {"..swp", ""},
 		{".env example", ""}, {".netrc (", ""}, {".netrc ()", ""}, {".netrc,", ""}, {".netrc,x", ""},
 		{".netrc.un~", ""}, {".un~", ""}, {"..un~", ""}, {"...un~", ""}, {"Copy of ", ""}, {"Copy of .env.example", ""},
+		{".kate-swp", ""}, {"..kate-swp", ""},
 		{"Copy (x) of .netrc", ""}, {"Copy () of .netrc", ""}, {"Copy (2)of .netrc", ""}, {"Copy .netrc", ""},
 		{".sshtar.gz", ""}, {".yarnrc.yml.pub", ""}, {".ssh.targz", ""}, {".ssh.zipper", ""},
 	} {
@@ -56,7 +58,7 @@ func FuzzBackupOf(f *testing.F) {
 	for _, s := range []string{".netrc~", "#.netrc#", ".netrc.swp", "..netrc.swp", ".netrc.bak.1", ".env.example",
 		"~", "#", "##", ".sw", "", ".netrc-", ".netrc.~1~", "\xff.netrc.bak", ".netrc (copy)", ".netrc (1)",
 		".netrc copy", "Copy of .netrc", "Copy (2) of .netrc", "Copy of Copy of .netrc", ".netrc,v", "..netrc.un~",
-		".un~", ".netrc.tar.gz", ".netrc-1.tgz", ".netrc.zip", "Copy (", "Copy ()"} {
+		".un~", ".netrc.tar.gz", ".netrc-1.tgz", ".netrc.zip", "Copy (", "Copy ()", "..netrc.kate-swp", ".kate-swp"} {
 		f.Add(s, ".netrc")
 	}
 	f.Fuzz(func(t *testing.T, name, hiddenName string) {

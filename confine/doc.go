@@ -72,7 +72,7 @@
 //     directory between them and the writable place pinned (a mount point
 //     cannot be renamed, so the command cannot move .git away and make
 //     another); Hidden paths (with the copies left beside them, NAME~,
-//     NAME.bak, .NAME.swp, .NAME.un~, "NAME (copy)", "Copy of NAME",
+//     NAME.bak, .NAME.swp, .NAME.un~, .NAME.kate-swp, "NAME (copy)", "Copy of NAME",
 //     NAME.tar.gz, and what the links inside hidden directories lead
 //     to, ~/.kube/config -> ~/clusters/prod.yaml) replaced by an
 //     empty directory or file, but

@@ -91,7 +91,7 @@ type Policy struct {
 	// placeholder's content (a file) or an empty directory, never what
 	// is written into the placeholder while it runs. The copies left
 	// beside a hidden path are hidden with it (NAME~, NAME.~1~, #NAME#,
-	// .NAME.swp, .NAME.un~, NAME.bak, NAME.backup.N, NAME.old,
+	// .NAME.swp, .NAME.un~, .NAME.kate-swp, NAME.bak, NAME.backup.N, NAME.old,
 	// NAME.orig, NAME.dpkg-old, NAME-, NAME,v, "NAME (copy)", "NAME (1)",
 	// "NAME copy", "Copy of NAME", NAME.tar.gz, NAME.zip, ...; not
 	// NAME.example or NAME.pub), and so is

@@ -220,7 +220,7 @@ func usualBackups(name string) []string {
 		swap = name
 	}
 	out := []string{name + "~", name + ".~1~", "#" + name + "#", swap + ".swp", swap + ".swo", "." + name + ".un~",
-		name + ",v", name + "-", "Copy of " + name, name + " (copy)", name + " copy", name + " - Copy", name + " (1)"}
+		"." + name + kateSwapSuffix, name + ",v", name + "-", "Copy of " + name, name + " (copy)", name + " copy", name + " - Copy", name + " (1)"}
 	for _, w := range []string{"bak", "backup", "old", "orig", "save", "tmp", "new", "dpkg-old", "1",
 		"tar", "tar.gz", "tgz", "tar.xz", "tar.bz2", "tar.zst", "zip", "7z", "gz", "bz2", "xz", "zst"} {
 		out = append(out, name+"."+w)
