@@ -127,6 +127,19 @@ type Policy struct {
 	// command and must not block for long.
 	AfterExit func()
 
+	// MountsHeld, when set, is called once the command and everything it
+	// started have ended, just before AfterExit, with whether every mount
+	// that keeps a path inside the writable places (the ReadOnly paths
+	// there and their placeholders, the Hidden and Shown ones, the pins)
+	// held in the command's view until nothing of the command was left.
+	// When true, the command wrote nothing at or below those paths: what
+	// is there now was put there from outside its view (by the user, while
+	// it ran). False when a mount was detached (a rename or removal
+	// outside, which also stops the command), or the sandbox ended without
+	// the helper's word (a kill from outside): then what lies there may
+	// be the command's.
+	MountsHeld func(held bool)
+
 	// Network gives the command the machine's network. When false, it has
 	// a network of its own with only a loopback interface: servers it
 	// starts on 127.0.0.1 or ::1 and their clients in the same command
