@@ -29,6 +29,12 @@ type Protected struct {
 	// and after a last "*" with no other wildcard behind it): a cheap
 	// first test before path.Match.
 	lastPrefix, lastSuffix string
+	// lastInfix is the longest run of literal text between wildcards of
+	// the last element, which every name it matches holds ("copy" for
+	// "*.jks *copy*"): a second cheap test, for the patterns that begin
+	// and end with a wildcard. Empty for an element with a character
+	// class or an escape.
+	lastInfix string
 }
 
 // ErrProtectsNothing is CompileProtected's error for a well-formed pattern
@@ -69,8 +75,25 @@ func CompileProtected(pattern string, read, write bool) (Protected, error) {
 		if j := strings.LastIndexByte(last, '*'); j >= 0 && !strings.ContainsAny(last[j+1:], `*?[]\`) {
 			r.lastSuffix = last[j+1:]
 		}
+		r.lastInfix = literalInfix(last)
 	}
 	return r, nil
+}
+
+// literalInfix returns the longest run of text between the wildcards of a
+// path.Match element that has no character class or escape ("" for one
+// that has).
+func literalInfix(elem string) string {
+	if strings.ContainsAny(elem, `[\`) {
+		return ""
+	}
+	longest := ""
+	for _, run := range strings.FieldsFunc(elem, func(c rune) bool { return c == '*' || c == '?' }) {
+		if len(run) > len(longest) {
+			longest = run
+		}
+	}
+	return longest
 }
 
 // Match reports whether rel (slash-separated, relative to the sandbox) is
@@ -133,7 +156,7 @@ func (r *Protected) matchAt(elems []string) bool {
 		}
 		// The cheap test of MatchesLastLower first: most names fail it,
 		// and path.Match costs far more.
-		if i == last && (!strings.HasPrefix(elems[i], r.lastPrefix) || !strings.HasSuffix(elems[i], r.lastSuffix)) {
+		if i == last && (!strings.HasPrefix(elems[i], r.lastPrefix) || !strings.HasSuffix(elems[i], r.lastSuffix) || !strings.Contains(elems[i], r.lastInfix)) {
 			return false
 		}
 		if ok, _ := path.Match(pe, elems[i]); !ok {
@@ -218,7 +241,7 @@ func (r *Protected) MatchesLastLower(name string) bool {
 	if r.literal[len(r.literal)-1] {
 		return last == name
 	}
-	if !strings.HasPrefix(name, r.lastPrefix) || !strings.HasSuffix(name, r.lastSuffix) {
+	if !strings.HasPrefix(name, r.lastPrefix) || !strings.HasSuffix(name, r.lastSuffix) || !strings.Contains(name, r.lastInfix) {
 		return false
 	}
 	ok, _ := path.Match(last, name)
