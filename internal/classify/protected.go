@@ -124,6 +124,19 @@ func protectedElems(rel string, buf []string) []string {
 
 // matchElems is Match for a path already split by protectedElems.
 func (r *Protected) matchElems(elems []string) bool {
+	if !r.subtree && len(elems) > 0 {
+		// Without a subtree the path's last element is the pattern's
+		// last one: a different name is turned away here, before the
+		// element-by-element match (most names, for most rules).
+		name, k := elems[len(elems)-1], len(r.elems)-1
+		if r.literal[k] {
+			if name != r.elems[k] {
+				return false
+			}
+		} else if !strings.HasPrefix(name, r.lastPrefix) || !strings.HasSuffix(name, r.lastSuffix) || !strings.Contains(name, r.lastInfix) {
+			return false
+		}
+	}
 	if !r.anyDepth {
 		return r.matchAt(elems)
 	}
