@@ -695,7 +695,7 @@ func (c *confinePaths) top() {
 // would put .rprofile beside it and leave the name free.
 func topPath(r *classify.Protected) (rel string, literal bool) {
 	rel, literal = r.AtTop()
-	given := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(r.Pattern), "**/"), "/")
+	given := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(r.Pattern), "./"), "**/"), "/")
 	if strings.EqualFold(given, rel) {
 		rel = given
 	}

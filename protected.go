@@ -16,7 +16,9 @@ import (
 //     ".env.*");
 //   - a pattern with a slash matches from the sandbox root (".git/config"),
 //     unless it begins with "**/", which makes it match at any depth
-//     ("**/.cargo/config.toml" matches sub/.cargo/config.toml too);
+//     ("**/.cargo/config.toml" matches sub/.cargo/config.toml too); a
+//     leading "./" anchors a name at the root ("./auth.json" matches
+//     auth.json, not locales/en/auth.json);
 //   - a trailing slash matches the directory and everything below it
 //     (".git/hooks/").
 //
@@ -277,14 +279,16 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: ".env-*", Read: true},
 		{Pattern: ".envs/", Read: true},
 		// Where tools read a project's secrets by default: act's secret
-		// file, Ansible's vault password file, Composer's auth.json,
+		// file, Ansible's vault password file, Composer's auth.json (at
+		// the top, beside composer.json: deeper, auth.json is as often a
+		// file of translations or fixtures),
 		// sentry-cli's .sentryclirc, compose's secret files (what lies in
 		// the project's top secrets/ directory: a package of that name
 		// deeper in a source tree is code, not secrets).
 		{Pattern: ".secrets", Read: true},
 		{Pattern: ".vault_pass*", Read: true},
 		{Pattern: ".vault-pass*", Read: true},
-		{Pattern: "auth.json", Read: true},
+		{Pattern: "./auth.json", Read: true},
 		{Pattern: ".sentryclirc", Read: true},
 		{Pattern: "secrets/*/", Read: true},
 		// The home's credential files kept in a project (a CI or container

@@ -12,8 +12,8 @@ import (
 // Protected is a compiled protected path (the public ProtectedPath): a
 // slash-separated pattern relative to the sandbox, matched element by
 // element with path.Match without regard to letter case; without a slash
-// (or after a leading "**/") at any depth, with a trailing slash the
-// directory and everything below it.
+// (or after a leading "**/") at any depth, after a leading "./" at the top
+// only, with a trailing slash the directory and everything below it.
 type Protected struct {
 	// Pattern is the pattern as given.
 	Pattern string
@@ -54,7 +54,16 @@ func CompileProtected(pattern string, read, write bool) (Protected, error) {
 	pat = strings.ToLower(pat)
 	r := Protected{Pattern: pattern, Read: read, Write: write, subtree: strings.HasSuffix(pat, "/")}
 	pat = strings.TrimSuffix(pat, "/")
-	r.anyDepth = !strings.Contains(pat, "/")
+	// "./" anchors a pattern without another slash at the top of the
+	// sandbox; "**/" lets one with slashes match at any depth.
+	anchored := false
+	if rest, ok := strings.CutPrefix(pat, "./"); ok {
+		pat, anchored = rest, true
+		if strings.HasPrefix(pat, "**/") {
+			return Protected{}, errors.New(`"./" (at the top) and "**/" (at any depth) contradict each other`)
+		}
+	}
+	r.anyDepth = !anchored && !strings.Contains(pat, "/")
 	if rest, ok := strings.CutPrefix(pat, "**/"); ok {
 		pat, r.anyDepth = rest, true
 	}
