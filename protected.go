@@ -282,15 +282,16 @@ func DefaultProtectedPaths() []ProtectedPath {
 		// file, Ansible's vault password file, Composer's auth.json (at
 		// the top, beside composer.json: deeper, auth.json is as often a
 		// file of translations or fixtures),
-		// sentry-cli's .sentryclirc, compose's secret files (what lies in
-		// the project's top secrets/ directory: a package of that name
-		// deeper in a source tree is code, not secrets).
+		// sentry-cli's .sentryclirc, compose's secret files (the project's
+		// top secrets/ directory, hidden whole while a command runs: a
+		// package of that name deeper in a source tree is code, not
+		// secrets).
 		{Pattern: ".secrets", Read: true},
 		{Pattern: ".vault_pass*", Read: true},
 		{Pattern: ".vault-pass*", Read: true},
 		{Pattern: "./auth.json", Read: true},
 		{Pattern: ".sentryclirc", Read: true},
-		{Pattern: "secrets/*/", Read: true},
+		{Pattern: "./secrets/", Read: true},
 		// The home's credential files kept in a project (a CI or container
 		// home checked out beside the code, a tool run with HOME there).
 		{Pattern: ".netrc", Read: true},

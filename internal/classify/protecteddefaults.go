@@ -753,7 +753,7 @@ var defaultRules = [869]Protected{
 	{Pattern: "..sentryclirc.kate-swp", Read: true, elems: []string{"..sentryclirc.kate-swp"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: ".sentryclirc.sandboxauth-quarantine", Read: true, elems: []string{".sentryclirc.sandboxauth-quarantine"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: ".sentryclirc.sandboxauth-quarantine.*", Read: true, elems: []string{".sentryclirc.sandboxauth-quarantine.*"}, literal: []bool{false}, anyDepth: true, lastPrefix: ".sentryclirc.sandboxauth-quarantine.", lastInfix: ".sentryclirc.sandboxauth-quarantine."},
-	{Pattern: "secrets/*/", Read: true, elems: []string{"secrets", "*"}, literal: []bool{true, false}, subtree: true},
+	{Pattern: "./secrets/", Read: true, elems: []string{"secrets"}, literal: []bool{true}, subtree: true},
 	{Pattern: ".netrc", Read: true, elems: []string{".netrc"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: ".netrc~", Read: true, elems: []string{".netrc~"}, literal: []bool{true}, anyDepth: true},
 	{Pattern: ".netrc.~*~", Read: true, elems: []string{".netrc.~*~"}, literal: []bool{false}, anyDepth: true, lastPrefix: ".netrc.~", lastSuffix: "~", lastInfix: ".netrc.~"},
