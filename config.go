@@ -758,7 +758,7 @@ func (p *configParser) protectedPaths(pj *protectedPathsJSON) []ProtectedPath {
 func notDefaultProtected(pat string, list []ProtectedPath) string {
 	norm := func(s string) string { return strings.ToLower(strings.Trim(s, "/")) }
 	for _, pp := range list {
-		if pp.Pattern != pat && (norm(pp.Pattern) == norm(pat) || norm(pp.Pattern) == "**/"+norm(pat)) {
+		if pp.Pattern != pat && (norm(pp.Pattern) == norm(pat) || norm(pp.Pattern) == "**/"+norm(pat) || norm(pp.Pattern) == "./"+norm(pat)) {
 			return fmt.Sprintf("%q is not a default protected path: did you mean %q? Remove takes a default's pattern exactly as written (`sandboxauth defaults` lists them)", pat, pp.Pattern)
 		}
 	}

@@ -29,18 +29,18 @@ func headlessAuthorizer(t *testing.T, body string) Authorizer {
 // to fix it.
 func TestConfigProtectedPathShapes(t *testing.T) {
 	sb := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(sb, "secrets"), 0o755))
-	key := filepath.Join(sb, "secrets", "key")
+	require.NoError(t, os.MkdirAll(filepath.Join(sb, "notes"), 0o755))
+	key := filepath.Join(sb, "notes", "key")
 	require.NoError(t, os.WriteFile(key, []byte("k"), 0o644))
 	tests := []struct {
 		name              string
 		entry             string
 		readAsks, writeAs bool
 	}{
-		{"a string", `"secrets/"`, true, true},
-		{"an object without flags", `{"pattern": "secrets/"}`, true, true},
-		{"an object, reads allowed", `{"pattern": "secrets/", "read": false}`, false, true},
-		{"an object, writes allowed", `{"pattern": "secrets/", "write": false}`, true, false},
+		{"a string", `"notes/"`, true, true},
+		{"an object without flags", `{"pattern": "notes/"}`, true, true},
+		{"an object, reads allowed", `{"pattern": "notes/", "read": false}`, false, true},
+		{"an object, writes allowed", `{"pattern": "notes/", "write": false}`, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,7 +51,7 @@ func TestConfigProtectedPathShapes(t *testing.T) {
 			assert.Equal(t, tt.writeAs, errors.Is(err, ErrNoUser), "write: %v", err)
 		})
 	}
-	_, err := ParseConfig([]byte(`{"protectedPaths": {"add": [{"pattern": "secrets/", "read": false, "write": false}, 7]}}`))
+	_, err := ParseConfig([]byte(`{"protectedPaths": {"add": [{"pattern": "notes/", "read": false, "write": false}, 7]}}`))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `protectedPaths.add[1]: expected an object such as {"pattern": "go.sum", "read": false} or a string such as "secrets/", found a number`)
 }

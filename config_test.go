@@ -51,7 +51,7 @@ func TestLoadConfigErrorsNameFileLineColumnAndKey(t *testing.T) {
 		{"safe CURL shadows blocked", `{"commands": {"safe": {"add": [{"command": "CURL", "args": ["-s"]}]}}}`, `1:32: commands.safe.add[0]: the safe entry "CURL -s" would overrule the default blocked entry "curl"`, nil},
 		{"blocked git overruled by safe git", `{"commands": {"blocked": {"add": [{"command": "git"}]}}}`, `1:35: commands.blocked.add[0]: the blocked entry "git" is overruled by default safe entries ("git --version", "git add", "git annotate"`, nil},
 		{"remove matching nothing", `{"commands": {"safe": {"remove": [{"command": "cat", "args": ["x"]}]}}}`, `1:35: commands.safe.remove[0]: "cat x" matches no entry of the default safe list`, nil},
-		{"remove unknown protected path", `{"protectedPaths": {"remove": [".netrc"]}}`, `1:32: protectedPaths.remove[0]: ".netrc" is not a default protected path`, nil},
+		{"remove unknown protected path", `{"protectedPaths": {"remove": ["notes.txt"]}}`, `1:32: protectedPaths.remove[0]: "notes.txt" is not a default protected path`, nil},
 		{"protected path protecting nothing", `{"protectedPaths": {"add": [{"pattern": "x", "read": false, "write": false}]}}`, `1:29: protectedPaths.add[0]: protects nothing: "read" and "write" are both false. Leave them out (both default to true)`, nil},
 		{"protected path with ..", `{"protectedPaths": {"add": [{"pattern": "a/../b", "read": true}]}}`, `1:29: protectedPaths.add[0]: ("a/../b"): empty, "." or ".." elements are not allowed`, nil},
 		{"confine: relative directory", "{\n \"confine\": {\"writable\": [\"cache\"]}}", `2:27: confine.writable[0]: "cache" is not an absolute, clean directory`, nil},

@@ -153,7 +153,7 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 		// A group that ended without its last judging.
 		if left, err := group.load(); err == nil {
 			left.attachRecords(p)
-			quarantineNew(sandbox, rules, left, &p)
+			quarantineNew(sandbox, rules, left, &p, false)
 			group.removeBaseline()
 		}
 	}
@@ -208,13 +208,20 @@ func protectConfinement(p confine.Policy, rules []classify.Protected) confine.Po
 			group.unlock()
 		}
 	}
-	prev := p.AfterExit
+	prev, prevHeld := p.AfterExit, p.MountsHeld
 	policy := p
+	held := false // confinement's word on the run's mounts (see userSaved)
+	p.MountsHeld = func(h bool) {
+		if prevHeld != nil {
+			prevHeld(h)
+		}
+		held = h
+	}
 	p.AfterExit = func() {
 		if prev != nil {
 			prev()
 		}
-		judge := func() { quarantineNew(sandbox, rules, was, &policy) }
+		judge := func() { quarantineNew(sandbox, rules, was, &policy, held) }
 		if group == nil {
 			judge()
 			return
@@ -339,8 +346,10 @@ const quarantineSuffix = ".sandboxauth-quarantine"
 // directories included (see deepRepositories). Each is renamed to a new
 // name ending in ".sandboxauth-quarantine" (".N" after it when taken),
 // through descriptors opened beneath the sandbox with no symbolic link on
-// the way.
-func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p *confine.Policy) {
+// the way. held is confinement's word that every mount of the run's view
+// held to its end (confine.Policy.MountsHeld): what lies at or below a
+// kept top path is then the user's (see userSaved), and stays.
+func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p *confine.Policy, held bool) {
 	after := newConfinePaths(sandbox, rules, &confine.Policy{Placeholders: map[string]string{}})
 	after.since = was.since
 	after.walk()
@@ -434,6 +443,12 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 			paths = append(paths, path)
 		}
 	}
+	if held {
+		saved := userSaved(sandbox, rules, p.ReadOnly, was.readOnly)
+		paths = slices.DeleteFunc(paths, func(q string) bool {
+			return slices.ContainsFunc(saved, func(r string) bool { return pathres.Within(r, q) })
+		})
+	}
 	slices.Sort(paths) // a parent before what lies below it
 	paths = slices.Compact(paths)
 	var moved []string
@@ -454,6 +469,40 @@ func quarantineNew(sandbox string, rules []classify.Protected, was *beforeRun, p
 	for _, dir := range was.private {
 		quarantinePrivate(dir, rules)
 	}
+}
+
+// userSaved returns the top paths of the sandbox whose content no command
+// of the run's group could have made, when every mount of the run's view
+// held to its end: the write-protected literal paths at the top (and the
+// directories kept in their place, see topHoldOf) that were read-only
+// both to this run (readOnly) and to the run that took the group's
+// baseline (baseline; nil for a baseline that does not say). Every run of
+// the same rules keeps them so, the walk's bounds notwithstanding (see
+// top), and a placeholder among them is a mount point, which the command
+// can neither write into, rename, link into nor replace. So a file the
+// user saves into a missing .vscode/ or .claude/ while a command runs
+// (an editor's workspace settings, an agent's permissions), or over the
+// placeholder of a missing .npmrc in place, is the user's and stays where
+// it was saved. A rename or removal outside detaches the mount, stops the
+// command and makes the run's mounts not held: what is there may then be
+// the command's, and is judged as any new path.
+func userSaved(sandbox string, rules []classify.Protected, readOnly, baseline []string) []string {
+	var out []string
+	for i := range rules {
+		r := &rules[i]
+		rel, literal := topPath(r)
+		if !r.Write || !literal || rel == ".git" || strings.HasPrefix(rel, ".git/") {
+			continue
+		}
+		kept := filepath.Join(sandbox, filepath.FromSlash(rel))
+		if _, dir := topHoldOf(rel); dir != "" {
+			kept = filepath.Join(sandbox, filepath.FromSlash(dir))
+		}
+		if slices.Contains(readOnly, kept) && (baseline == nil || slices.Contains(baseline, kept)) {
+			out = append(out, kept)
+		}
+	}
+	return out
 }
 
 // quarantinePrivate moves aside, in the private copy dir (a cache that
@@ -646,7 +695,7 @@ func (c *confinePaths) top() {
 // would put .rprofile beside it and leave the name free.
 func topPath(r *classify.Protected) (rel string, literal bool) {
 	rel, literal = r.AtTop()
-	given := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(r.Pattern), "**/"), "/")
+	given := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(r.Pattern), "./"), "**/"), "/")
 	if strings.EqualFold(given, rel) {
 		rel = given
 	}

@@ -16,7 +16,9 @@ import (
 //     ".env.*");
 //   - a pattern with a slash matches from the sandbox root (".git/config"),
 //     unless it begins with "**/", which makes it match at any depth
-//     ("**/.cargo/config.toml" matches sub/.cargo/config.toml too);
+//     ("**/.cargo/config.toml" matches sub/.cargo/config.toml too); a
+//     leading "./" anchors a name at the root ("./auth.json" matches
+//     auth.json, not locales/en/auth.json);
 //   - a pattern matches a path and everything below it: a trailing slash
 //     only says that a directory is meant (".git/hooks/"), and a pattern
 //     that matches a directory (.env made a directory, a .env.d matching
@@ -56,12 +58,22 @@ type ProtectedPath struct {
 //     state and variables (*.tfstate, *.tfstate.*, *.tfvars,
 //     *.tfvars.json: a confined terraform cannot read its local state)
 //     and the SSH keys of Vagrant's machines
-//     (.vagrant/machines/*/*/private_key); a read-protected pattern also
+//     (.vagrant/machines/*/*/private_key); release signing (Android's
+//     key.properties, keystores), private key files (*.p8, *.p12, *.pfx),
+//     Google's API credentials.json and token.json, service accounts'
+//     keys, other frameworks' secrets (Amplify, WordPress, .htpasswd,
+//     Rails' config/secrets.yml), env files named otherwise (NAME.env,
+//     .env_NAME, .env-NAME, .envs/), the files where tools read a
+//     project's secrets (act's .secrets, Ansible's .vault_pass, Composer's
+//     auth.json, .sentryclirc, the top secrets/ directory), and the home's
+//     credential files kept in a project (.netrc, .pypirc, .aws/credentials,
+//     .ssh/id_*, ...); a read-protected pattern also
 //     protects the copies editors, file managers, archivers and people
 //     keep of its files (NAME~, NAME.~N~, #NAME#, Vim's swap and undo
-//     files, NAME.bak, NAME.orig, NAME-backup, NAME_old, NAME,v, "NAME
-//     (copy)", "NAME copy", "Copy of NAME", NAME.tar.gz, NAME.2024-01-31;
-//     the confinement hides the same copies, by the same definition);
+//     files, Kate's swap, NAME.bak, NAME.orig, NAME-backup, NAME_old,
+//     NAME,v, "NAME (copy)", "NAME copy", "Copy of NAME", NAME.tar.gz,
+//     NAME.2024-01-31, what the quarantine moved aside; the confinement
+//     hides the same copies, by the same definition);
 //   - writes to configuration that makes other programs run code or grant
 //     permissions without asking anybody again: editor and IDE settings
 //     (.vscode/, .idea/, .zed/, *.code-workspace: tasks run on opening,
@@ -236,6 +248,65 @@ func DefaultProtectedPaths() []ProtectedPath {
 		{Pattern: "*.tfvars", Read: true},
 		{Pattern: "*.tfvars.json", Read: true},
 		{Pattern: "**/.vagrant/machines/*/*/private_key", Read: true},
+		// Android's and Flutter's release signing: the passwords
+		// (key.properties is Flutter's documented name, keystore.properties
+		// Android's) and the keystores they open.
+		{Pattern: "key.properties", Read: true},
+		{Pattern: "keystore.properties", Read: true},
+		{Pattern: "*.jks", Read: true},
+		{Pattern: "*.keystore", Read: true},
+		// Private keys in files of their own: PKCS#8 (App Store Connect's
+		// and APNs' AuthKey_ID.p8) and PKCS#12 containers.
+		{Pattern: "*.p8", Read: true},
+		{Pattern: "*.p12", Read: true},
+		{Pattern: "*.pfx", Read: true},
+		// Google's API quickstarts: the OAuth client secret and the user's
+		// refresh token they write on the first run; service accounts' keys
+		// (Firebase's admin SDK key is PROJECT-firebase-adminsdk-ID.json).
+		{Pattern: "credentials.json", Read: true},
+		{Pattern: "token.json", Read: true},
+		{Pattern: "*service-account*.json", Read: true},
+		{Pattern: "*service_account*.json", Read: true},
+		{Pattern: "*-firebase-adminsdk-*.json", Read: true},
+		// Frameworks' and servers' files of secrets: Amplify's per-stage
+		// secrets, WordPress's database password, Apache's password file,
+		// Rails' secrets before its encrypted credentials.
+		{Pattern: "**/amplify/team-provider-info.json", Read: true},
+		{Pattern: "wp-config.php", Read: true},
+		{Pattern: ".htpasswd", Read: true},
+		{Pattern: "**/config/secrets.yml", Read: true},
+		// Environment files named otherwise than .env.*: NAME.env (compose's
+		// env_file, systemd's EnvironmentFile), .env_NAME and .env-NAME,
+		// cookiecutter-django's .envs/ directory of them. (?*.env leaves
+		// .env itself to its own rule, which a policy file may remove.)
+		{Pattern: "?*.env", Read: true},
+		{Pattern: ".env_*", Read: true},
+		{Pattern: ".env-*", Read: true},
+		{Pattern: ".envs/", Read: true},
+		// Where tools read a project's secrets by default: act's secret
+		// file, Ansible's vault password file, Composer's auth.json (at
+		// the top, beside composer.json: deeper, auth.json is as often a
+		// file of translations or fixtures),
+		// sentry-cli's .sentryclirc, compose's secret files (the project's
+		// top secrets/ directory, hidden whole while a command runs: a
+		// package of that name deeper in a source tree is code, not
+		// secrets).
+		{Pattern: ".secrets", Read: true},
+		{Pattern: ".vault_pass*", Read: true},
+		{Pattern: ".vault-pass*", Read: true},
+		{Pattern: "./auth.json", Read: true},
+		{Pattern: ".sentryclirc", Read: true},
+		{Pattern: "./secrets/", Read: true},
+		// The home's credential files kept in a project (a CI or container
+		// home checked out beside the code, a tool run with HOME there).
+		{Pattern: ".netrc", Read: true},
+		{Pattern: ".pypirc", Read: true},
+		{Pattern: ".git-credentials", Read: true},
+		{Pattern: "**/.aws/credentials", Read: true},
+		{Pattern: "**/.docker/config.json", Read: true},
+		{Pattern: ".pgpass", Read: true},
+		{Pattern: ".vault-token", Read: true},
+		{Pattern: "**/.ssh/id_*", Read: true},
 	}
 }
 

@@ -25,6 +25,10 @@ type control struct {
 	// parent-death signal did not reach it (bubblewrap sets it, and
 	// credential changes clear it, while it sets the sandbox up).
 	lifeR, lifeW *os.File
+	// held says that the helper reported, at the sandbox's end, that
+	// every watched mount had held (see readEnded); false when it did
+	// not, or the sandbox ended without its word.
+	held bool
 }
 
 // newControl makes the pipes and writes the filter into its own.
@@ -147,11 +151,22 @@ func (c *control) endedFirst(bwrap int) bool {
 	}
 }
 
+// The helper's word on the "ended" pipe: the sandbox has ended, and
+// every watched mount (see watchedMounts) held until nothing of the
+// command was left (endedHeld), or one was detached, or could not be
+// watched (endedLost).
+const (
+	endedHeld byte = 1
+	endedLost byte = 2
+)
+
 // readEnded reads the "ended" pipe and reports whether the helper said the
-// sandbox had ended (rather than every writer being gone).
+// sandbox had ended (rather than every writer being gone), noting in
+// c.held whether it said that every watched mount held.
 func (c *control) readEnded() bool {
 	var b [1]byte
 	n, _ := c.endedR.Read(b[:])
+	c.held = n == 1 && b[0] == endedHeld
 	return n == 1
 }
 

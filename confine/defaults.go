@@ -107,7 +107,10 @@ func CredentialEnv() []string {
 // credentials and node tokens (kubeadm's /etc/kubernetes, k3s's and
 // RKE2's /etc/rancher and their servers' state, the kubelet's keys),
 // Kerberos keytabs, the database administrators' passwords Debian keeps
-// (/etc/mysql/debian.cnf), mail relay passwords, CI runners' tokens, and
+// (/etc/mysql/debian.cnf), mail relay passwords, CI runners' tokens,
+// directory clients' bind passwords and Samba's password databases,
+// services' keys (BIND, Ceph, Jenkins, Grafana, Gitea, ...), the mail
+// spools and crontabs, and
 // the file systems' snapshots (snapper's /.snapshots, Timeshift's), which
 // hold old copies of every credential of the machine; ZFS's .zfs, which
 // no listing shows, is kept by Landlock's reading rules, which grant only
@@ -145,10 +148,32 @@ func systemCredentials() []string {
 		// and the certificates ACME clients obtained with their keys.
 		"/etc/nginx/ssl", "/etc/nginx/certs", "/etc/apache2/ssl", "/etc/httpd/ssl", "/etc/pki/nginx/private",
 		"/etc/haproxy/certs", "/etc/dovecot/private", "/var/lib/caddy", "/var/lib/acme",
+		// Old password hashes (pam_pwhistory), directory clients' bind
+		// passwords (LDAP, SSSD), Samba's password databases.
+		"/etc/security/opasswd", "/etc/ldap.secret", "/etc/libnss-ldap.secret", "/etc/pam_ldap.secret",
+		"/etc/sssd", "/var/lib/samba/private", "/etc/samba/smbpasswd",
+		// Mail relays' and dynamic DNS passwords; users' mail spools and
+		// crontabs (the commands with the tokens they pass).
+		"/etc/exim4/passwd.client", "/etc/ssmtp", "/etc/msmtprc", "/etc/ddclient.conf",
+		"/var/mail", "/var/spool/mail", "/var/spool/cron",
+		// Services' keys and passwords in their settings: BIND's control
+		// key, Jenkins' master key and credentials, PgBouncer's user list,
+		// Redis's requirepass, Datadog's API key, Grafana's and Gitea's
+		// secret keys, containerd's registry logins, cloudflared's tunnel
+		// credentials, hostapd's passphrase.
+		"/etc/bind/rndc.key", "/var/lib/jenkins/secrets", "/var/lib/jenkins/credentials.xml",
+		"/etc/pgbouncer/userlist.txt", "/etc/redis/redis.conf", "/etc/datadog-agent",
+		"/etc/grafana/grafana.ini", "/etc/gitea", "/etc/containerd/config.toml", "/etc/cloudflared",
+		"/etc/hostapd",
 	}
 	// Host keys of every type (dsa, ed448, ... and whatever comes next),
-	// not only the usual three; their .pub halves are not secret.
-	if keys, err := filepath.Glob("/etc/ssh/ssh_host_*_key"); err == nil {
+	// not only the usual three (their .pub halves are not secret); BIND's
+	// TSIG and DNSSEC keys and Ceph's keyrings, whatever their names.
+	for _, pattern := range []string{"/etc/ssh/ssh_host_*_key", "/etc/bind/*.key", "/etc/ceph/*.keyring", "/etc/ceph/*.keyring.*"} {
+		keys, err := filepath.Glob(pattern)
+		if err != nil {
+			continue
+		}
 		for _, k := range keys {
 			if !slices.Contains(out, k) {
 				out = append(out, k)
@@ -341,6 +366,26 @@ func homeCredentials(home string) []string {
 		".config/filezilla", ".wgetrc", ".curlrc", ".cache/huggingface/stored_tokens",
 		".codeium/config.json",
 		".local/share/kwalletd",
+		// Package registries' and artifact stores' tokens: only the file
+		// (or the directory of tokens) where a toolchain also keeps
+		// packages it needs to run (~/.pub-cache, ~/.hex, ~/.stack,
+		// ~/.julia, ~/.conan).
+		".bunfig.toml", ".config/.bunfig.toml", ".jfrog", ".config/dart/pub-tokens.json",
+		".pub-cache/credentials.json", ".hex/hex.config", ".config/rebar3/hex.config",
+		".conan2/credentials.json", ".conan/.conan.db", ".config/coursier/credentials.properties",
+		".stack/upload", ".julia/servers", ".continuum/anaconda-client/tokens", ".config/uv/uv.toml",
+		// Cloud and service command lines that keep a token, a key or
+		// session cookies in a file or directory of their own.
+		".b2_account_info", ".ovh.conf", ".gsutil", ".chef", ".gitcookies", ".now",
+		".config/turso", ".config/neonctl", ".config/planetscale", ".convex", ".render",
+		".config/bk.yaml", ".config/lab", ".fastlane/spaceship", ".davfs2/secrets",
+		// Chat clients' saved passwords (in plain text in their settings),
+		// streaming keys (one service.json per OBS profile), lftp's
+		// bookmarks with their passwords, Jupyter's running servers' tokens
+		// and kernels' signing keys.
+		".purple", ".irssi", ".config/hexchat", ".config/weechat/sec.conf", ".weechat/sec.conf",
+		".local/share/weechat/sec.conf", ".config/obs-studio/basic/profiles", ".lftp/bookmarks",
+		".local/share/lftp/bookmarks", ".local/share/jupyter/runtime",
 		// Package managers' and build tools' logins and tokens.
 		".config/nix/nix.conf", ".config/nix/netrc", ".config/cachix", ".local/share/uv/credentials",
 		".config/pnpm/rc", ".local/share/gem/credentials", ".cabal/config", ".Renviron", ".expo/state.json",
@@ -369,6 +414,12 @@ func homeCredentials(home string) []string {
 		".local/state/nvim/swap", ".local/state/nvim/undo", ".local/state/nvim/backup",
 		".local/share/nvim/swap", ".vim/swap", ".vim/undo", ".vim/undodir", ".vim/backup",
 		".emacs.d/backups", ".config/emacs/backups",
+		// The same kept by other editors: JetBrains IDEs' Local History
+		// (every version of every file edited, under the cache of each
+		// product), Sublime Text's sessions (hot exit keeps unsaved
+		// buffers' text), micro's backups, Emacs undo-tree's histories.
+		".cache/JetBrains", ".config/sublime-text/Local", ".config/sublime-text-3/Local",
+		".config/micro/backups", ".emacs.d/undo-tree-hist", ".config/emacs/undo-tree-hist",
 		// Snapshots of a home that is a subvolume of its own (snapper's).
 		".snapshots",
 		// Desktop programs' sessions and stores (cookies, tokens, keys).

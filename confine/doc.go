@@ -72,7 +72,7 @@
 //     directory between them and the writable place pinned (a mount point
 //     cannot be renamed, so the command cannot move .git away and make
 //     another); Hidden paths (with the copies left beside them, NAME~,
-//     NAME.bak, .NAME.swp, .NAME.un~, "NAME (copy)", "Copy of NAME",
+//     NAME.bak, .NAME.swp, .NAME.un~, .NAME.kate-swp, "NAME (copy)", "Copy of NAME",
 //     NAME.tar.gz, and what the links inside hidden directories lead
 //     to, ~/.kube/config -> ~/clusters/prod.yaml) replaced by an
 //     empty directory or file, but
@@ -155,7 +155,11 @@
 //     table and, when a mount over a path there is detached, kills every
 //     process of the sandbox at once and says why on the command's
 //     standard error (mountwatch_linux.go); a shown file (Policy.Shown) is
-//     a copy, so the user's writes in place do not reach it.
+//     a copy, so the user's writes in place do not reach it. When nothing
+//     of the command is left, the helper looks at the table once more and
+//     tells the caller whether every watched mount held to the end
+//     (Policy.MountsHeld): if so, nothing at or below the kept paths is the
+//     command's doing.
 //   - A system-call filter (installed by bubblewrap just before the
 //     command starts): TIOCSTI and TIOCLINUX, which type into a terminal,
 //     TIOCSETD, whose line discipline would outlive the command, the

@@ -143,6 +143,7 @@ func runHelper(spec string, argv []string) int {
 		})
 	}
 	status := 126
+	word := endedLost // what the "ended" pipe says (see endedHeld)
 	watch, err := newMountWatch(s.Watch)
 	if err == nil {
 		// Only once every descriptor this process closes by number is
@@ -158,10 +159,11 @@ func runHelper(spec string, argv []string) int {
 		}()
 		var pid int
 		if pid, err = startCommand(s, argv); err == nil {
-			var reaped, stopped atomic.Bool
+			var reaped, stopped, lostAny atomic.Bool
 			said := make(chan struct{})
 			onShortSlice(func() {
 				lost, err := watch.lost()
+				lostAny.Store(true)
 				if reaped.Load() {
 					return // the command has ended: nothing to stop
 				}
@@ -188,12 +190,17 @@ func runHelper(spec string, argv []string) int {
 				case <-time.After(saySlack):
 				}
 			}
+			// Nothing of the command is left: if every mount is still
+			// there, none was detached while it could act.
+			if !lostAny.Load() && watch.held() {
+				word = endedHeld
+			}
 		}
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "sandboxauth confinement: %v\n", err)
 	}
-	_, _ = ended.Write([]byte{1})
+	_, _ = ended.Write([]byte{word})
 	var b [1]byte
 	for {
 		if _, err := released.Read(b[:]); err != nil {

@@ -114,6 +114,21 @@ func (w *mountWatch) lost() (string, error) {
 	}
 }
 
+// held reports whether every recorded mount is still there (false when
+// the table cannot be read).
+func (w *mountWatch) held() bool {
+	table, err := w.read()
+	if err != nil {
+		return false
+	}
+	for id, p := range w.mounts {
+		if table[id] != p {
+			return false
+		}
+	}
+	return true
+}
+
 // unescapeMountPoint undoes the kernel's octal escapes of a mount point
 // in the mount table (\040 for a space, \011, \012, \134).
 func unescapeMountPoint(s string) string {

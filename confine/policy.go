@@ -91,7 +91,7 @@ type Policy struct {
 	// placeholder's content (a file) or an empty directory, never what
 	// is written into the placeholder while it runs. The copies left
 	// beside a hidden path are hidden with it (NAME~, NAME.~1~, #NAME#,
-	// .NAME.swp, .NAME.un~, NAME.bak, NAME.backup.N, NAME.old,
+	// .NAME.swp, .NAME.un~, .NAME.kate-swp, NAME.bak, NAME.backup.N, NAME.old,
 	// NAME.orig, NAME.dpkg-old, NAME-, NAME,v, "NAME (copy)", "NAME (1)",
 	// "NAME copy", "Copy of NAME", NAME.tar.gz, NAME.zip, ...; not
 	// NAME.example or NAME.pub), and so is
@@ -139,6 +139,19 @@ type Policy struct {
 	// returned may exit at once. It runs on the thread that started the
 	// command and must not block for long.
 	AfterExit func()
+
+	// MountsHeld, when set, is called once the command and everything it
+	// started have ended, just before AfterExit, with whether every mount
+	// that keeps a path inside the writable places (the ReadOnly paths
+	// there and their placeholders, the Hidden and Shown ones, the pins)
+	// held in the command's view until nothing of the command was left.
+	// When true, the command wrote nothing at or below those paths: what
+	// is there now was put there from outside its view (by the user, while
+	// it ran). False when a mount was detached (a rename or removal
+	// outside, which also stops the command), or the sandbox ended without
+	// the helper's word (a kill from outside): then what lies there may
+	// be the command's.
+	MountsHeld func(held bool)
 
 	// Network gives the command the machine's network. When false, it has
 	// a network of its own with only a loopback interface: servers it

@@ -201,30 +201,13 @@ func (pr *presence) backups(paths []string) []string {
 			if filepath.Dir(p) != dir {
 				continue
 			}
-			for _, n := range usualBackups(filepath.Base(p)) {
+			for _, n := range copyname.Usual(filepath.Base(p)) {
 				c := filepath.Join(dir, n)
 				if _, err := os.Lstat(c); err == nil && !isHidden(n) && !slices.Contains(out, c) {
 					out = append(out, c)
 				}
 			}
 		}
-	}
-	return out
-}
-
-// usualBackups are the names of copies of name looked at where a
-// directory cannot be listed: the fixed forms among those copyname.Of
-// recognizes (a dated or numbered copy cannot be guessed).
-func usualBackups(name string) []string {
-	swap := "." + name
-	if strings.HasPrefix(name, ".") {
-		swap = name
-	}
-	out := []string{name + "~", name + ".~1~", "#" + name + "#", swap + ".swp", swap + ".swo", "." + name + ".un~",
-		name + ",v", name + "-", "Copy of " + name, name + " (copy)", name + " copy", name + " - Copy", name + " (1)"}
-	for _, w := range []string{"bak", "backup", "old", "orig", "save", "tmp", "new", "dpkg-old", "1",
-		"tar", "tar.gz", "tgz", "tar.xz", "tar.bz2", "tar.zst", "zip", "7z", "gz", "bz2", "xz", "zst"} {
-		out = append(out, name+"."+w)
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/sandboxauth/sandboxauth/internal/copyname"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
@@ -114,19 +113,6 @@ func TestPresenceBackups(t *testing.T) {
 	// Root lists the closed directory anyway; either way both copies are
 	// found.
 	assert.ElementsMatch(t, append(in(listed, "#.netrc#", ".env.bak", ".netrc.swp", ".netrc~", ".ssh.old"), in(closed, ".pgpass.bak", ".pgpass~", ".pgpass.tar.gz", "Copy of .pgpass", ".pgpass (copy)")...), got)
-}
-
-// TestUsualBackupsAreBackups: every name looked at in a directory that
-// cannot be listed is one that copyname.Of counts as a copy, so that the
-// two ways of finding copies agree.
-func TestUsualBackupsAreBackups(t *testing.T) {
-	for _, name := range []string{".netrc", ".ssh", "credentials", ".env", "id_ed25519"} {
-		for _, n := range usualBackups(name) {
-			got, ok := copyname.Of(n, func(h string) bool { return h == name })
-			assert.True(t, ok, "%q is looked at as a copy of %q, but copyname.Of does not count it", n, name)
-			assert.Equal(t, name, got, "%q", n)
-		}
-	}
 }
 
 // TestCleanAbs: cleanAbs agrees with filepath.Clean on what is absolute

@@ -144,6 +144,9 @@ func start(cmd *exec.Cmd, p *Policy, finished func()) (err error) {
 		terminalsDone()
 		restoreStreamFlags(flags)
 		lock.release()
+		if p.MountsHeld != nil {
+			p.MountsHeld(ctl.held)
+		}
 		if p.AfterExit != nil {
 			p.AfterExit()
 		}

@@ -21,11 +21,11 @@ func TestConfigAcceptance(t *testing.T) {
 	}
 	write("main.go", "package main\n")
 	write(".env", "K=v\n")
-	write("secrets/key.txt", "k\n")
+	write("private/key.txt", "k\n")
 	write("nocat.json", `{"commands": {"safe": {"remove": [{"command": "cat"}]}}}`)
 	write("safecurl.json", "{\n  \"commands\": {\n    \"safe\": {\n      \"add\": [\n        {\"command\": \"make\"},\n        {\"command\": \"curl\"}\n      ]\n    }\n  }\n}\n")
 	write("typo.json", "{\n  \"policy\": \"sandbox\",\n    \"headles\": true\n}\n")
-	write("protected.json", `{"protectedPaths": {"add": [{"pattern": "secrets/", "read": true}], "remove": [".env"]}}`)
+	write("protected.json", `{"protectedPaths": {"add": [{"pattern": "private/", "read": true}], "remove": [".env"]}}`)
 	write("headless.json", `{"headless": true}`)
 	// A newcomer's first file: JSONC comments, a misspelled key and a
 	// boolean in quotes.
@@ -59,8 +59,8 @@ func TestConfigAcceptance(t *testing.T) {
 			`sandboxauth check: warning: the hook refuses every call while a project's .sandboxauth.json holds this: proj/.sandboxauth.json:2:33: commands.safe.add[0]: adds a safe command`},
 		{"the demo rejects it alike", []string{"demo", "--config", "typo.json"}, exitUsage, "", `sandboxauth demo: typo.json:3:5: headles: unknown field "headles"`},
 		{"and tools", []string{"tools", "--config", "typo.json"}, exitUsage, "", `sandboxauth tools: typo.json:3:5: headles: unknown field "headles"`},
-		{"secrets are readable by default", []string{"check", "--", "cat", "secrets/key.txt"}, exitOK, "", ""},
-		{"an added protected path asks", []string{"check", "--config", "protected.json", "--", "cat", "secrets/key.txt"}, exitAsk, "", ""},
+		{"a private directory is readable by default", []string{"check", "--", "cat", "private/key.txt"}, exitOK, "", ""},
+		{"an added protected path asks", []string{"check", "--config", "protected.json", "--", "cat", "private/key.txt"}, exitAsk, "", ""},
 		{".env asks by default", []string{"check", "--", "cat", ".env"}, exitAsk, "", ""},
 		{"a removed protected path runs", []string{"check", "--config", "protected.json", "--", "cat", ".env"}, exitOK, "", ""},
 		{"a dangerous command asks", []string{"check", "--", "rm", "-rf", "build"}, exitAsk, "", ""},

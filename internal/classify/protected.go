@@ -13,7 +13,8 @@ import (
 // Protected is a compiled protected path (the public ProtectedPath): a
 // slash-separated pattern relative to the sandbox, matched element by
 // element with path.Match without regard to letter case; without a slash
-// (or after a leading "**/") at any depth. A path matches when it or one
+// (or after a leading "**/") at any depth, after a leading "./" at the top
+// only. A path matches when it or one
 // of the directories above it matches: a pattern that names a directory
 // (.env made a directory, .env.d matching .env.*) protects everything
 // below it, whether or not it ends in a slash. A rule made by Copies
@@ -35,6 +36,12 @@ type Protected struct {
 	// and after a last "*" with no other wildcard behind it): a cheap
 	// first test before path.Match.
 	lastPrefix, lastSuffix string
+	// lastInfix is the longest run of literal text between wildcards of
+	// the last element, which every name it matches holds ("copy" for
+	// "*.jks *copy*"): a second cheap test, for the patterns that begin
+	// and end with a wildcard. Empty for an element with a character
+	// class or an escape.
+	lastInfix string
 }
 
 // ErrProtectsNothing is CompileProtected's error for a well-formed pattern
@@ -54,7 +61,16 @@ func CompileProtected(pattern string, read, write bool) (Protected, error) {
 	pat = strings.ToLower(pat)
 	r := Protected{Pattern: pattern, Read: read, Write: write, subtree: strings.HasSuffix(pat, "/")}
 	pat = strings.TrimSuffix(pat, "/")
-	r.anyDepth = !strings.Contains(pat, "/")
+	// "./" anchors a pattern without another slash at the top of the
+	// sandbox; "**/" lets one with slashes match at any depth.
+	anchored := false
+	if rest, ok := strings.CutPrefix(pat, "./"); ok {
+		pat, anchored = rest, true
+		if strings.HasPrefix(pat, "**/") {
+			return Protected{}, errors.New(`"./" (at the top) and "**/" (at any depth) contradict each other`)
+		}
+	}
+	r.anyDepth = !anchored && !strings.Contains(pat, "/")
 	if rest, ok := strings.CutPrefix(pat, "**/"); ok {
 		pat, r.anyDepth = rest, true
 	}
@@ -75,6 +91,7 @@ func CompileProtected(pattern string, read, write bool) (Protected, error) {
 		if j := strings.LastIndexByte(last, '*'); j >= 0 && !strings.ContainsAny(last[j+1:], `*?[]\`) {
 			r.lastSuffix = last[j+1:]
 		}
+		r.lastInfix = literalInfix(last)
 	}
 	return r, nil
 }
@@ -93,6 +110,22 @@ func (r Protected) Copies() (Protected, bool) {
 	c := r
 	c.Pattern, c.Write, c.copies = "copies of "+r.Pattern, false, true
 	return c, true
+}
+
+// literalInfix returns the longest run of text between the wildcards of a
+// path.Match element that has no character class or escape ("" for one
+// that has).
+func literalInfix(elem string) string {
+	if strings.ContainsAny(elem, `[\`) {
+		return ""
+	}
+	longest := ""
+	for _, run := range strings.FieldsFunc(elem, func(c rune) bool { return c == '*' || c == '?' }) {
+		if len(run) > len(longest) {
+			longest = run
+		}
+	}
+	return longest
 }
 
 // Match reports whether rel (slash-separated, relative to the sandbox) is
@@ -157,7 +190,7 @@ func (r *Protected) matchAt(elems []string) bool {
 		}
 		// The cheap test of MatchesLastLower first: most names fail it,
 		// and path.Match costs far more.
-		if i == last && (!strings.HasPrefix(elems[i], r.lastPrefix) || !strings.HasSuffix(elems[i], r.lastSuffix)) {
+		if i == last && (!strings.HasPrefix(elems[i], r.lastPrefix) || !strings.HasSuffix(elems[i], r.lastSuffix) || !strings.Contains(elems[i], r.lastInfix)) {
 			return false
 		}
 		if ok, _ := path.Match(pe, elems[i]); !ok {
@@ -217,7 +250,7 @@ func (r *Protected) lastMatches(name string) bool {
 	if r.literal[last] {
 		return r.elems[last] == name
 	}
-	if !strings.HasPrefix(name, r.lastPrefix) || !strings.HasSuffix(name, r.lastSuffix) {
+	if !strings.HasPrefix(name, r.lastPrefix) || !strings.HasSuffix(name, r.lastSuffix) || !strings.Contains(name, r.lastInfix) {
 		return false
 	}
 	ok, _ := path.Match(r.elems[last], name)

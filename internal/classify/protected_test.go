@@ -50,6 +50,12 @@ func TestProtectedMatch(t *testing.T) {
 		{`a\*b`, "axxb", false},
 		{"a*b", "a*b", true},
 		{"a*b", "axxb", true},
+		{"./auth.json", "auth.json", true}, // "./" anchors a name at the top
+		{"./auth.json", "locales/en/auth.json", false},
+		{"./secrets/", "secrets/db.txt", true},
+		{"./secrets/", "pkg/secrets/x.go", false},
+		{"./*.key", "server.key", true},
+		{"./*.key", "a/server.key", false},
 	}
 	for _, tt := range tests {
 		r, err := CompileProtected(tt.pattern, true, false)
@@ -59,7 +65,7 @@ func TestProtectedMatch(t *testing.T) {
 }
 
 func TestCompileProtectedRefuses(t *testing.T) {
-	for _, p := range []string{"", "  ", "/etc/passwd", "a//b", "./a", "a/../b", "[", "a\x00b"} {
+	for _, p := range []string{"", "  ", "/etc/passwd", "a//b", "./**/a", "././a", "./", "a/../b", "[", "a\x00b"} {
 		_, err := CompileProtected(p, true, true)
 		assert.Error(t, err, "%q", p)
 	}

@@ -7,7 +7,8 @@ import "strings"
 // leave them beside a file: NAME~ and NAME.~N~ (Emacs, Vim, cp -b),
 // #NAME# (Emacs's auto-save), .NAME.swp and NAME.swp for a dot name
 // (Vim's swap, .swo and the rest), .NAME.un~ (Vim's persistent undo file,
-// which holds the lines changed: ..netrc.un~ for .netrc), NAME,v (RCS),
+// which holds the lines changed: ..netrc.un~ for .netrc), .NAME.kate-swp
+// (Kate's and KWrite's swap file: the edits not yet saved), NAME,v (RCS),
 // "Copy of NAME" and "Copy (2) of NAME" (Windows), an archive or a
 // compressed copy (NAME.tar, NAME.tar.gz, NAME.tgz, NAME.tar.xz,
 // NAME.tar.zst, NAME.zip, NAME.7z, NAME.gz, ...: tar czf ~/.ssh.tar.gz
@@ -41,6 +42,10 @@ func Of(name string, original func(string) bool) (string, bool) {
 		// begins with one.
 		return name[1 : n-4], true
 	}
+	if base, ok := strings.CutSuffix(name, kateSwapSuffix); ok && len(base) > 1 && base[0] == '.' && original(base[1:]) {
+		// Kate's and KWrite's swap file, likewise: the unsaved edits.
+		return base[1:], true
+	}
 	if rest, ok := copyOfPrefix(name); ok {
 		if original(rest) {
 			return rest, true
@@ -59,6 +64,10 @@ func Of(name string, original func(string) bool) (string, bool) {
 	}
 	return "", false
 }
+
+// kateSwapSuffix ends the name of the swap file Kate and KWrite keep
+// beside a file being edited, after a dot and the file's name.
+const kateSwapSuffix = ".kate-swp"
 
 // copyOfPrefix returns what follows "Copy of " or "Copy (N) of " (any
 // case) at the start of name, as Windows names a copy.
@@ -124,7 +133,7 @@ func isDecorationSeparator(r rune) bool { return strings.ContainsRune(".-_~ ()",
 // extension of an archive or a compressed file (tar, gz, tgz, zip, 7z,
 // ...: the archive of a hidden directory beside it, .ssh.tar.gz).
 func backupWord(w string) bool {
-	var buf [len("previous")]byte
+	var buf [len("quarantine")]byte // the longest word below
 	if len(w) == 0 || len(w) > len(buf) {
 		return false
 	}
@@ -138,9 +147,27 @@ func backupWord(w string) bool {
 	switch string(buf[:len(w)]) {
 	case "bak", "bk", "bkp", "bck", "backup", "backups", "old", "orig", "original", "save", "saved",
 		"sav", "tmp", "temp", "new", "prev", "previous", "copy", "keep", "swp", "swo", "dpkg", "ucf",
+		"quarantine", // what sandboxauth run moved aside: NAME.sandboxauth-quarantine(.N)
 		"rpmsave", "rpmnew", "rpmorig", "pacsave", "pacnew", "cfsaved",
 		"tar", "gz", "tgz", "xz", "txz", "zst", "tzst", "bz", "tbz", "lz", "lzma", "zip", "7z", "rar":
 		return true
 	}
 	return false
+}
+
+// Usual returns the names of copies of name to look for where a directory
+// cannot be listed: the fixed forms among those Of recognizes (a dated or
+// numbered copy cannot be guessed).
+func Usual(name string) []string {
+	swap := "." + name
+	if strings.HasPrefix(name, ".") {
+		swap = name
+	}
+	out := []string{name + "~", name + ".~1~", "#" + name + "#", swap + ".swp", swap + ".swo", "." + name + ".un~",
+		"." + name + kateSwapSuffix, name + ",v", name + "-", "Copy of " + name, name + " (copy)", name + " copy", name + " - Copy", name + " (1)"}
+	for _, w := range []string{"bak", "backup", "old", "orig", "save", "tmp", "new", "dpkg-old", "1",
+		"tar", "tar.gz", "tgz", "tar.xz", "tar.bz2", "tar.zst", "zip", "7z", "gz", "bz2", "xz", "zst"} {
+		out = append(out, name+"."+w)
+	}
+	return out
 }

@@ -29,6 +29,7 @@ func TestOf(t *testing.T) {
 		{"copy of .netrc", ".netrc"}, {"Copy (2) of .netrc", ".netrc"}, {"Copy of .netrc.bak", ".netrc"},
 		{"Copy of Copy of .netrc", ".netrc"}, {".netrc,v", ".netrc"}, {"credentials,v", "credentials"},
 		{"..netrc.un~", ".netrc"}, {".credentials.un~", "credentials"}, {"..env.un~", ".env"},
+		{"..env.kate-swp", ".env"}, {".credentials.kate-swp", "credentials"},
 		// Archives and compressed copies.
 		{".ssh.tar", ".ssh"}, {".ssh.tar.gz", ".ssh"}, {".ssh.tgz", ".ssh"}, {".ssh.tar.xz", ".ssh"},
 		{".ssh.tar.zst", ".ssh"}, {".ssh.zip", ".ssh"}, {".ssh.7z", ".ssh"}, {".ssh.TAR.GZ", ".ssh"},
@@ -41,6 +42,7 @@ func TestOf(t *testing.T) {
 		{".env.", ""}, {"x.bak", ""}, {".swp", ""}, {"..swp", ""},
 		{".env example", ""}, {".netrc (", ""}, {".netrc ()", ""}, {".netrc,", ""}, {".netrc,x", ""},
 		{".netrc.un~", ""}, {".un~", ""}, {"..un~", ""}, {"...un~", ""}, {"Copy of ", ""}, {"Copy of .env.example", ""},
+		{".kate-swp", ""}, {"..kate-swp", ""},
 		{"Copy (x) of .netrc", ""}, {"Copy () of .netrc", ""}, {"Copy (2)of .netrc", ""}, {"Copy .netrc", ""},
 		{".sshtar.gz", ""}, {".yarnrc.yml.pub", ""}, {".ssh.targz", ""}, {".ssh.zipper", ""},
 	} {
@@ -56,7 +58,7 @@ func FuzzOf(f *testing.F) {
 	for _, s := range []string{".netrc~", "#.netrc#", ".netrc.swp", "..netrc.swp", ".netrc.bak.1", ".env.example",
 		"~", "#", "##", ".sw", "", ".netrc-", ".netrc.~1~", "\xff.netrc.bak", ".netrc (copy)", ".netrc (1)",
 		".netrc copy", "Copy of .netrc", "Copy (2) of .netrc", "Copy of Copy of .netrc", ".netrc,v", "..netrc.un~",
-		".un~", ".netrc.tar.gz", ".netrc-1.tgz", ".netrc.zip", "Copy (", "Copy ()"} {
+		".un~", ".netrc.tar.gz", ".netrc-1.tgz", ".netrc.zip", "Copy (", "Copy ()", "..netrc.kate-swp", ".kate-swp"} {
 		f.Add(s, ".netrc")
 	}
 	f.Fuzz(func(t *testing.T, name, hiddenName string) {
@@ -76,5 +78,18 @@ func TestOfAllocates(t *testing.T) {
 	is := func(n string) bool { return n == ".env" || n == ".npmrc" }
 	for _, name := range []string{".env-backup", ".env.example", "main.go", "Copy of .npmrc.BAK", ".env.local.tar.gz", ".env (1)"} {
 		assert.Zero(t, testing.AllocsPerRun(100, func() { Of(name, is) }), "%s", name)
+	}
+}
+
+// TestUsualAreCopies: every name looked at in a directory that
+// cannot be listed is one that Of counts as a copy, so that the
+// two ways of finding copies agree.
+func TestUsualAreCopies(t *testing.T) {
+	for _, name := range []string{".netrc", ".ssh", "credentials", ".env", "id_ed25519"} {
+		for _, n := range Usual(name) {
+			got, ok := Of(n, func(h string) bool { return h == name })
+			assert.True(t, ok, "%q is looked at as a copy of %q, but copyname.Of does not count it", n, name)
+			assert.Equal(t, name, got, "%q", n)
+		}
 	}
 }

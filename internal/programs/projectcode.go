@@ -158,6 +158,12 @@ func wordSet(ws []string) map[string]bool {
 	return m
 }
 
+// loadsProjectFirst: the programs that load the project's code before
+// they handle a lone --version or --help: pytest imports the rootdir's
+// conftest.py (and the ini file's -p plugins), flake8 its local plugins,
+// pylint its rcfile's init-hook.
+var loadsProjectFirst = map[string]bool{"pytest": true, "py.test": true, "flake8": true, "pylint": true}
+
 // RunsProjectCode reports what runs project code when command is run with
 // args (the words after it): "go test", "make", "yarn lint", or "" when
 // nothing does. known reports whether command has an entry at all (then
@@ -172,7 +178,7 @@ func RunsProjectCode(command string, args []string) (what string, known bool) {
 	if len(args) > 0 {
 		first = args[0]
 	}
-	if len(args) == 1 && (first == "--version" || first == "--help") || pc.fetches != nil && pc.fetches(args) {
+	if len(args) == 1 && (first == "--version" || first == "--help") && !loadsProjectFirst[command] || pc.fetches != nil && pc.fetches(args) {
 		return "", true
 	}
 	switch {
