@@ -37,7 +37,8 @@ func TestProtectedPathMatch(t *testing.T) {
 		{".npmrc.20240101", true, false},
 		{".env-backup/x", true, false}, // a copy of a directory
 		{".envx", false, false},
-		{".env-example", false, false},
+		{".env-example", true, false}, // .env-NAME, an env file named otherwise (as .env.example is .env.*)
+		{".npmrc-template", false, false},
 		{".git/config", false, true},
 		{"sub/.git/config", false, true}, // any depth
 		{".GIT/config", false, true},     // any letter case

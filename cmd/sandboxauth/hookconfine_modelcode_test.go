@@ -209,7 +209,7 @@ func TestHookConfinedModelCodeStaysInside(t *testing.T) {
 	}{
 		{"python3 -c", `python3 -c 'import os
 h = os.environ["HOME"]
-for what, f in (("read", lambda: open(h + "/.ssh/id_rsa").read()),
+for what, f in (("read", lambda: open(h + "/.kube/config").read()),
                 ("append", lambda: open(h + "/.bashrc", "a").write("pwned")),
                 ("hook", lambda: open(".git/hooks/pre-commit", "w").write("x"))):
     try:
@@ -218,13 +218,13 @@ for what, f in (("read", lambda: open(h + "/.ssh/id_rsa").read()),
     except OSError as e:
         print(what, "failed")'`, nil, "python3", []string{"read failed", "hook failed"}},
 		{"perl -e", `perl -e 'my $h = $ENV{HOME}; my ($k, $b, $g);
-print((open($k, "<", "$h/.ssh/id_rsa") ? "read done" : "read failed"), "\n");
+print((open($k, "<", "$h/.kube/config") ? "read done" : "read failed"), "\n");
 print((open($b, ">>", "$h/.bashrc") ? "append done" : "append failed"), "\n");
 print $b "pwned" if $b;
 print((open($g, ">", ".git/hooks/pre-commit") ? "hook done" : "hook failed"), "\n");
 print <$k> if $k'`, nil, "perl", []string{"read failed", "hook failed"}},
 		{"a link made by project code", "./mklink.sh && cat leak", func(t *testing.T, c confinedProject) {
-			script := "#!/bin/sh\nln -sf '" + filepath.Join(c.home, ".ssh", "id_rsa") + "' leak\n"
+			script := "#!/bin/sh\nln -sf '" + filepath.Join(c.home, ".kube", "config") + "' leak\n"
 			require.NoError(t, os.WriteFile(filepath.Join(c.project, "mklink.sh"), []byte(script), 0o755))
 		}, "", nil},
 	}
@@ -236,8 +236,12 @@ print <$k> if $k'`, nil, "perl", []string{"read failed", "hook failed"}},
 				}
 			}
 			c := newConfinedProject(t)
-			require.NoError(t, os.MkdirAll(filepath.Join(c.home, ".ssh"), 0o700))
-			require.NoError(t, os.WriteFile(filepath.Join(c.home, ".ssh", "id_rsa"), []byte("SECRET KEY\n"), 0o600))
+			// A credential the confinement hides in the home, under a name
+			// no pattern of the project's read protection matches (the
+			// hook would ask about code naming .ssh/id_*, before any
+			// confinement).
+			require.NoError(t, os.MkdirAll(filepath.Join(c.home, ".kube"), 0o700))
+			require.NoError(t, os.WriteFile(filepath.Join(c.home, ".kube", "config"), []byte("SECRET KEY\n"), 0o600))
 			require.NoError(t, os.WriteFile(filepath.Join(c.home, ".bashrc"), []byte("export X=1\n"), 0o644))
 			require.NoError(t, os.MkdirAll(filepath.Join(c.project, ".git", "hooks"), 0o755))
 			require.NoError(t, os.WriteFile(filepath.Join(c.project, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))

@@ -61,7 +61,7 @@ func TestHookReadsBelowAndCopiesOfProtected(t *testing.T) {
 		assert.Equal(t, "ask", decision, "%s: %s %s", name, reason, r.stderr)
 	}
 	// Names that only begin with a protected one stay readable.
-	require.NoError(t, os.WriteFile(filepath.Join(project, ".env-example"), []byte("TOKEN=\n"), 0o644))
-	decision, reason, _ := claudeDecision(t, project, env, read(".env-example"))
+	require.NoError(t, os.WriteFile(filepath.Join(project, ".npmrc-template"), []byte("registry=\n"), 0o644))
+	decision, reason, _ := claudeDecision(t, project, env, read(".npmrc-template"))
 	assert.Equal(t, "allow", decision, "%s", reason)
 }
