@@ -157,11 +157,46 @@ func protectedElems(rel string, buf []string) []string {
 // matchElems is Match for a path already split by protectedElems: the
 // pattern matches the path or one of the directories above it.
 func (r *Protected) matchElems(elems []string) bool {
+	if !r.lastMayMatch(elems) {
+		return false
+	}
 	if !r.anyDepth {
 		return r.matchAt(elems)
 	}
 	for i := range elems {
 		if r.matchAt(elems[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastMayMatch is a cheap first test of matchElems: the pattern's last
+// element must match one of the path's elements where a match can end
+// (the element at the pattern's depth for a pattern anchored at the
+// top, any as deep or deeper for one that matches at any depth; what
+// lies below a match is covered too). Most rules turn most paths away
+// here, before the element-by-element match.
+func (r *Protected) lastMayMatch(elems []string) bool {
+	last := len(r.elems) - 1
+	if len(elems) <= last {
+		return false
+	}
+	candidates := elems[last:]
+	if !r.anyDepth {
+		candidates = candidates[:1]
+	}
+	for _, e := range candidates {
+		switch {
+		case r.copies:
+			if r.mayBeCopy(e) {
+				return true
+			}
+		case r.literal[last]:
+			if e == r.elems[last] {
+				return true
+			}
+		case strings.HasPrefix(e, r.lastPrefix) && strings.HasSuffix(e, r.lastSuffix) && strings.Contains(e, r.lastInfix):
 			return true
 		}
 	}
