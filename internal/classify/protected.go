@@ -196,7 +196,7 @@ func (r *Protected) lastMayMatch(elems []string) bool {
 			if e == r.elems[last] {
 				return true
 			}
-		case strings.HasPrefix(e, r.lastPrefix) && strings.HasSuffix(e, r.lastSuffix) && strings.Contains(e, r.lastInfix):
+		case r.lastMayBe(e):
 			return true
 		}
 	}
@@ -225,7 +225,7 @@ func (r *Protected) matchAt(elems []string) bool {
 		}
 		// The cheap test of MatchesLastLower first: most names fail it,
 		// and path.Match costs far more.
-		if i == last && (!strings.HasPrefix(elems[i], r.lastPrefix) || !strings.HasSuffix(elems[i], r.lastSuffix) || !strings.Contains(elems[i], r.lastInfix)) {
+		if i == last && !r.lastMayBe(elems[i]) {
 			return false
 		}
 		if ok, _ := path.Match(pe, elems[i]); !ok {
@@ -278,6 +278,14 @@ func relInside(root, p string) (string, bool) {
 	return p[len(root)+1:], true
 }
 
+// lastMayBe is the cheap first test of a name against the pattern's last
+// element when it has wildcards: the text every name it matches begins
+// and ends with, and its longest literal run. path.Match costs far more,
+// and most names fail here.
+func (r *Protected) lastMayBe(name string) bool {
+	return strings.HasPrefix(name, r.lastPrefix) && strings.HasSuffix(name, r.lastSuffix) && strings.Contains(name, r.lastInfix)
+}
+
 // lastMatches reports whether the lower-case name matches the pattern's
 // last element itself.
 func (r *Protected) lastMatches(name string) bool {
@@ -285,7 +293,7 @@ func (r *Protected) lastMatches(name string) bool {
 	if r.literal[last] {
 		return r.elems[last] == name
 	}
-	if !strings.HasPrefix(name, r.lastPrefix) || !strings.HasSuffix(name, r.lastSuffix) || !strings.Contains(name, r.lastInfix) {
+	if !r.lastMayBe(name) {
 		return false
 	}
 	ok, _ := path.Match(r.elems[last], name)
